@@ -1,0 +1,1 @@
+//! Conformance runner (filled by the conformance issue).

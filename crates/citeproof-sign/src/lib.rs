@@ -1,0 +1,1 @@
+//! Reference signer (filled by the ACA and AEF issues).

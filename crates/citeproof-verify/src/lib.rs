@@ -1,0 +1,1 @@
+//! Reference verifier (filled by the ACA and AEF issues).
