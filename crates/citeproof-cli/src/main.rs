@@ -1,1 +1,51 @@
-fn main() {}
+//! `citeproof`: verifiable AI citations from the command line. Thin: parses arguments, calls the
+//! library crates, prints. Exit codes: 0 success/valid, 1 invalid input or failed check,
+//! 2 usage error (bad arguments, unreadable file).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+mod input;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "citeproof",
+    version,
+    about = "Verifiable citations for AI agents: canonical forms, validation, signing, verification"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Write the RFC 8785 (JCS) form of a JSON document to stdout (no trailing newline).
+    Canon(cmd::canon::Args),
+    /// Print `sha256:<hex>` of a file: raw bytes, or AEF §5 text with --text.
+    Hash(cmd::hash::Args),
+    /// Validate a document against its schema and the semantic rules of docs/PROFILE.md.
+    Validate(cmd::validate::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Canon(args) => cmd::canon::run(args),
+        Command::Hash(args) => cmd::hash::run(args),
+        Command::Validate(args) => cmd::validate::run(args),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(cmd::Failure::Usage(message)) => {
+            eprintln!("citeproof: error: {message}");
+            ExitCode::from(2)
+        }
+        Err(cmd::Failure::Invalid(message)) => {
+            eprintln!("citeproof: {message}");
+            ExitCode::from(1)
+        }
+    }
+}

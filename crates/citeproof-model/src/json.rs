@@ -1,15 +1,67 @@
 //! Strict I-JSON (RFC 7493) parsing: rejects duplicate member names, lone surrogates,
 //! numbers that are not finite doubles, invalid UTF-8, and oversized or too-deep input.
 //!
-//! `serde_json::Value` silently keeps the last of duplicate keys, so duplicates are detected
-//! here with a visitor that builds the value itself.
+//! # Why a hand-written scanner
+//!
+//! `serde_json` is a fine parser but does not fit a strict verifier on three points:
+//! `serde_json::Value` silently keeps the last of duplicate keys; a `DeserializeSeed` visitor
+//! can see duplicates but not *where* they are in the input (serde's visitors get no byte
+//! positions); and its errors carry a line and column only, not the byte offset and JSON
+//! pointer an incident needs. So this module scans the RFC 8259 grammar itself (about 300 lines,
+//! no recursion: an explicit stack of open containers), decodes strings itself (to compare
+//! member names after unescaping and to catch lone surrogates), and hands every number token to
+//! `serde_json` so numbers get exactly serde_json's parsing (`float_roundtrip` is on in the
+//! workspace). The result is an ordinary `serde_json::Value`, equal to what
+//! `serde_json::from_slice` returns for the same accepted input (a property test checks that).
+//!
+//! # What is rejected, and where
+//!
+//! Checks run in this order; the first failure is returned:
+//!
+//! 1. more than [`MAX_DOCUMENT_BYTES`] bytes: [`IncidentCode::JsonTooLarge`], offset =
+//!    `MAX_DOCUMENT_BYTES` (the first byte past the limit);
+//! 2. invalid UTF-8 anywhere (RFC 8259 §8.1): [`IncidentCode::JsonInvalidUtf8`], offset = first
+//!    byte of the first invalid sequence;
+//! 3. a leading byte order mark: [`IncidentCode::JsonSyntax`], offset 0. RFC 8259 §8.1 says
+//!    implementations MUST NOT add a BOM and MAY ignore one; for a canonical-form verifier we
+//!    choose to reject it, so that one document has one byte form;
+//! 4. then the grammar, in document order. The offset is the 0-based byte offset of the first
+//!    byte that cannot continue a valid I-JSON text, with these refinements:
+//!    - unexpected end of input: offset = input length;
+//!    - trailing non-whitespace after the value: offset of its first byte;
+//!    - an invalid escape (`\x`): offset of the byte after the backslash; a bad hex digit in
+//!      `\uXXXX`: offset of that digit; a raw control character in a string: its offset;
+//!    - [`IncidentCode::JsonLoneSurrogate`]: offset of the backslash of the `\uD8xx` (high) or
+//!      `\uDCxx` (low) escape that has no partner;
+//!    - [`IncidentCode::JsonNumberOutOfRange`]: offset of the first byte of the number token
+//!      (its `-` or first digit);
+//!    - [`IncidentCode::JsonDuplicateMember`]: offset of the opening quote of the *second*
+//!      occurrence of the name (names are compared after unescaping: `"a"` and `"\u0061"` are
+//!      the same name);
+//!    - nesting deeper than [`MAX_DEPTH`]: [`IncidentCode::JsonTooLarge`], offset of the `[` or
+//!      `{` that opens the container one level too deep.
+//!
+//! `pointer` (RFC 6901, `~0`/`~1` escaped, `""` = whole document) is set for the errors that
+//! concern a value: for a duplicate member, the pointer of that member (`/a/0/b`); for a number
+//! out of range or a too-deep container, the pointer of that value; for a lone surrogate, the
+//! pointer of the string value, or of the object when the surrogate is in a member name. Syntax,
+//! UTF-8 and size errors have no pointer.
+//!
+//! Numbers whose magnitude underflows (`1e-400`) are accepted and read as zero, as every IEEE 754
+//! parser does; only overflow to infinity is rejected. `-0` is accepted.
 
-use serde_json::Value;
+use std::fmt::Write as _;
+
+use serde_json::{Map, Number, Value};
 
 use crate::incident::{Incident, IncidentCode, Location};
 
 /// Largest document accepted by [`parse_strict`], in bytes.
 pub const MAX_DOCUMENT_BYTES: usize = 16 * 1024 * 1024;
+
+/// Deepest nesting of arrays and objects accepted by [`parse_strict`]: a top-level `[]` is at
+/// depth 1, so 128 nested `[` are accepted and 129 are not.
+pub const MAX_DEPTH: usize = 128;
 
 /// A JSON input that is not acceptable I-JSON.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -17,9 +69,10 @@ pub const MAX_DOCUMENT_BYTES: usize = 16 * 1024 * 1024;
 pub struct JsonError {
     pub code: IncidentCode,
     pub message: String,
-    /// Byte offset into the input, where known.
+    /// 0-based byte offset into the input where the problem is (see the module docs for the
+    /// exact position per kind). Always set by [`parse_strict`].
     pub offset: Option<u64>,
-    /// JSON pointer of the offending member, where known.
+    /// RFC 6901 JSON pointer of the offending value or member, where one applies.
     pub pointer: Option<String>,
 }
 
@@ -35,33 +88,490 @@ impl JsonError {
             },
         )
     }
+
+    fn at(code: IncidentCode, offset: usize, message: String) -> JsonError {
+        JsonError {
+            code,
+            message,
+            offset: Some(offset as u64),
+            pointer: None,
+        }
+    }
+
+    fn with_pointer(mut self, pointer: String) -> JsonError {
+        self.pointer = Some(pointer);
+        self
+    }
 }
 
-/// Parses `input` as I-JSON.
+/// Parses `input` as I-JSON (RFC 7493) over RFC 8259 syntax. Never panics; uses no recursion.
 pub fn parse_strict(input: &[u8]) -> Result<Value, JsonError> {
     if input.len() > MAX_DOCUMENT_BYTES {
-        return Err(JsonError {
-            code: IncidentCode::JsonTooLarge,
-            message: format!(
+        return Err(JsonError::at(
+            IncidentCode::JsonTooLarge,
+            MAX_DOCUMENT_BYTES,
+            format!(
                 "document is {} bytes; the limit is {MAX_DOCUMENT_BYTES}",
                 input.len()
             ),
-            offset: Some(MAX_DOCUMENT_BYTES as u64),
-            pointer: None,
-        });
+        ));
     }
-    if let Err(e) = std::str::from_utf8(input) {
-        return Err(JsonError {
-            code: IncidentCode::JsonInvalidUtf8,
-            message: "input is not valid UTF-8".into(),
-            offset: Some(e.valid_up_to() as u64),
-            pointer: None,
-        });
+    let text = match std::str::from_utf8(input) {
+        Ok(text) => text,
+        Err(e) => {
+            return Err(JsonError::at(
+                IncidentCode::JsonInvalidUtf8,
+                e.valid_up_to(),
+                format!("input is not valid UTF-8 (byte {})", e.valid_up_to()),
+            ));
+        }
+    };
+    if text.starts_with('\u{feff}') {
+        return Err(JsonError::at(
+            IncidentCode::JsonSyntax,
+            0,
+            "input starts with a byte order mark (U+FEFF), which is not accepted".into(),
+        ));
     }
-    serde_json::from_slice(input).map_err(|e| JsonError {
-        code: IncidentCode::JsonSyntax,
-        message: e.to_string(),
-        offset: None,
-        pointer: None,
-    })
+    Parser {
+        text,
+        bytes: input,
+        pos: 0,
+        stack: Vec::new(),
+    }
+    .parse_document()
+}
+
+/// An open container. A frame is on the stack while one of its values is being parsed; while a
+/// member *name* is parsed the object's frame is off the stack (so the stack then describes the
+/// object itself).
+enum Frame {
+    Array(Vec<Value>),
+    /// `key` is the name of the member whose value is being parsed.
+    Object {
+        map: Map<String, Value>,
+        key: String,
+    },
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    stack: Vec<Frame>,
+}
+
+impl<'a> Parser<'a> {
+    fn parse_document(mut self) -> Result<Value, JsonError> {
+        'value: loop {
+            self.skip_ws();
+            let mut value = match self.peek() {
+                Some(b'{') => {
+                    self.check_depth()?;
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b'}') {
+                        self.pos += 1;
+                        Value::Object(Map::new())
+                    } else {
+                        let map = Map::new();
+                        let key = self.parse_member_name(&map)?;
+                        self.stack.push(Frame::Object { map, key });
+                        continue 'value;
+                    }
+                }
+                Some(b'[') => {
+                    self.check_depth()?;
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        self.pos += 1;
+                        Value::Array(Vec::new())
+                    } else {
+                        self.stack.push(Frame::Array(Vec::new()));
+                        continue 'value;
+                    }
+                }
+                Some(b'"') => Value::String(self.parse_string()?),
+                Some(b'-' | b'0'..=b'9') => self.parse_number()?,
+                Some(b't') => {
+                    self.expect_literal(b"true")?;
+                    Value::Bool(true)
+                }
+                Some(b'f') => {
+                    self.expect_literal(b"false")?;
+                    Value::Bool(false)
+                }
+                Some(b'n') => {
+                    self.expect_literal(b"null")?;
+                    Value::Null
+                }
+                _ => return Err(self.unexpected(self.pos, "a JSON value")),
+            };
+
+            // `value` is complete: hand it to its container, closing containers as they end.
+            loop {
+                let Some(frame) = self.stack.pop() else {
+                    self.skip_ws();
+                    if self.pos < self.bytes.len() {
+                        return Err(self.unexpected(self.pos, "end of input after the JSON value"));
+                    }
+                    return Ok(value);
+                };
+                match frame {
+                    Frame::Array(mut items) => {
+                        items.push(value);
+                        self.skip_ws();
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.stack.push(Frame::Array(items));
+                                continue 'value;
+                            }
+                            Some(b']') => {
+                                self.pos += 1;
+                                value = Value::Array(items);
+                            }
+                            _ => {
+                                return Err(
+                                    self.unexpected(self.pos, "',' or ']' after an array element")
+                                );
+                            }
+                        }
+                    }
+                    Frame::Object { mut map, key } => {
+                        map.insert(key, value);
+                        self.skip_ws();
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.skip_ws();
+                                let key = self.parse_member_name(&map)?;
+                                self.stack.push(Frame::Object { map, key });
+                                continue 'value;
+                            }
+                            Some(b'}') => {
+                                self.pos += 1;
+                                value = Value::Object(map);
+                            }
+                            _ => {
+                                return Err(
+                                    self.unexpected(self.pos, "',' or '}' after an object member")
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r' | 0x0c) = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn skip_digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// Called at a `[` or `{`: the stack holds its ancestors.
+    fn check_depth(&self) -> Result<(), JsonError> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(JsonError::at(
+                IncidentCode::JsonTooLarge,
+                self.pos,
+                format!("arrays and objects are nested deeper than {MAX_DEPTH} levels"),
+            )
+            .with_pointer(self.pointer(None)));
+        }
+        Ok(())
+    }
+
+    /// Parses `"name"` and the following `:`; the object's own frame is not on the stack.
+    fn parse_member_name(&mut self, map: &Map<String, Value>) -> Result<String, JsonError> {
+        let start = self.pos;
+        if self.peek() != Some(b'"') {
+            return Err(self.unexpected(start, "a member name (a string)"));
+        }
+        let name = self.parse_string()?;
+        if map.contains_key(&name) {
+            return Err(JsonError::at(
+                IncidentCode::JsonDuplicateMember,
+                start,
+                format!("duplicate member name {}", excerpt(&name)),
+            )
+            .with_pointer(self.pointer(Some(&name))));
+        }
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(self.unexpected(self.pos, "':' after a member name"));
+        }
+        self.pos += 1;
+        Ok(name)
+    }
+
+    fn expect_literal(&mut self, literal: &[u8]) -> Result<(), JsonError> {
+        for &expected in literal {
+            if self.peek() != Some(expected) {
+                let what = String::from_utf8_lossy(literal);
+                return Err(self.unexpected(self.pos, &format!("the literal `{what}`")));
+            }
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
+    /// `number = [ minus ] int [ frac ] [ exp ]` (RFC 8259 §6), then serde_json's conversion.
+    fn parse_number(&mut self) -> Result<Value, JsonError> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => self.skip_digits(),
+            _ => return Err(self.unexpected(self.pos, "a digit")),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            match self.peek() {
+                Some(b'0'..=b'9') => self.skip_digits(),
+                _ => return Err(self.unexpected(self.pos, "a digit after the decimal point")),
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            match self.peek() {
+                Some(b'0'..=b'9') => self.skip_digits(),
+                _ => return Err(self.unexpected(self.pos, "a digit in the exponent")),
+            }
+        }
+        let token = self.slice(start, self.pos)?;
+        // The token matched the RFC 8259 grammar above, so serde_json can only refuse it for
+        // overflowing f64 ("number out of range").
+        match serde_json::from_str::<Number>(token) {
+            Ok(number) => Ok(Value::Number(number)),
+            Err(e) => Err(JsonError::at(
+                IncidentCode::JsonNumberOutOfRange,
+                start,
+                format!(
+                    "number {} is not representable as a finite IEEE 754 double ({e})",
+                    excerpt(token)
+                ),
+            )
+            .with_pointer(self.pointer(None))),
+        }
+    }
+
+    /// Parses a string starting at its opening quote and returns it unescaped.
+    fn parse_string(&mut self) -> Result<String, JsonError> {
+        self.pos += 1; // opening quote
+        let mut out = String::new();
+        let mut run_start = self.pos;
+        loop {
+            match self.peek() {
+                None => {
+                    return Err(JsonError::at(
+                        IncidentCode::JsonSyntax,
+                        self.pos,
+                        "unterminated string: found end of input".into(),
+                    ));
+                }
+                Some(b'"') => {
+                    out.push_str(self.slice(run_start, self.pos)?);
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    out.push_str(self.slice(run_start, self.pos)?);
+                    self.parse_escape(&mut out)?;
+                    run_start = self.pos;
+                }
+                Some(byte @ 0x00..=0x1f) => {
+                    return Err(JsonError::at(
+                        IncidentCode::JsonSyntax,
+                        self.pos,
+                        format!("control character U+{byte:04X} must be escaped in a string"),
+                    ));
+                }
+                // Any other byte, including the bytes of multi-byte UTF-8 sequences (the whole
+                // input is valid UTF-8, so runs end on character boundaries).
+                Some(_) => self.pos += 1,
+            }
+        }
+    }
+
+    /// Parses one escape starting at its backslash and appends the character it denotes.
+    fn parse_escape(&mut self, out: &mut String) -> Result<(), JsonError> {
+        let escape_start = self.pos;
+        self.pos += 1; // backslash
+        let simple = match self.peek() {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                self.pos += 1;
+                let unit = self.parse_hex4()?;
+                let c = if (0xD800..0xDC00).contains(&unit) {
+                    self.parse_low_surrogate(escape_start, unit)?
+                } else {
+                    // `None` exactly for a low surrogate without a preceding high surrogate.
+                    char::from_u32(unit).ok_or_else(|| {
+                        self.lone_surrogate(
+                            escape_start,
+                            format!("lone low surrogate \\u{unit:04X} in a string"),
+                        )
+                    })?
+                };
+                out.push(c);
+                return Ok(());
+            }
+            _ => return Err(self.unexpected(self.pos, "an escape character (one of \"\\/bfnrtu)")),
+        };
+        self.pos += 1;
+        out.push(simple);
+        Ok(())
+    }
+
+    /// After the high surrogate `high` (escape at `escape_start`): expects `\uDC00`-`\uDFFF`.
+    fn parse_low_surrogate(&mut self, escape_start: usize, high: u32) -> Result<char, JsonError> {
+        let lone = |p: &Self| {
+            p.lone_surrogate(
+                escape_start,
+                format!("high surrogate \\u{high:04X} is not followed by a low surrogate escape"),
+            )
+        };
+        if self.bytes.get(self.pos..self.pos + 2) != Some(b"\\u".as_slice()) {
+            return Err(lone(self));
+        }
+        self.pos += 2;
+        let low = self.parse_hex4()?;
+        if !(0xDC00..0xE000).contains(&low) {
+            return Err(lone(self));
+        }
+        let code_point = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+        char::from_u32(code_point).ok_or_else(|| lone(self))
+    }
+
+    fn parse_hex4(&mut self) -> Result<u32, JsonError> {
+        let mut unit = 0u32;
+        for _ in 0..4 {
+            let digit = match self.peek() {
+                Some(b @ b'0'..=b'9') => b - b'0',
+                Some(b @ b'a'..=b'f') => b - b'a' + 10,
+                Some(b @ b'A'..=b'F') => b - b'A' + 10,
+                _ => return Err(self.unexpected(self.pos, "a hex digit in a \\u escape")),
+            };
+            unit = unit * 16 + u32::from(digit);
+            self.pos += 1;
+        }
+        Ok(unit)
+    }
+
+    fn lone_surrogate(&self, offset: usize, message: String) -> JsonError {
+        JsonError::at(IncidentCode::JsonLoneSurrogate, offset, message)
+            .with_pointer(self.pointer(None))
+    }
+
+    /// The text between two byte offsets that are known to be character boundaries.
+    fn slice(&self, start: usize, end: usize) -> Result<&'a str, JsonError> {
+        self.text.get(start..end).ok_or_else(|| {
+            // Unreachable: callers only cut at ASCII bytes of a valid UTF-8 text.
+            JsonError::at(
+                IncidentCode::JsonInvalidUtf8,
+                start,
+                "internal error: string run does not end on a character boundary".into(),
+            )
+        })
+    }
+
+    /// A syntax error at `offset`: "expected X, found Y".
+    fn unexpected(&self, offset: usize, expected: &str) -> JsonError {
+        let found = match self.text.get(offset..).and_then(|rest| rest.chars().next()) {
+            None => "end of input".to_string(),
+            Some(c) if c.is_control() || c.is_whitespace() => format!("U+{:04X}", u32::from(c)),
+            Some(c) => format!("'{c}'"),
+        };
+        JsonError::at(
+            IncidentCode::JsonSyntax,
+            offset,
+            format!("expected {expected}, found {found}"),
+        )
+    }
+
+    /// RFC 6901 pointer of the value being parsed (or, while a member name is parsed, of its
+    /// object), optionally extended by one member name.
+    fn pointer(&self, member: Option<&str>) -> String {
+        let mut pointer = String::new();
+        for frame in &self.stack {
+            pointer.push('/');
+            match frame {
+                Frame::Array(items) => {
+                    let _ = write!(pointer, "{}", items.len());
+                }
+                Frame::Object { key, .. } => push_pointer_token(&mut pointer, key),
+            }
+        }
+        if let Some(name) = member {
+            pointer.push('/');
+            push_pointer_token(&mut pointer, name);
+        }
+        pointer
+    }
+}
+
+/// Appends `token` escaped per RFC 6901 §3 (`~` as `~0`, `/` as `~1`).
+fn push_pointer_token(pointer: &mut String, token: &str) {
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+/// A short, quoted, escaped form of possibly long input text for messages.
+fn excerpt(s: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    if s.chars().count() <= MAX_CHARS {
+        format!("{s:?}")
+    } else {
+        let head: String = s.chars().take(MAX_CHARS).collect();
+        format!("{head:?}...")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointer_tokens_are_escaped() {
+        let mut p = String::new();
+        push_pointer_token(&mut p, "a/b~c");
+        assert_eq!(p, "a~1b~0c");
+    }
+
+    #[test]
+    fn excerpt_truncates() {
+        assert_eq!(excerpt("ab"), "\"ab\"");
+        assert!(excerpt(&"x".repeat(100)).ends_with("\"..."));
+    }
 }

@@ -1,11 +1,22 @@
 //! Typed documents of the citation specs citeproof implements, and their canonical forms.
 //!
 //! No I/O happens in this crate: it parses, canonicalizes and hashes bytes it is given.
+//! Every public document type derives `serde` and `schemars`; `cargo xtask schemas` writes the
+//! JSON Schemas in `schemas/` from them.
 
+pub mod aca;
+pub mod aef;
+pub mod archive;
+pub mod envelope;
 pub mod hash;
 pub mod incident;
 pub mod jcs;
 pub mod json;
+pub mod jwk;
+pub mod primitives;
+pub mod snapshot;
+pub mod vectors;
 
 pub use hash::{ContentHash, aef_text_hash, sha256_bytes};
 pub use incident::{Incident, IncidentCode, Location, Severity};
+pub use primitives::{Extensions, HttpUrl, Timestamp};

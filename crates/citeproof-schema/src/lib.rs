@@ -1,1 +1,235 @@
-//! schemas
+//! citeproof's JSON Schemas and a validator that reports problems as registry incidents.
+//!
+//! The schemas are generated from the `citeproof-model` types (JSON Schema 2020-12); nothing is
+//! read from disk at run time. `cargo xtask schemas` writes the same documents to `schemas/`
+//! for other languages, and `--check` fails when the committed files drift from the types.
+
+use std::fmt;
+
+use citeproof_model::{Incident, IncidentCode, Location};
+use schemars::{JsonSchema, generate::SchemaSettings};
+use serde_json::Value;
+
+/// Base of every schema `$id`. The ids are stable names, not fetch locations.
+pub const SCHEMA_ID_BASE: &str = "https://schemas.citeproof.dev/v0/";
+
+/// Every document kind that has a schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DocumentKind {
+    AcaCitationSourceEntry,
+    AcaManifest,
+    AcaDiscovery,
+    JwkSet,
+    AefEvidence,
+    ArchiveCitation,
+    ArchiveResponseBundle,
+    ArchiveDisplayCitation,
+    ChainEnvelope,
+    WebSnapshot,
+    VectorFile,
+    Incident,
+}
+
+impl DocumentKind {
+    pub const ALL: &'static [DocumentKind] = &[
+        DocumentKind::AcaCitationSourceEntry,
+        DocumentKind::AcaManifest,
+        DocumentKind::AcaDiscovery,
+        DocumentKind::JwkSet,
+        DocumentKind::AefEvidence,
+        DocumentKind::ArchiveCitation,
+        DocumentKind::ArchiveResponseBundle,
+        DocumentKind::ArchiveDisplayCitation,
+        DocumentKind::ChainEnvelope,
+        DocumentKind::WebSnapshot,
+        DocumentKind::VectorFile,
+        DocumentKind::Incident,
+    ];
+
+    /// File stem in `schemas/` and last segment of the `$id`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DocumentKind::AcaCitationSourceEntry => "aca-citation-source-entry",
+            DocumentKind::AcaManifest => "aca-manifest",
+            DocumentKind::AcaDiscovery => "aca-discovery",
+            DocumentKind::JwkSet => "jwk-set",
+            DocumentKind::AefEvidence => "aef-evidence",
+            DocumentKind::ArchiveCitation => "archive-citation",
+            DocumentKind::ArchiveResponseBundle => "archive-response-bundle",
+            DocumentKind::ArchiveDisplayCitation => "archive-display-citation",
+            DocumentKind::ChainEnvelope => "chain-envelope",
+            DocumentKind::WebSnapshot => "web-snapshot",
+            DocumentKind::VectorFile => "vector-file",
+            DocumentKind::Incident => "incident",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<DocumentKind> {
+        DocumentKind::ALL.iter().copied().find(|k| k.name() == name)
+    }
+
+    pub fn file_name(self) -> String {
+        format!("{}.schema.json", self.name())
+    }
+
+    pub fn schema_id(self) -> String {
+        format!("{SCHEMA_ID_BASE}{}", self.file_name())
+    }
+
+    /// The JSON Schema (2020-12) of this kind, with its `$id`.
+    pub fn schema(self) -> Value {
+        use citeproof_model::{aca, aef, archive, envelope, jwk, snapshot, vectors};
+        let schema = match self {
+            DocumentKind::AcaCitationSourceEntry => generate::<aca::CitationSourceEntry>(),
+            DocumentKind::AcaManifest => generate::<aca::Manifest>(),
+            DocumentKind::AcaDiscovery => generate::<aca::Discovery>(),
+            DocumentKind::JwkSet => generate::<jwk::JwkSet>(),
+            DocumentKind::AefEvidence => generate::<aef::Evidence>(),
+            DocumentKind::ArchiveCitation => generate::<archive::ArchiveCitation>(),
+            DocumentKind::ArchiveResponseBundle => generate::<archive::ResponseBundle>(),
+            DocumentKind::ArchiveDisplayCitation => generate::<archive::DisplayCitation>(),
+            DocumentKind::ChainEnvelope => generate::<envelope::ChainEnvelope>(),
+            DocumentKind::WebSnapshot => generate::<snapshot::WebSnapshot>(),
+            DocumentKind::VectorFile => generate::<vectors::VectorFile>(),
+            DocumentKind::Incident => generate::<citeproof_model::Incident>(),
+        };
+        with_id(schema, &self.schema_id())
+    }
+}
+
+impl fmt::Display for DocumentKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+fn generate<T: JsonSchema>() -> Value {
+    let mut settings = SchemaSettings::draft2020_12();
+    settings.transforms.push(Box::new(forbid_null));
+    settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
+}
+
+/// schemars lets every `Option` field be `null`. No citeproof document uses `null` for "absent"
+/// (the AEF schema rejects it too), so the `null` alternative is removed everywhere.
+fn forbid_null(schema: &mut schemars::Schema) {
+    if let Some(obj) = schema.as_object_mut() {
+        if let Some(Value::Array(types)) = obj.get_mut("type") {
+            types.retain(|t| t != "null");
+            if types.len() == 1 {
+                let only = types.remove(0);
+                obj.insert("type".into(), only);
+            }
+        }
+        if let Some(Value::Array(any_of)) = obj.get("anyOf") {
+            let rest: Vec<Value> = any_of
+                .iter()
+                .filter(|s| s.get("type").and_then(Value::as_str) != Some("null"))
+                .cloned()
+                .collect();
+            if rest.len() == 1 && any_of.len() == 2 {
+                obj.remove("anyOf");
+                if let Some(Value::Object(inner)) = rest.into_iter().next() {
+                    for (k, v) in inner {
+                        obj.entry(k).or_insert(v);
+                    }
+                }
+            }
+        }
+    }
+    schemars::transform::transform_subschemas(&mut forbid_null, schema);
+}
+
+fn with_id(schema: Value, id: &str) -> Value {
+    let Value::Object(map) = schema else {
+        return schema;
+    };
+    // `$schema` and `$id` first, so the files read naturally.
+    let mut out = serde_json::Map::new();
+    if let Some(s) = map.get("$schema") {
+        out.insert("$schema".into(), s.clone());
+    }
+    out.insert("$id".into(), Value::String(id.to_owned()));
+    for (k, v) in map {
+        if k != "$schema" {
+            out.insert(k, v);
+        }
+    }
+    Value::Object(out)
+}
+
+/// A compiled schema for one document kind.
+pub struct SchemaValidator {
+    kind: DocumentKind,
+    validator: jsonschema::Validator,
+}
+
+impl fmt::Debug for SchemaValidator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SchemaValidator")
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The generated schema did not compile: a bug in citeproof, never caused by input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaBuildError(pub String);
+
+impl fmt::Display for SchemaBuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "internal error: generated schema does not compile: {}",
+            self.0
+        )
+    }
+}
+impl std::error::Error for SchemaBuildError {}
+
+impl SchemaValidator {
+    pub fn new(kind: DocumentKind) -> Result<SchemaValidator, SchemaBuildError> {
+        compile(&kind.schema()).map(|validator| SchemaValidator { kind, validator })
+    }
+
+    pub fn kind(&self) -> DocumentKind {
+        self.kind
+    }
+
+    /// Every schema violation of `instance`, as incidents with JSON pointers.
+    pub fn validate(&self, instance: &Value) -> Vec<Incident> {
+        schema_incidents(&self.validator, instance)
+    }
+}
+
+/// Compiles any 2020-12 schema with format validation on (2020-12 makes formats annotations
+/// unless asked; we want `uri` and `date-time` enforced). Unknown formats such as schemars'
+/// `uint32` are ignored, as the spec requires.
+pub fn compile(schema: &Value) -> Result<jsonschema::Validator, SchemaBuildError> {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .should_ignore_unknown_formats(true)
+        .build(schema)
+        .map_err(|e| SchemaBuildError(e.to_string()))
+}
+
+/// Runs a compiled validator and turns each error into an incident.
+pub fn schema_incidents(validator: &jsonschema::Validator, instance: &Value) -> Vec<Incident> {
+    validator
+        .iter_errors(instance)
+        .map(|error| {
+            let pointer = error.instance_path().to_string();
+            let code = match error.kind() {
+                jsonschema::error::ValidationErrorKind::AdditionalProperties { .. }
+                | jsonschema::error::ValidationErrorKind::UnevaluatedProperties { .. } => {
+                    IncidentCode::UnknownMember
+                }
+                _ => IncidentCode::SchemaViolation,
+            };
+            Incident::new(code, error.to_string(), Location::pointer(pointer))
+        })
+        .collect()
+}

@@ -1,1 +1,6 @@
-//! Reference verifier (filled by the ACA and AEF issues).
+//! Reference verifier: checks documents and responses against `docs/PROFILE.md` and reports
+//! incidents from the shared registry. Never panics on input; every finding has a code.
+
+pub mod document;
+
+pub use document::{DocumentReport, validate_document};

@@ -1,0 +1,1 @@
+//! citeproof-fetch (being written)

@@ -1,0 +1,1 @@
+//! citeproof-httpsig (being written)

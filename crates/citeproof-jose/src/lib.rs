@@ -1,0 +1,1 @@
+//! citeproof-jose (being written)

@@ -1,0 +1,182 @@
+//! AI Evidence Format v0.1 (seed 001 + `shared/specs/ai-evidence-format`): one evidence object per
+//! citation. Unknown members are rejected, as in the published schema.
+//!
+//! The landing page and the spec disagree on three enums. Both vocabularies deserialize; values
+//! only the landing page uses report `is_spec_vocabulary() == false`, which the validator turns
+//! into an `aef-nonstandard-vocabulary` warning (profile AEF-VOCAB-*).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::{hash::ContentHash, primitives::Timestamp};
+
+/// The only version this crate understands.
+pub const EVIDENCE_VERSION: &str = "0.1";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "AI Evidence Format v0.1 evidence object")]
+pub struct Evidence {
+    /// MUST be `"0.1"`.
+    #[schemars(extend("const" = "0.1"))]
+    pub evidence_version: String,
+    #[schemars(length(min = 1))]
+    pub evidence_id: String,
+    #[schemars(length(min = 1))]
+    pub claim_text: String,
+    pub source: Source,
+    pub span: Span,
+    pub retrieval: Retrieval,
+    pub verification: Verification,
+    pub synthesis_role: SynthesisRole,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// Canonical URI of the source (any scheme: the spec says URI, not URL).
+    #[schemars(extend("format" = "uri"))]
+    pub uri: String,
+    #[serde(rename = "type")]
+    pub source_type: SourceType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published_at: Option<Timestamp>,
+    pub fetched_at: Timestamp,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceType {
+    Document,
+    Webpage,
+    ApiResponse,
+    KnowledgeGraph,
+    AeoDeclaration,
+    Dataset,
+    DatabaseRow,
+    /// Landing page only.
+    Api,
+    /// Landing page only.
+    Book,
+    /// Landing page only.
+    Paper,
+}
+
+impl SourceType {
+    pub fn is_spec_vocabulary(self) -> bool {
+        !matches!(self, SourceType::Api | SourceType::Book | SourceType::Paper)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(extend("allOf" = [{
+    "if": { "properties": { "selector_type": { "not": { "const": "none" } } } },
+    "then": { "required": ["selector_value"] }
+}]))]
+pub struct Span {
+    pub selector_type: SelectorType,
+    /// Required unless `selector_type` is `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selector_value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surrounding_context: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SelectorType {
+    ByteRange,
+    LineRange,
+    Xpath,
+    Css,
+    TextQuote,
+    ParagraphIndex,
+    None,
+    /// Landing page only; a synonym of `css`.
+    CssSelector,
+    /// Landing page only: RFC 5147 / text fragments.
+    FragmentIdentifier,
+    /// Landing page only: pages of a paginated document.
+    PageRange,
+}
+
+impl SelectorType {
+    pub fn is_spec_vocabulary(self) -> bool {
+        !matches!(
+            self,
+            SelectorType::CssSelector | SelectorType::FragmentIdentifier | SelectorType::PageRange
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Retrieval {
+    pub method: RetrievalMethod,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub confidence: Option<f64>,
+    /// JSON Schema `integer` admits `1e30`; a `Number` keeps every value the schema accepts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<u64>", range(min = 1))]
+    pub rank: Option<serde_json::Number>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<u64>")]
+    pub freshness_age_seconds: Option<serde_json::Number>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retriever_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RetrievalMethod {
+    Vector,
+    Keyword,
+    Graph,
+    Hybrid,
+    DirectFetch,
+    ModelRecall,
+    /// Landing page only; closest spec value is `vector`.
+    Semantic,
+    /// Landing page only; a synonym of `direct_fetch`.
+    Direct,
+}
+
+impl RetrievalMethod {
+    pub fn is_spec_vocabulary(self) -> bool {
+        !matches!(self, RetrievalMethod::Semantic | RetrievalMethod::Direct)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Verification {
+    pub content_hash: ContentHash,
+    /// Detached JWS (RFC 7515 Appendix F) over the JCS form of the document without
+    /// `verification.signature` and `verification.signing_key_uri`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "uri"))]
+    pub signing_key_uri: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signed_by: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SynthesisRole {
+    Supporting,
+    Contradicting,
+    Partial,
+    Background,
+}

@@ -1,0 +1,96 @@
+//! Citation-chain envelopes (seed 004): content-addressed claim ids, HMAC-SHA256 or Ed25519
+//! signatures over the JCS form of the claim plus signing metadata.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::primitives::{Extensions, HttpUrl, Timestamp};
+
+/// Pattern of a content-addressed claim id: 16 lowercase hex digits.
+pub const ENVELOPE_CLAIM_ID_PATTERN: &str = "^[0-9a-f]{16}$";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(title = "Citation-chain envelope")]
+#[schemars(extend("additionalProperties" = false))]
+pub struct ChainEnvelope {
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: String,
+    pub methodology: HttpUrl,
+    /// Re-fetchable canonical URL of the claim; contains the claim id.
+    pub canonical: HttpUrl,
+    pub claim: EnvelopeClaim,
+    pub signature: EnvelopeSignature,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cited_as: Option<String>,
+    #[serde(flatten)]
+    pub extensions: Extensions,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(extend("additionalProperties" = false))]
+pub struct EnvelopeClaim {
+    /// First 16 hex digits of SHA-256 over JCS({subject, predicate, object}).
+    #[schemars(regex(pattern = ENVELOPE_CLAIM_ID_PATTERN))]
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertical: Option<String>,
+    #[schemars(length(min = 1))]
+    pub subject: String,
+    #[schemars(length(min = 1))]
+    pub predicate: String,
+    #[schemars(length(min = 1))]
+    pub object: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub confidence: Option<f64>,
+    #[schemars(length(min = 1))]
+    pub sources: Vec<EnvelopeSource>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    #[serde(flatten)]
+    pub extensions: Extensions,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(extend("additionalProperties" = false))]
+pub struct EnvelopeSource {
+    pub url: HttpUrl,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<String>,
+    /// `YYYY-MM-DD` or an RFC 3339 date-time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published_date: Option<String>,
+    /// Verbatim source excerpt preserved in the envelope.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<String>,
+    #[serde(flatten)]
+    pub extensions: Extensions,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum SignatureAlgorithm {
+    #[serde(rename = "HMAC-SHA256")]
+    HmacSha256,
+    #[serde(rename = "Ed25519")]
+    Ed25519,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EnvelopeSignature {
+    pub algorithm: SignatureAlgorithm,
+    /// Signer identifier, e.g. `did:web:sourcescore.org`; for Ed25519 also the key id.
+    #[schemars(length(min = 1, max = 512))]
+    pub signed_by: String,
+    pub signed_at: Timestamp,
+    /// Lowercase hex: 64 digits for HMAC-SHA256, 128 for Ed25519.
+    #[schemars(regex(pattern = "^([0-9a-f]{64}|[0-9a-f]{128})$"))]
+    pub signature: String,
+}

@@ -1,0 +1,142 @@
+//! The conformance vector file format: plain JSON that any language can read.
+//! Modelled on Wycheproof (flags with explanations, `valid`/`invalid`/`acceptable`) and
+//! JSON-Schema-Test-Suite (a description and a requirement reference per case).
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::incident::IncidentCode;
+
+/// Pattern of a case id: spec prefix, then kebab-case words/digits.
+pub const CASE_ID_PATTERN: &str = "^(canon|aca|aef|archive|ledger|chain)-[a-z0-9]+(-[a-z0-9]+)*$";
+/// Pattern of a requirement id of `docs/PROFILE.md`.
+pub const REQUIREMENT_ID_PATTERN: &str =
+    "^(JSON|CANON|SIG|ACA|AEF|ARCHIVE|LEDGER|CHAIN|FETCH)(-[A-Z0-9]+)*-[0-9]{3}$";
+/// Pattern of an operation name.
+pub const OPERATION_PATTERN: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
+
+/// Which spec a vector file tests.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Spec {
+    Canon,
+    Aca,
+    Aef,
+    Archive,
+    Ledger,
+    Chain,
+}
+
+impl Spec {
+    /// The prefix every case id of this spec starts with.
+    pub fn case_prefix(self) -> &'static str {
+        match self {
+            Spec::Canon => "canon-",
+            Spec::Aca => "aca-",
+            Spec::Aef => "aef-",
+            Spec::Archive => "archive-",
+            Spec::Ledger => "ledger-",
+            Spec::Chain => "chain-",
+        }
+    }
+}
+
+/// One file of vectors: one spec, one operation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "citeproof conformance vector file")]
+pub struct VectorFile {
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    pub spec: Spec,
+    /// The operation every case of the file exercises (see docs/ADAPTER.md).
+    #[schemars(regex(pattern = OPERATION_PATTERN))]
+    pub operation: String,
+    #[schemars(length(min = 1))]
+    pub description: String,
+    /// Where external data in the file comes from, with its license.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<String>,
+    /// Every flag used by a case, with what it means (Wycheproof style).
+    #[serde(default)]
+    pub flags: BTreeMap<String, String>,
+    #[schemars(length(min = 1))]
+    pub cases: Vec<VectorCase>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VectorCase {
+    /// Permanent id, prefixed by the spec's short name.
+    #[schemars(regex(pattern = CASE_ID_PATTERN))]
+    pub id: String,
+    #[schemars(length(min = 1))]
+    pub description: String,
+    /// Requirement ids of docs/PROFILE.md this case tests.
+    #[schemars(length(min = 1))]
+    pub requirements: Vec<RequirementId>,
+    /// Conformance level of the spec the case belongs to (0 = core rules that apply to all).
+    #[schemars(range(max = 3))]
+    pub level: u8,
+    #[serde(default)]
+    pub flags: Vec<String>,
+    /// Operation input; its shape depends on the operation.
+    pub input: Value,
+    pub expected: Expected,
+    /// How the expected result was derived, independently of the code under test.
+    pub derivation: Derivation,
+}
+
+/// A requirement id such as `ACA-L2-007`.
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(transparent)]
+pub struct RequirementId(#[schemars(regex(pattern = REQUIREMENT_ID_PATTERN))] pub String);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Validity {
+    /// Must be accepted.
+    Valid,
+    /// Must be rejected, with every listed error code.
+    Invalid,
+    /// Either answer conforms (e.g. landing-page vocabulary accepted with a warning).
+    Acceptable,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Expected {
+    pub result: Validity,
+    /// Codes that must all appear when `result` is `invalid`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<IncidentCode>,
+    /// The exact output, for operations that produce one (canonical form, hash, header, signature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<Value>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum DerivationKind {
+    /// Published data: an RFC appendix, a reference test suite.
+    Published,
+    /// Worked out by hand; the working is in `detail`.
+    Hand,
+    /// Computed by an independent tool (named in `detail`, e.g. `python3 hashlib`).
+    IndependentTool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Derivation {
+    pub kind: DerivationKind,
+    #[schemars(length(min = 1))]
+    pub detail: String,
+}
