@@ -148,10 +148,7 @@ pub fn parse_strict(input: &[u8]) -> Result<Value, JsonError> {
 enum Frame {
     Array(Vec<Value>),
     /// `key` is the name of the member whose value is being parsed.
-    Object {
-        map: Map<String, Value>,
-        key: String,
-    },
+    Object { map: Map<String, Value>, key: String },
 }
 
 struct Parser<'a> {
@@ -271,7 +268,7 @@ impl<'a> Parser<'a> {
     }
 
     fn skip_ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r' | 0x0c) = self.peek() {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.pos += 1;
         }
     }

@@ -471,7 +471,59 @@ fn check_against_serde_json(input: &[u8]) -> Result<(), TestCaseError> {
             input,
             e
         ),
-        (Err(_), Err(_)) => {}
+        (Err(ours), Err(theirs)) => {
+            // Where both report a syntax error at the same kind of place, the positions agree.
+            // serde_json gives a 1-based line and a 1-based column counted in bytes (a newline
+            // itself is reported as column 0 of the next line, so those are skipped). It differs
+            // on purpose elsewhere: at end of input it points at the last byte (we: the input
+            // length), and in `\uXXXX` it reads four bytes before complaining (we: the first
+            // bad digit).
+            let same_kind_of_place = [
+                "expected `,` or `]`",
+                "expected `,` or `}`",
+                "expected `:`",
+                "expected ident",
+                "expected value",
+                "key must be a string",
+                "trailing characters",
+                "trailing comma",
+                "invalid number",
+                "control character",
+            ];
+            let message = theirs.to_string();
+            let offset = ours.offset.unwrap_or(u64::MAX) as usize;
+            if ours.code == JsonSyntax
+                && same_kind_of_place.iter().any(|k| message.starts_with(k))
+                && input.get(offset).is_some_and(|&b| b != b'\n')
+                && theirs.column() >= 1
+            {
+                let line_start = input
+                    .split(|&b| b == b'\n')
+                    .take(theirs.line() - 1)
+                    .map(|l| l.len() + 1)
+                    .sum::<usize>();
+                prop_assert_eq!(
+                    offset,
+                    line_start + theirs.column() - 1,
+                    "offset differs from serde_json's {} for {:?}: {:?}",
+                    message,
+                    String::from_utf8_lossy(input),
+                    ours
+                );
+            }
+            if ours.code == JsonNumberOutOfRange {
+                prop_assert!(message.starts_with("number out of range"), "{:?} vs {}", ours, message);
+            }
+            if ours.code == JsonLoneSurrogate {
+                prop_assert!(
+                    message.starts_with("lone leading surrogate")
+                        || message.starts_with("unexpected end of hex escape")
+                        // `"\ud800` then end of input: we report the surrogate (earlier)
+                        || message.starts_with("EOF while parsing a string"),
+                    "{:?} vs {}", ours, message
+                );
+            }
+        }
     }
     if let Err(e) = ours {
         let offset = e.offset.expect("every error has an offset");
@@ -501,6 +553,24 @@ proptest! {
     #[test]
     fn jsonish_text_agrees_with_serde_json(bytes in jsonish()) {
         check_against_serde_json(&bytes)?;
+    }
+
+    #[test]
+    fn number_like_tokens_agree_with_serde_json(
+        token in "-?[0-9]{0,3}(\\.[0-9]{0,3})?([eE][-+]?[0-9]{0,4})?|[-+.eE0-9]{1,8}",
+        wrap in any::<bool>(),
+    ) {
+        let text = if wrap { format!("[{token}]") } else { token };
+        check_against_serde_json(text.as_bytes())?;
+    }
+
+    #[test]
+    fn string_like_tokens_agree_with_serde_json(
+        body in "([a\\x00-\\x1f\"/\\\\]|\\\\[\"\\\\/bfnrtux]|\\\\u[0-9a-fA-FgG]{0,4}|\\\\u[dD][89abAB][0-9a-f]{2}|\\\\u[dD][c-fC-F][0-9a-f]{2}|\\x{e9}|\\x{1f600})*",
+        as_name in any::<bool>(),
+    ) {
+        let text = if as_name { format!("{{\"{body}\":0}}") } else { format!("\"{body}\"") };
+        check_against_serde_json(text.as_bytes())?;
     }
 
     #[test]
