@@ -28,6 +28,10 @@ enum Command {
     Hash(cmd::hash::Args),
     /// Validate a document against its schema and the semantic rules of docs/PROFILE.md.
     Validate(cmd::validate::Args),
+    /// Run the conformance vectors against the reference (in-process) or an adapter (--impl).
+    Conformance(cmd::conformance::Args),
+    /// Serve the reference implementation over the adapter protocol on stdin/stdout.
+    Adapter(cmd::adapter::Args),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +40,8 @@ fn main() -> ExitCode {
         Command::Canon(args) => cmd::canon::run(args),
         Command::Hash(args) => cmd::hash::run(args),
         Command::Validate(args) => cmd::validate::run(args),
+        Command::Conformance(args) => cmd::conformance::run(args),
+        Command::Adapter(args) => cmd::adapter::run(args),
     };
     match outcome {
         Ok(code) => code,

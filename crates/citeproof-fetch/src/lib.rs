@@ -1,1 +1,249 @@
-//! citeproof-fetch (being written)
+//! The one way the citeproof verifier gets bytes from URLs.
+//!
+//! Everything fetched is chosen by someone else (an AI agent's response, a manifest, a source),
+//! so every input is treated as an attack:
+//!
+//! - [`Fetcher`] is the trait the verifier depends on; a fetch returns the final URL, status,
+//!   headers and the body bytes exactly as served ([`FetchedResponse`]).
+//! - [`HttpFetcher`] fetches `http`/`https` under a [`FetchPolicy`]: SSRF guard (see
+//!   [`AddressClass`] and [`check_url`]), connection pinned to the checked addresses, manual
+//!   redirects re-checked at every hop, hard caps on body size, time and redirect count, no
+//!   content decoding.
+//! - [`SnapshotFetcher`] replays a [`WebSnapshot`](citeproof_model::snapshot::WebSnapshot)
+//!   offline with the same checks that make sense without a network.
+//! - [`RecordingFetcher`] wraps any fetcher and produces such a snapshot.
+//!
+//! Every failure is a [`FetchError`] with a stable `fetch-*` [`code`](FetchError::code).
+//! Local files are not this crate's business: it fetches URLs only.
+//!
+//! # SSRF policy
+//!
+//! A URL is fetched only if its scheme is `http` or `https`, it has no userinfo, its port is not
+//! 0 or a Fetch-standard bad port, and every address its host is or resolves to is
+//! [allowed](AddressClass::is_allowed): public addresses always; loopback and private ones only
+//! with [`FetchPolicy::allow_private`]; link-local (cloud metadata `169.254.169.254`),
+//! unspecified, multicast, broadcast, shared (CGNAT `100.64/10`), documentation, benchmarking and
+//! reserved addresses never. IPv6 forms embedding an IPv4 address (mapped, compatible,
+//! translated, NAT64 `64:ff9b::/96`, 6to4) are judged by the embedded address. The same checks
+//! run on every redirect target before it is contacted.
+
+mod address;
+mod error;
+mod http;
+mod policy;
+mod record;
+mod snapshot;
+
+use std::fmt;
+use std::sync::Arc;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use citeproof_model::snapshot::StoredResponse;
+
+pub use address::{AddressClass, classify_ip, classify_ipv4, classify_ipv6};
+pub use error::{FetchError, SnapshotProblem};
+pub use http::HttpFetcher;
+pub use policy::{
+    DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, FORBIDDEN_PORTS, FetchPolicy, MAX_URL_BYTES,
+    check_url,
+};
+pub use record::{Recorded, RecordingFetcher};
+pub use snapshot::{SNAPSHOT_VERSION, SnapshotFetcher, parse_snapshot};
+
+/// Gets the bytes behind a URL.
+pub trait Fetcher {
+    /// Fetches `url` (redirects followed); 4xx/5xx are responses, not errors.
+    fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError>;
+}
+
+impl<F: Fetcher + ?Sized> Fetcher for &F {
+    fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+        (**self).fetch(url)
+    }
+}
+
+impl<F: Fetcher + ?Sized> Fetcher for Box<F> {
+    fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+        (**self).fetch(url)
+    }
+}
+
+impl<F: Fetcher + ?Sized> Fetcher for Arc<F> {
+    fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+        (**self).fetch(url)
+    }
+}
+
+/// A response as served.
+#[derive(Clone, PartialEq, Eq)]
+pub struct FetchedResponse {
+    /// The URL of the final response, after redirects (WHATWG-normalized, no fragment).
+    pub url: String,
+    pub status: u16,
+    /// Header fields in order; names compare case-insensitively (see [`HttpFetcher`] for what
+    /// "in order" means for live responses).
+    pub headers: Vec<(String, String)>,
+    /// The body bytes exactly as served: no content or transfer decoding beyond HTTP framing.
+    pub body: Vec<u8>,
+}
+
+impl fmt::Debug for FetchedResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Bodies can be megabytes: show the length and a short prefix.
+        let prefix = &self.body[..self.body.len().min(64)];
+        f.debug_struct("FetchedResponse")
+            .field("url", &self.url)
+            .field("status", &self.status)
+            .field("headers", &self.headers)
+            .field("body_len", &self.body.len())
+            .field("body_prefix", &String::from_utf8_lossy(prefix))
+            .finish()
+    }
+}
+
+impl FetchedResponse {
+    /// Value of the first field named `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Values of every field named `name` (case-insensitive), in order.
+    pub fn header_values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.headers
+            .iter()
+            .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The media type of `Content-Type`, lowercased, without parameters (`text/html`).
+    ///
+    /// `None` when there is no `Content-Type`, when a value is not `type/subtype` made of HTTP
+    /// token characters, or when several `Content-Type` fields disagree (an ambiguity different
+    /// consumers would resolve differently).
+    pub fn content_type_essence(&self) -> Option<String> {
+        let mut essence: Option<String> = None;
+        for value in self.header_values("content-type") {
+            let this = parse_essence(value)?;
+            match &essence {
+                Some(first) if *first != this => return None,
+                Some(_) => {}
+                None => essence = Some(this),
+            }
+        }
+        essence
+    }
+
+    /// `true` for 2xx.
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// The response in snapshot form (body as standard base64 with padding).
+    pub fn to_stored(&self) -> StoredResponse {
+        StoredResponse {
+            status: self.status,
+            headers: self.headers.clone(),
+            body_base64: STANDARD.encode(&self.body),
+        }
+    }
+}
+
+fn parse_essence(value: &str) -> Option<String> {
+    let media = value.split(';').next()?.trim_matches([' ', '\t']);
+    let (kind, subtype) = media.split_once('/')?;
+    let token = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    };
+    if token(kind) && token(subtype) {
+        Some(media.to_ascii_lowercase())
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn response(headers: &[(&str, &str)]) -> FetchedResponse {
+        FetchedResponse {
+            url: "https://example.com/".to_owned(),
+            status: 200,
+            headers: headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect(),
+            body: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn header_lookup_is_case_insensitive_and_ordered() {
+        let r = response(&[("Link", "a"), ("x", "1"), ("link", "b")]);
+        assert_eq!(r.header("LINK"), Some("a"));
+        assert_eq!(r.header_values("link").collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(r.header("absent"), None);
+    }
+
+    #[test]
+    fn content_type_essence_cases() {
+        type Case<'a> = (&'a [(&'a str, &'a str)], Option<&'a str>);
+        let cases: &[Case] = &[
+            (
+                &[("Content-Type", "Text/HTML; charset=utf-8")],
+                Some("text/html"),
+            ),
+            (
+                &[("content-type", " application/json ")],
+                Some("application/json"),
+            ),
+            (
+                &[("content-type", "application/ld+json;profile=x")],
+                Some("application/ld+json"),
+            ),
+            (&[], None),
+            (&[("content-type", "text")], None),
+            (&[("content-type", "text/")], None),
+            (&[("content-type", "text/html, text/plain")], None),
+            (&[("content-type", "te xt/html")], None),
+            (
+                &[
+                    ("content-type", "text/html"),
+                    ("content-type", "TEXT/html;q=1"),
+                ],
+                Some("text/html"),
+            ),
+            (
+                &[
+                    ("content-type", "text/html"),
+                    ("content-type", "text/plain"),
+                ],
+                None,
+            ),
+        ];
+        for (headers, want) in cases {
+            assert_eq!(
+                response(headers).content_type_essence().as_deref(),
+                *want,
+                "{headers:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn codes_are_listed_and_prefixed() {
+        for code in FetchError::ALL_CODES {
+            assert!(code.starts_with("fetch-"));
+        }
+        let mut sorted = FetchError::ALL_CODES.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), FetchError::ALL_CODES.len());
+    }
+}

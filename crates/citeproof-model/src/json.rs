@@ -148,7 +148,10 @@ pub fn parse_strict(input: &[u8]) -> Result<Value, JsonError> {
 enum Frame {
     Array(Vec<Value>),
     /// `key` is the name of the member whose value is being parsed.
-    Object { map: Map<String, Value>, key: String },
+    Object {
+        map: Map<String, Value>,
+        key: String,
+    },
 }
 
 struct Parser<'a> {
@@ -386,12 +389,12 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 Some(b'"') => {
-                    out.push_str(self.slice(run_start, self.pos)?);
+                    out.push_str(self.checked_run(run_start, self.pos)?);
                     self.pos += 1;
                     return Ok(out);
                 }
                 Some(b'\\') => {
-                    out.push_str(self.slice(run_start, self.pos)?);
+                    out.push_str(self.checked_run(run_start, self.pos)?);
                     self.parse_escape(&mut out)?;
                     run_start = self.pos;
                 }
@@ -436,6 +439,9 @@ impl<'a> Parser<'a> {
                         )
                     })?
                 };
+                if is_noncharacter(c) {
+                    return Err(self.noncharacter(escape_start, c));
+                }
                 out.push(c);
                 return Ok(());
             }
@@ -479,6 +485,24 @@ impl<'a> Parser<'a> {
             self.pos += 1;
         }
         Ok(unit)
+    }
+
+    /// The unescaped run `start..end` of a string, refusing noncharacters (RFC 7493 §2.1).
+    fn checked_run(&self, start: usize, end: usize) -> Result<&'a str, JsonError> {
+        let run = self.slice(start, end)?;
+        match run.char_indices().find(|(_, c)| is_noncharacter(*c)) {
+            Some((at, c)) => Err(self.noncharacter(start + at, c)),
+            None => Ok(run),
+        }
+    }
+
+    fn noncharacter(&self, offset: usize, c: char) -> JsonError {
+        JsonError::at(
+            IncidentCode::JsonNoncharacter,
+            offset,
+            format!("noncharacter U+{:04X} is not allowed in I-JSON strings", u32::from(c)),
+        )
+        .with_pointer(self.pointer(None))
     }
 
     fn lone_surrogate(&self, offset: usize, message: String) -> JsonError {
@@ -534,6 +558,12 @@ impl<'a> Parser<'a> {
 }
 
 /// Appends `token` escaped per RFC 6901 §3 (`~` as `~0`, `/` as `~1`).
+/// Unicode noncharacters: U+FDD0..U+FDEF and the last two code points of every plane.
+fn is_noncharacter(c: char) -> bool {
+    let cp = u32::from(c);
+    (0xFDD0..=0xFDEF).contains(&cp) || cp & 0xFFFE == 0xFFFE
+}
+
 fn push_pointer_token(pointer: &mut String, token: &str) {
     for c in token.chars() {
         match c {

@@ -343,8 +343,8 @@ fn valid_edge_cases_are_accepted() {
         json!("\"\\/\u{8}\u{c}\n\r\t")
     );
     assert_eq!(
-        accepts("\"\u{2028}\u{7f}\u{fffe}\"".as_bytes()),
-        json!("\u{2028}\u{7f}\u{fffe}")
+        accepts("\"\u{2028}\u{7f}\u{fffd}\"".as_bytes()),
+        json!("\u{2028}\u{7f}\u{fffd}")
     );
     assert_eq!(accepts("\"é\"".as_bytes()), accepts(b"\"\\u00e9\""));
     assert_eq!(
@@ -390,10 +390,18 @@ fn jsonish() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(token, 0..24).prop_map(|t| t.concat().into_bytes())
 }
 
+/// Strings I-JSON admits: noncharacters (U+FDD0..U+FDEF, U+xFFFE/U+xFFFF) are excluded
+/// (RFC 7493 §2.1, profile JSON-002).
 fn arb_string() -> impl Strategy<Value = String> {
     prop_oneof![
-        any::<String>(),
-        "[ab~/\"\\\\\\x00-\\x1f\\x{7f}\\x{80}\\x{ff}\\x{20ac}\\x{fb33}\\x{fffd}\\x{1f600}\\x{1f602}\\x{10ffff}]{0,5}",
+        any::<String>().prop_map(|s| s
+            .chars()
+            .map(|c| {
+                let cp = u32::from(c);
+                if (0xFDD0..=0xFDEF).contains(&cp) || cp & 0xFFFE == 0xFFFE { '?' } else { c }
+            })
+            .collect()),
+        "[ab~/\"\\\\\\x00-\\x1f\\x{7f}\\x{80}\\x{ff}\\x{20ac}\\x{fb33}\\x{fffd}\\x{1f600}\\x{1f602}\\x{10fffd}]{0,5}",
     ]
 }
 
@@ -512,7 +520,12 @@ fn check_against_serde_json(input: &[u8]) -> Result<(), TestCaseError> {
                 );
             }
             if ours.code == JsonNumberOutOfRange {
-                prop_assert!(message.starts_with("number out of range"), "{:?} vs {}", ours, message);
+                prop_assert!(
+                    message.starts_with("number out of range"),
+                    "{:?} vs {}",
+                    ours,
+                    message
+                );
             }
             if ours.code == JsonLoneSurrogate {
                 prop_assert!(
@@ -520,7 +533,9 @@ fn check_against_serde_json(input: &[u8]) -> Result<(), TestCaseError> {
                         || message.starts_with("unexpected end of hex escape")
                         // `"\ud800` then end of input: we report the surrogate (earlier)
                         || message.starts_with("EOF while parsing a string"),
-                    "{:?} vs {}", ours, message
+                    "{:?} vs {}",
+                    ours,
+                    message
                 );
             }
         }
@@ -615,5 +630,29 @@ proptest! {
         let bytes = serde_json::to_vec(&value).unwrap();
         let cut = cut.index(bytes.len() + 1);
         check_against_serde_json(&bytes[..cut])?;
+    }
+}
+
+/// RFC 7493 §2.1 (profile JSON-002): noncharacters are refused, raw or escaped, in values and
+/// member names. Offsets hand-counted: `["` is 2 bytes, so the value's first character is at 2.
+#[test]
+fn noncharacters_are_rejected_with_offsets() {
+    use citeproof_model::{IncidentCode, json::parse_strict};
+    let cases: &[(&[u8], u64)] = &[
+        ("[\"\u{FDD0}\"]".as_bytes(), 2),
+        ("[\"ab\u{FFFE}\"]".as_bytes(), 4),
+        ("{\"\u{10FFFF}\":1}".as_bytes(), 2),
+        (br#"["\uFDEF"]"#, 2),
+        (br#"["x\uFFFF"]"#, 3),
+        (br#"["\ud83f\udffe"]"#, 2), // U+1FFFE as a surrogate pair
+    ];
+    for (input, offset) in cases {
+        let err = parse_strict(input).unwrap_err();
+        assert_eq!(err.code, IncidentCode::JsonNoncharacter, "{:?}", String::from_utf8_lossy(input));
+        assert_eq!(err.offset, Some(*offset), "{:?}", String::from_utf8_lossy(input));
+    }
+    // Neighbours of noncharacters are fine.
+    for ok in ["[\"\u{FDCF}\u{FDF0}\u{FFFD}\u{1FFFD}\"]", r#"["\uFDCF\uFFFD"]"#] {
+        assert!(parse_strict(ok.as_bytes()).is_ok(), "{ok}");
     }
 }

@@ -1,4 +1,6 @@
+pub mod adapter;
 pub mod canon;
+pub mod conformance;
 pub mod hash;
 pub mod validate;
 

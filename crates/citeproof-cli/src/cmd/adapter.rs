@@ -1,0 +1,30 @@
+//! `citeproof adapter`: the reference implementation speaking the adapter protocol
+//! (docs/ADAPTER.md) on stdin/stdout, so it can be run beside any other implementation.
+
+use std::process::ExitCode;
+
+use citeproof_conformance::{adapter, reference::Reference};
+
+use super::Failure;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print the operations the reference implements, one per line, and exit.
+    #[arg(long)]
+    list: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    let reference = Reference::new();
+    if args.list {
+        for op in reference.info().operations {
+            println!("{op}");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    adapter::serve(&reference, stdin, stdout, std::io::stderr())
+        .map_err(|e| Failure::Usage(format!("adapter I/O error: {e}")))?;
+    Ok(ExitCode::SUCCESS)
+}

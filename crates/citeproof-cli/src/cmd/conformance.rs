@@ -1,0 +1,229 @@
+//! `citeproof conformance`: runs the conformance vectors against the in-process reference or
+//! against any implementation speaking the adapter protocol (docs/ADAPTER.md).
+
+use std::{
+    io::IsTerminal as _,
+    path::{Path, PathBuf},
+    process::ExitCode,
+    time::Duration,
+};
+
+use citeproof_conformance::{
+    Profile, RunOptions, Suite, Summary, Target,
+    process::{ProcessOptions, split_command},
+    report::{self, Format},
+    runner::{self, DEFAULT_MAX_ERRORS},
+    suite::find_vectors_dir,
+};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::Failure;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Command of the implementation under test, speaking the adapter protocol on
+    /// stdin/stdout (split like a shell command line). Without it, the reference runs
+    /// in-process.
+    #[arg(long = "impl", value_name = "CMD")]
+    implementation: Option<String>,
+    /// Only vector files matching this glob (path under vectors/, e.g. `canon`, `aef/level1`,
+    /// `aca/*/header.json`). Repeatable.
+    #[arg(long, value_name = "GLOB")]
+    suite: Vec<String>,
+    /// Only cases whose id matches this glob (e.g. `canon-jcs-*`). Repeatable.
+    #[arg(long, value_name = "GLOB")]
+    case: Vec<String>,
+    /// Expected failures: a file with one case-id glob per line (`#` comments). An expected
+    /// failure that passes fails the run.
+    #[arg(long, value_name = "FILE")]
+    xfail: Option<PathBuf>,
+    /// Report format: json, junit, markdown, html or svg (a badge). Repeatable; each needs an
+    /// --out in the same order.
+    #[arg(long, value_name = "FORMAT")]
+    report: Vec<String>,
+    /// Where to write the report of the --report at the same position (`-` for stdout).
+    #[arg(long, value_name = "FILE")]
+    out: Vec<PathBuf>,
+    /// Seconds an implementation may take for one case before it is killed, restarted and the
+    /// case recorded as errored.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    case_timeout: f64,
+    /// Seconds an implementation may take to answer the start command.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    start_timeout: f64,
+    /// End the run (as failed, reports still written) after this many errored cases; 0 means
+    /// never.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ERRORS)]
+    max_errors: usize,
+    /// Directory of the vector files (default: `vectors/` in the current directory or above).
+    #[arg(long, value_name = "DIR")]
+    vectors: Option<PathBuf>,
+    /// The profile whose MUST requirements decide levels (default: ../docs/PROFILE.md next to
+    /// the vectors directory).
+    #[arg(long, value_name = "FILE")]
+    profile: Option<PathBuf>,
+    /// How many failures to print (all are in the reports).
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    show_failures: usize,
+    /// Never draw a progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+fn seconds(name: &str, value: f64) -> Result<Duration, Failure> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| Failure::Usage(format!("{name} must be a positive number of seconds")))
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    if args.report.len() != args.out.len() {
+        return Err(Failure::Usage(
+            "every --report FORMAT needs an --out FILE (in the same order)".into(),
+        ));
+    }
+    let formats = args
+        .report
+        .iter()
+        .map(|f| f.parse::<Format>().map_err(Failure::Usage))
+        .collect::<Result<Vec<_>, _>>()?;
+    let process = ProcessOptions {
+        case_timeout: seconds("--case-timeout", args.case_timeout)?,
+        start_timeout: seconds("--start-timeout", args.start_timeout)?,
+        ..ProcessOptions::default()
+    };
+    let xfail = match &args.xfail {
+        None => Vec::new(),
+        Some(path) => runner::parse_xfail(&std::fs::read_to_string(path).map_err(|e| {
+            Failure::Usage(format!("cannot read --xfail {}: {e}", path.display()))
+        })?),
+    };
+    let vectors = match args.vectors.clone().or_else(find_vectors_dir) {
+        Some(dir) => dir,
+        None => {
+            return Err(Failure::Usage(
+                "no vectors/ directory here or above; pass --vectors DIR".into(),
+            ));
+        }
+    };
+    let suite = Suite::load(&vectors).map_err(|errors| {
+        Failure::Usage(format!(
+            "cannot load the vectors in {}:\n  {}",
+            vectors.display(),
+            errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        ))
+    })?;
+    let mut suite = suite.filtered(&args.suite);
+    if !args.case.is_empty() {
+        for file in &mut suite.files {
+            file.cases.retain(|c| {
+                args.case
+                    .iter()
+                    .any(|p| citeproof_conformance::glob::matches(p, &c.id))
+            });
+        }
+        suite.files.retain(|f| !f.cases.is_empty());
+    }
+    if suite.is_empty() {
+        return Err(Failure::Usage(
+            "no case matches the --suite/--case filters".into(),
+        ));
+    }
+    let profile_path = args
+        .profile
+        .clone()
+        .unwrap_or_else(|| default_profile(&vectors));
+    let profile = Profile::load(&profile_path).unwrap_or_default();
+    if args.profile.is_some() && profile.requirements.is_empty() {
+        return Err(Failure::Usage(format!(
+            "no requirements in --profile {}",
+            profile_path.display()
+        )));
+    }
+
+    let mut target = match &args.implementation {
+        None => Target::reference(),
+        Some(cmd) => Target::command(split_command(cmd).map_err(Failure::Usage)?, process.clone()),
+    };
+    let options = RunOptions {
+        max_errors: (args.max_errors > 0).then_some(args.max_errors),
+        xfail,
+        process,
+    };
+
+    let bar = progress_bar(suite.len() as u64, args.no_progress);
+    let result = citeproof_conformance::run(&suite, &mut target, &options, |p| {
+        bar.set_position(p.done as u64);
+        bar.set_message(p.last.case.id.clone());
+    });
+    bar.finish_and_clear();
+
+    let summary = Summary::new(&result, &profile);
+    let ctx = report::Context {
+        suite: &suite,
+        filters: &args.suite,
+        profile_loaded: !profile.requirements.is_empty(),
+    };
+    let mut stdout_used = false;
+    for (format, out) in formats.iter().zip(&args.out) {
+        let text = report::render(*format, &result, &summary, &ctx);
+        if out == Path::new("-") {
+            stdout_used = true;
+            print!("{text}");
+        } else {
+            std::fs::write(out, text).map_err(|e| {
+                Failure::Usage(format!("cannot write {} report to {}: {e}", format, out.display()))
+            })?;
+        }
+    }
+    // The summary goes to stdout unless a report does; then to stderr.
+    let console = format!(
+        "{}{}",
+        report::failures_text(&result, args.show_failures),
+        report::summary_text(&result, &summary, &ctx)
+    );
+    if stdout_used {
+        eprint!("{console}");
+    } else {
+        print!("{console}");
+    }
+    Ok(if result.success() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn default_profile(vectors: &Path) -> PathBuf {
+    vectors
+        .parent()
+        .map(|p| p.join("docs").join("PROFILE.md"))
+        .unwrap_or_else(|| PathBuf::from("docs/PROFILE.md"))
+}
+
+/// A progress bar on stderr, drawn only on a terminal and only once the run has lasted a
+/// second (short runs print nothing extra).
+fn progress_bar(total: u64, disabled: bool) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} cases, {elapsed} {wide_msg}")
+    {
+        bar.set_style(style);
+    }
+    if !disabled && std::io::stderr().is_terminal() {
+        let delayed = bar.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(1));
+            if !delayed.is_finished() {
+                delayed.set_draw_target(ProgressDrawTarget::stderr());
+                delayed.enable_steady_tick(Duration::from_millis(200));
+            }
+        });
+    }
+    bar
+}

@@ -1,0 +1,337 @@
+//! The vector lint and the traceability matrix (requirement → cases).
+//!
+//! Errors: a file that does not load or is not schema-valid (`schemas/vector-file.schema.json`),
+//! a file whose spec is not its directory, a case level that contradicts a `levelN` directory,
+//! an unknown operation, an input that does not match the operation's contract, duplicate
+//! case ids, a case id without its spec's prefix, a requirement id not in docs/PROFILE.md, a
+//! flag used but not declared or declared but not used, an unregistered incident code, an
+//! `invalid` case without error codes, a `valid` case with error codes, an output on an
+//! `invalid` case, an output member the operation does not define.
+//!
+//! Warnings: an expected code that none of the case's requirements names in its `Incidents:`
+//! bullet, an operation used in a file of another spec.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    fmt::Write as _,
+    path::Path,
+};
+
+use citeproof_model::{IncidentCode, vectors::Validity};
+use citeproof_schema::{DocumentKind, SchemaValidator};
+
+use crate::{
+    profile::{Keyword, Profile},
+    protocol,
+    suite::Suite,
+};
+
+/// What the lint found.
+#[derive(Debug, Clone, Default)]
+pub struct LintReport {
+    pub errors: Vec<String>,
+    pub warnings: Vec<String>,
+    pub files: usize,
+    pub cases: usize,
+}
+
+/// Lints every vector file under `vectors_dir` against `profile`.
+pub fn lint(vectors_dir: &Path, profile: &Profile) -> (LintReport, Suite) {
+    let (suite, load_errors) = Suite::load_lenient(vectors_dir);
+    let mut report = LintReport {
+        files: suite.files.len() + load_errors.len(),
+        cases: suite.len(),
+        ..LintReport::default()
+    };
+    for e in load_errors {
+        report.errors.push(format!("{}: cannot load: {}", e.path, e.message));
+    }
+    if profile.requirements.is_empty() {
+        report
+            .errors
+            .push("docs/PROFILE.md has no requirements (missing file?)".into());
+    }
+    let validator = match SchemaValidator::new(DocumentKind::VectorFile) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            report.errors.push(e.to_string());
+            None
+        }
+    };
+    let mut seen_ids: BTreeMap<String, String> = BTreeMap::new();
+
+    for file in &suite.files {
+        let mut err = |msg: String| report.errors.push(format!("{}: {msg}", file.path));
+        if let Some(v) = &validator {
+            for incident in v.validate(&file.raw) {
+                err(format!(
+                    "not schema-valid at {}: {}",
+                    incident.location.pointer.as_deref().unwrap_or(""),
+                    incident.message
+                ));
+            }
+        }
+        let mut components = file.path.split('/');
+        let dir = components.next().unwrap_or_default();
+        if dir != file.spec {
+            err(format!(
+                "spec `{}` does not match its directory `vectors/{dir}/`",
+                file.spec
+            ));
+        }
+        let dir_level = file
+            .path
+            .split('/')
+            .filter_map(|c| c.strip_prefix("level").and_then(|n| n.parse::<u8>().ok()))
+            .next();
+        let op = protocol::operation(&file.operation);
+        match op {
+            None => err(format!(
+                "operation `{}` is not defined in docs/ADAPTER.md",
+                file.operation
+            )),
+            Some(op) if op.spec != file.spec && file.spec != "canon" => {
+                report.warnings.push(format!(
+                    "{}: operation `{}` belongs to spec `{}`, used in a `{}` file",
+                    file.path, op.name, op.spec, file.spec
+                ));
+            }
+            Some(_) => {}
+        }
+        let mut used_flags = BTreeSet::new();
+        for case in &file.cases {
+            let mut err = |msg: String| {
+                report
+                    .errors
+                    .push(format!("{}: {}: {msg}", file.path, case.id))
+            };
+            if let Some(first) = seen_ids.insert(case.id.clone(), file.path.clone()) {
+                err(format!("duplicate case id (also in {first})"));
+            }
+            let prefix = format!("{}-", file.spec);
+            if !case.id.starts_with(&prefix) {
+                err(format!("case id must start with `{prefix}`"));
+            }
+            if let Some(n) = dir_level
+                && case.level != n
+            {
+                err(format!(
+                    "level {} in a `level{n}` directory",
+                    case.level
+                ));
+            }
+            for r in &case.requirements {
+                if profile.get(r).is_none() {
+                    err(format!("requirement `{r}` is not in docs/PROFILE.md"));
+                }
+            }
+            for flag in &case.flags {
+                used_flags.insert(flag.clone());
+                if !file.flags.contains_key(flag) {
+                    err(format!("flag `{flag}` is not declared in the file's `flags`"));
+                }
+            }
+            for code in &case.expected.errors {
+                if IncidentCode::from_code(code).is_none() {
+                    err(format!("incident code `{code}` is not in the registry"));
+                }
+            }
+            match case.expected.result {
+                Validity::Invalid => {
+                    if case.expected.errors.is_empty() {
+                        err("an `invalid` case must list at least one error code".into());
+                    }
+                    if case.expected.output.is_some() {
+                        err("an `invalid` case has no output".into());
+                    }
+                }
+                Validity::Valid => {
+                    if !case.expected.errors.is_empty() {
+                        err("a `valid` case lists no error codes".into());
+                    }
+                }
+                Validity::Acceptable => {}
+            }
+            if let Some(op) = op {
+                for problem in op.check_input(&case.input) {
+                    err(problem);
+                }
+                if let Some(output) = &case.expected.output {
+                    match output.as_object() {
+                        None => err("`expected.output` must be an object".into()),
+                        Some(obj) => {
+                            for key in obj.keys() {
+                                if !op.output.contains(&key.as_str()) {
+                                    err(format!(
+                                        "output member `{key}` is not defined for `{}`",
+                                        op.name
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            // Soft check: each expected code is named by one of the case's requirements.
+            for code in &case.expected.errors {
+                let named = case.requirements.iter().any(|r| {
+                    profile
+                        .get(r)
+                        .is_some_and(|req| req.incidents.iter().any(|c| c == code))
+                });
+                if !named && !case.requirements.iter().all(|r| profile.get(r).is_none()) {
+                    report.warnings.push(format!(
+                        "{}: {}: code `{code}` is not named in the Incidents of {}",
+                        file.path,
+                        case.id,
+                        case.requirements.join(", ")
+                    ));
+                }
+            }
+        }
+        for declared in file.flags.keys() {
+            if !used_flags.contains(declared) {
+                report.errors.push(format!(
+                    "{}: flag `{declared}` is declared but no case uses it",
+                    file.path
+                ));
+            }
+        }
+    }
+    (report, suite)
+}
+
+/// Requirement → cases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceRow {
+    pub id: String,
+    pub keyword: Keyword,
+    pub level: String,
+    pub title: String,
+    /// Cases expected `valid`.
+    pub passing: Vec<String>,
+    /// Cases expected `invalid`.
+    pub failing: Vec<String>,
+    /// Cases expected `acceptable`.
+    pub acceptable: Vec<String>,
+}
+
+impl TraceRow {
+    /// A MUST needs at least one passing and one failing case.
+    pub fn is_gap(&self) -> bool {
+        self.keyword == Keyword::Must && (self.passing.is_empty() || self.failing.is_empty())
+    }
+}
+
+/// The traceability matrix of a suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Traceability {
+    pub rows: Vec<TraceRow>,
+    pub cases: usize,
+}
+
+impl Traceability {
+    pub fn new(profile: &Profile, suite: &Suite) -> Traceability {
+        let mut rows: Vec<TraceRow> = profile
+            .requirements
+            .iter()
+            .map(|r| TraceRow {
+                id: r.id.clone(),
+                keyword: r.keyword,
+                level: r.level.clone(),
+                title: r.title.clone(),
+                passing: Vec::new(),
+                failing: Vec::new(),
+                acceptable: Vec::new(),
+            })
+            .collect();
+        for case in suite.cases() {
+            for id in &case.requirements {
+                if let Some(row) = rows.iter_mut().find(|r| &r.id == id) {
+                    let list = match case.expected.result {
+                        Validity::Valid => &mut row.passing,
+                        Validity::Invalid => &mut row.failing,
+                        Validity::Acceptable => &mut row.acceptable,
+                    };
+                    list.push(case.id.clone());
+                }
+            }
+        }
+        Traceability {
+            rows,
+            cases: suite.len(),
+        }
+    }
+
+    pub fn gaps(&self) -> Vec<&TraceRow> {
+        self.rows.iter().filter(|r| r.is_gap()).collect()
+    }
+
+    /// `vectors/TRACEABILITY.md`. Deterministic: no dates, so it only changes with its inputs.
+    pub fn markdown(&self) -> String {
+        let must = self
+            .rows
+            .iter()
+            .filter(|r| r.keyword == Keyword::Must)
+            .count();
+        let gaps = self.gaps();
+        let mut out = String::from(
+            "# Traceability matrix\n\n\
+             Generated by `cargo xtask conformance` from `docs/PROFILE.md` and the vector files; do not\n\
+             edit by hand. Every MUST requirement needs at least one case expected `valid` (passing) and\n\
+             one expected `invalid` (failing).\n\n",
+        );
+        let _ = writeln!(
+            out,
+            "- requirements: {} ({} MUST)\n- cases: {}\n- MUST requirements fully covered: {} of {}\n",
+            self.rows.len(),
+            must,
+            self.cases,
+            must - gaps.len(),
+            must
+        );
+        out.push_str("## Gaps\n\n");
+        if gaps.is_empty() {
+            out.push_str("None: every MUST requirement has a passing and a failing case.\n\n");
+        } else {
+            out.push_str("| requirement | level | passing | failing | missing |\n|---|---|---:|---:|---|\n");
+            for r in &gaps {
+                let missing = match (r.passing.is_empty(), r.failing.is_empty()) {
+                    (true, true) => "passing and failing",
+                    (true, false) => "passing",
+                    _ => "failing",
+                };
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {missing} |",
+                    r.id,
+                    r.level,
+                    r.passing.len(),
+                    r.failing.len()
+                );
+            }
+            out.push('\n');
+        }
+        out.push_str("## Matrix\n\n| requirement | keyword | level | title | valid cases | invalid cases | acceptable cases |\n|---|---|---|---|---|---|---|\n");
+        let list = |ids: &[String]| -> String {
+            ids.iter()
+                .map(|i| format!("`{i}`"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        for r in &self.rows {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                r.id,
+                r.keyword,
+                r.level,
+                r.title.replace('|', "\\|"),
+                list(&r.passing),
+                list(&r.failing),
+                list(&r.acceptable)
+            );
+        }
+        out
+    }
+}

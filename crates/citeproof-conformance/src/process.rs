@@ -1,0 +1,494 @@
+//! An implementation running as a child process that speaks the adapter protocol on its
+//! stdin/stdout. Lines are read on a separate thread and handed over a channel, so every wait
+//! has a deadline (`recv_timeout`); lines are bounded in length; on a timeout, a crash or a
+//! malformed line the child is killed and restarted before the next case.
+
+use std::{
+    io::{BufRead, BufReader, Read, Write},
+    process::{Child, ChildStdin, Command, Stdio},
+    sync::{
+        Arc, Mutex,
+        mpsc::{self, Receiver, RecvTimeoutError},
+    },
+    thread,
+    time::{Duration, Instant},
+};
+
+use serde_json::Value;
+
+use crate::protocol::{self, ImplementationInfo, Reply};
+
+/// Bytes of stderr kept per case (the tail).
+const STDERR_KEEP: usize = 8 * 1024;
+
+/// Limits for a child-process implementation.
+#[derive(Debug, Clone)]
+pub struct ProcessOptions {
+    /// How long one case may take.
+    pub case_timeout: Duration,
+    /// How long the implementation may take to answer `start`.
+    pub start_timeout: Duration,
+    /// Longest accepted line (without its newline).
+    pub max_line_bytes: usize,
+    /// How long the implementation may take to exit after `stop`.
+    pub stop_grace: Duration,
+}
+
+impl Default for ProcessOptions {
+    fn default() -> Self {
+        ProcessOptions {
+            case_timeout: Duration::from_secs(10),
+            start_timeout: Duration::from_secs(30),
+            max_line_bytes: protocol::DEFAULT_MAX_LINE_BYTES,
+            stop_grace: Duration::from_secs(2),
+        }
+    }
+}
+
+enum Line {
+    Data(Vec<u8>),
+    TooLong,
+    Eof,
+    Failed(String),
+}
+
+struct Running {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Line>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    stderr_thread: thread::JoinHandle<()>,
+}
+
+/// A child-process implementation.
+pub struct Subprocess {
+    argv: Vec<String>,
+    options: ProcessOptions,
+    running: Option<Running>,
+    info: Option<ImplementationInfo>,
+    /// Number of times the process was started.
+    pub starts: u32,
+}
+
+impl std::fmt::Debug for Subprocess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subprocess")
+            .field("argv", &self.argv)
+            .field("starts", &self.starts)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The result of one exchange with the child, as seen by the runner.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exchange {
+    /// The reply, or why there is none (the case is then `errored`).
+    pub reply: Result<Reply, String>,
+    /// What the child wrote to stderr during the exchange (tail), if anything.
+    pub stderr: Option<String>,
+}
+
+impl Subprocess {
+    pub fn new(argv: Vec<String>, options: ProcessOptions) -> Subprocess {
+        Subprocess {
+            argv,
+            options,
+            running: None,
+            info: None,
+            starts: 0,
+        }
+    }
+
+    pub fn command_line(&self) -> String {
+        self.argv.join(" ")
+    }
+
+    /// The last hello received.
+    pub fn info(&self) -> Option<&ImplementationInfo> {
+        self.info.as_ref()
+    }
+
+    /// Starts the child if it is not running and performs the handshake.
+    pub fn ensure_started(&mut self) -> Result<ImplementationInfo, Exchange> {
+        if self.running.is_some()
+            && let Some(info) = &self.info
+        {
+            return Ok(info.clone());
+        }
+        let _ = self.kill();
+        let Some((program, args)) = self.argv.split_first() else {
+            return Err(self.failure("empty implementation command".into()));
+        };
+        self.starts += 1;
+        let mut child = match Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+        {
+            Ok(c) => c,
+            Err(e) => return Err(self.failure(format!("cannot start `{program}`: {e}"))),
+        };
+        let (Some(stdin), Some(stdout), Some(stderr_pipe)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(self.failure("cannot open the child's pipes".into()));
+        };
+        let (tx, rx) = mpsc::channel();
+        let max = self.options.max_line_bytes;
+        thread::spawn(move || read_lines(stdout, &tx, max));
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&stderr);
+        let stderr_thread = thread::spawn(move || collect_stderr(stderr_pipe, &sink));
+        self.running = Some(Running {
+            child,
+            stdin: Some(stdin),
+            lines: rx,
+            stderr,
+            stderr_thread,
+        });
+        if let Err(e) = self.send(&protocol::start_message()) {
+            return Err(self.fail_and_kill(e));
+        }
+        match self.receive(self.options.start_timeout, "the hello line") {
+            Ok(line) => match protocol::parse_hello(&line) {
+                Ok(info) => {
+                    self.info = Some(info.clone());
+                    self.take_stderr();
+                    Ok(info)
+                }
+                Err(e) => Err(self.fail_and_kill(format!(
+                    "bad handshake: {e}; line: {}",
+                    excerpt(&line)
+                ))),
+            },
+            Err(e) => Err(self.fail_and_kill(e)),
+        }
+    }
+
+    /// Sends one case and waits for its reply.
+    pub fn run_case(&mut self, seq: u64, id: &str, operation: &str, input: &Value) -> Exchange {
+        self.take_stderr();
+        if let Err(e) = self.send(&protocol::run_message(seq, id, operation, input)) {
+            return self.fail_and_kill(e);
+        }
+        match self.receive(self.options.case_timeout, "a reply") {
+            Ok(line) => match protocol::parse_reply(&line, seq) {
+                Ok(reply) => Exchange {
+                    reply: Ok(reply),
+                    stderr: self.take_stderr(),
+                },
+                Err(e) => self.fail_and_kill(format!("{e}; line: {}", excerpt(&line))),
+            },
+            Err(e) => self.fail_and_kill(e),
+        }
+    }
+
+    /// Sends `stop`, closes stdin and waits briefly for the child to exit, then kills it.
+    pub fn stop(&mut self) {
+        if self.running.is_some() {
+            let _ = self.send(&protocol::stop_message());
+            if let Some(r) = &mut self.running {
+                r.stdin = None;
+                let deadline = Instant::now() + self.options.stop_grace;
+                while Instant::now() < deadline {
+                    if matches!(r.child.try_wait(), Ok(Some(_))) {
+                        break;
+                    }
+                    thread::sleep(Duration::from_millis(10));
+                }
+            }
+        }
+        let _ = self.kill();
+    }
+
+    fn send(&mut self, message: &Value) -> Result<(), String> {
+        let Some(stdin) = self.running.as_mut().and_then(|r| r.stdin.as_mut()) else {
+            return Err("the implementation is not running".into());
+        };
+        let mut line = message.to_string();
+        line.push('\n');
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.flush())
+            .map_err(|e| format!("cannot write to the implementation: {e}"))
+    }
+
+    fn receive(&mut self, timeout: Duration, what: &str) -> Result<Vec<u8>, String> {
+        let Some(running) = self.running.as_mut() else {
+            return Err("the implementation is not running".into());
+        };
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match running.lines.recv_timeout(left) {
+                Ok(Line::Data(line)) if line.iter().all(u8::is_ascii_whitespace) => continue,
+                Ok(Line::Data(line)) => return Ok(line),
+                Ok(Line::TooLong) => {
+                    return Err(format!(
+                        "line longer than {} bytes while waiting for {what}",
+                        self.options.max_line_bytes
+                    ));
+                }
+                Ok(Line::Failed(e)) => return Err(format!("cannot read from the implementation: {e}")),
+                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    let status = wait_briefly(&mut running.child);
+                    return Err(format!(
+                        "the implementation exited ({status}) while the runner waited for {what}"
+                    ));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!(
+                        "no {what} within {} s (timeout)",
+                        fmt_secs(timeout)
+                    ));
+                }
+            }
+        }
+    }
+
+    fn failure(&mut self, message: String) -> Exchange {
+        Exchange {
+            reply: Err(message),
+            stderr: self.take_stderr(),
+        }
+    }
+
+    /// Kills the child, then reports `message` with everything it wrote to stderr.
+    fn fail_and_kill(&mut self, message: String) -> Exchange {
+        let stderr = self.kill().and_then(|buf| non_empty(&buf));
+        Exchange {
+            reply: Err(message),
+            stderr,
+        }
+    }
+
+    fn take_stderr(&mut self) -> Option<String> {
+        let running = self.running.as_ref()?;
+        let mut buf = running.stderr.lock().ok()?;
+        let text = non_empty(&buf);
+        buf.clear();
+        text
+    }
+
+    /// Kills the child and returns what it wrote to stderr since the last take.
+    fn kill(&mut self) -> Option<Vec<u8>> {
+        let mut r = self.running.take()?;
+        r.stdin = None;
+        let _ = r.child.kill();
+        let _ = r.child.wait();
+        // The stderr thread ends when the pipe closes; give it a moment to drain.
+        let deadline = Instant::now() + Duration::from_millis(200);
+        while !r.stderr_thread.is_finished() && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(5));
+        }
+        r.stderr.lock().ok().map(|b| b.clone())
+    }
+}
+
+impl Drop for Subprocess {
+    fn drop(&mut self) {
+        let _ = self.kill();
+    }
+}
+
+fn non_empty(buf: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(buf);
+    (!text.trim().is_empty()).then(|| text.into_owned())
+}
+
+fn wait_briefly(child: &mut Child) -> String {
+    let deadline = Instant::now() + Duration::from_millis(500);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return status.to_string(),
+            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
+            Ok(None) => return "stdout closed".into(),
+            Err(e) => return e.to_string(),
+        }
+    }
+}
+
+fn read_lines(stdout: impl Read, tx: &mpsc::Sender<Line>, max: usize) {
+    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+    let mut line = Vec::new();
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                let _ = tx.send(Line::Failed(e.to_string()));
+                return;
+            }
+        };
+        if chunk.is_empty() {
+            if !line.is_empty() && line.len() <= max {
+                let _ = tx.send(Line::Data(std::mem::take(&mut line)));
+            }
+            let _ = tx.send(Line::Eof);
+            return;
+        }
+        match chunk.iter().position(|b| *b == b'\n') {
+            Some(pos) => {
+                line.extend_from_slice(&chunk[..pos]);
+                reader.consume(pos + 1);
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                if line.len() > max {
+                    let _ = tx.send(Line::TooLong);
+                    return;
+                }
+                if tx.send(Line::Data(std::mem::take(&mut line))).is_err() {
+                    return;
+                }
+            }
+            None => {
+                let n = chunk.len();
+                line.extend_from_slice(chunk);
+                reader.consume(n);
+                if line.len() > max {
+                    let _ = tx.send(Line::TooLong);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn collect_stderr(mut pipe: impl Read, sink: &Mutex<Vec<u8>>) {
+    let mut chunk = [0u8; 4096];
+    loop {
+        match pipe.read(&mut chunk) {
+            Ok(0) => return,
+            Ok(n) => {
+                let Ok(mut buf) = sink.lock() else { return };
+                buf.extend_from_slice(&chunk[..n]);
+                if buf.len() > STDERR_KEEP {
+                    let cut = buf.len() - STDERR_KEEP;
+                    buf.drain(..cut);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return,
+        }
+    }
+}
+
+fn excerpt(line: &[u8]) -> String {
+    const MAX: usize = 200;
+    let text = String::from_utf8_lossy(&line[..line.len().min(MAX)]).into_owned();
+    if line.len() > MAX {
+        format!("{text:?}... ({} bytes)", line.len())
+    } else {
+        format!("{text:?}")
+    }
+}
+
+fn fmt_secs(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0}")
+    } else {
+        format!("{s}")
+    }
+}
+
+/// Splits a command line like a POSIX shell does for words and quotes (no expansion):
+/// whitespace separates words, `'...'` is literal, `"..."` allows `\"` and `\\`, and a
+/// backslash outside quotes escapes the next character.
+pub fn split_command(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err("unterminated single quote in the command".into()),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => return Err("unterminated double quote in the command".into()),
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err("unterminated double quote in the command".into()),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some(c) => word.push(c),
+                    None => word.push('\\'),
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("the implementation command is empty".into());
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_splitting() {
+        assert_eq!(
+            split_command("python3 adapter.py").unwrap(),
+            ["python3", "adapter.py"]
+        );
+        assert_eq!(
+            split_command(r#"  a 'b c' "d \"e\"" f\ g "" "#).unwrap(),
+            ["a", "b c", "d \"e\"", "f g", ""]
+        );
+        assert!(split_command("a 'b").is_err());
+        assert!(split_command("   ").is_err());
+    }
+
+    #[test]
+    fn line_reader_bounds_lines() {
+        let (tx, rx) = mpsc::channel();
+        read_lines(&b"ab\r\ncd\nxxxxxxxxxxxx\n"[..], &tx, 5);
+        let got: Vec<_> = rx.try_iter().collect();
+        assert!(matches!(&got[0], Line::Data(d) if d == b"ab"));
+        assert!(matches!(&got[1], Line::Data(d) if d == b"cd"));
+        assert!(matches!(&got[2], Line::TooLong));
+        assert_eq!(got.len(), 3);
+    }
+}

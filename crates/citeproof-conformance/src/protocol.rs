@@ -1,0 +1,453 @@
+//! The adapter protocol (docs/ADAPTER.md): JSON lines between the runner and an implementation,
+//! the operation registry (every operation's name, spec and input members), and the checks the
+//! runner applies to every line an implementation writes.
+
+use std::{collections::BTreeSet, fmt, sync::OnceLock};
+
+use serde_json::{Map, Value, json};
+
+/// Version of the protocol spoken by this runner.
+pub const PROTOCOL_VERSION: u64 = 1;
+
+/// Longest line the runner accepts from an implementation, in bytes (newline excluded).
+pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// JSON Schemas of the protocol messages, as published in `schemas/adapter/`.
+pub mod schemas {
+    pub const START: &str = include_str!("../../../schemas/adapter/start.json");
+    pub const HELLO: &str = include_str!("../../../schemas/adapter/hello.json");
+    pub const RUN: &str = include_str!("../../../schemas/adapter/run.json");
+    pub const REPLY: &str = include_str!("../../../schemas/adapter/reply.json");
+    pub const STOP: &str = include_str!("../../../schemas/adapter/stop.json");
+}
+
+/// One operation of the contract in docs/ADAPTER.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OperationSpec {
+    pub name: &'static str,
+    /// Spec short name of the vector files that use it (`canon`, `aca`, ...).
+    pub spec: &'static str,
+    /// Input members that must be present. A group `a|b` means exactly one of `a` and `b`.
+    pub required_input: &'static [&'static str],
+    /// Input members that may be present.
+    pub optional_input: &'static [&'static str],
+    /// Members of `output` in a `valid` reply (empty: the operation has no output).
+    pub output: &'static [&'static str],
+}
+
+impl OperationSpec {
+    /// Problems of `input` against the member lists (missing, both alternatives, unknown).
+    pub fn check_input(&self, input: &Value) -> Vec<String> {
+        let Some(obj) = input.as_object() else {
+            return vec!["input is not a JSON object".into()];
+        };
+        let mut problems = Vec::new();
+        let mut known: BTreeSet<&str> = self.optional_input.iter().copied().collect();
+        for group in self.required_input {
+            let alternatives: Vec<&str> = group.split('|').collect();
+            known.extend(alternatives.iter().copied());
+            let present = alternatives
+                .iter()
+                .filter(|a| obj.contains_key(**a))
+                .count();
+            match (present, alternatives.len()) {
+                (0, 1) => problems.push(format!("input lacks `{group}`")),
+                (0, _) => problems.push(format!(
+                    "input needs one of `{}`",
+                    alternatives.join("`, `")
+                )),
+                (1, _) => {}
+                _ => problems.push(format!(
+                    "input has more than one of `{}`",
+                    alternatives.join("`, `")
+                )),
+            }
+        }
+        for key in obj.keys() {
+            if !known.contains(key.as_str()) {
+                problems.push(format!("input member `{key}` is not defined for `{}`", self.name));
+            }
+        }
+        problems
+    }
+}
+
+macro_rules! ops {
+    ($( $name:literal, $spec:literal, [$($req:literal),*], [$($opt:literal),*], [$($out:literal),*]; )+) => {
+        /// Every operation defined by docs/ADAPTER.md, in document order.
+        pub const OPERATIONS: &[OperationSpec] = &[ $( OperationSpec {
+            name: $name, spec: $spec,
+            required_input: &[$($req),*], optional_input: &[$($opt),*], output: &[$($out),*],
+        }, )+ ];
+    };
+}
+
+ops! {
+    "jcs-canonicalize", "canon", ["json|json_base64"], [], ["canonical"];
+    "hash-bytes", "canon", ["data_base64"], [], ["hash"];
+    "hash-aef-text", "canon", ["data_base64"], [], ["hash"];
+    "aca-header-parse", "aca", ["values"], [], ["entries"];
+    "aca-header-emit", "aca", ["entries"], [], ["value"];
+    "aca-manifest-validate", "aca", ["document"], [], [];
+    "aca-discovery-validate", "aca", ["document"], [], [];
+    "aca-verify-snapshot", "aca", ["snapshot", "now", "required_level"], [], ["level"];
+    "aca-manifest-sign", "aca", ["manifest", "private_jwk", "keyid", "created"], ["expires"], ["status", "headers", "body_base64"];
+    "httpsig-verify", "aca", ["message", "keys", "now"], ["required_components"], ["signature_base"];
+    "aef-validate", "aef", ["document"], [], [];
+    "aef-verify-span", "aef", ["evidence", "source"], [], ["exact_text", "content_hash"];
+    "aef-jws-sign", "aef", ["evidence", "private_jwk"], ["kid"], ["signature"];
+    "aef-jws-verify", "aef", ["evidence", "key_document"], [], [];
+    "aef-verify", "aef", ["document", "snapshot", "now", "required_level"], [], ["level"];
+    "archive-verify", "archive", ["bundle", "display", "archive", "keys"], ["excerpt_cap"], [];
+    "ledger-verify", "ledger", ["ledger", "export"], ["emitted", "now"], [];
+    "chain-verify", "chain", ["document", "now", "required_level"], ["secrets", "keys", "snapshot"], ["level"];
+}
+
+/// Looks an operation up by name.
+pub fn operation(name: &str) -> Option<&'static OperationSpec> {
+    OPERATIONS.iter().find(|op| op.name == name)
+}
+
+/// What the implementation said about itself in its hello line.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ImplementationInfo {
+    pub name: String,
+    pub version: String,
+    pub language: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub homepage: Option<String>,
+    /// Supported operations; `["*"]` means all.
+    pub operations: Vec<String>,
+}
+
+impl ImplementationInfo {
+    pub fn supports(&self, operation: &str) -> bool {
+        self.operations.iter().any(|o| o == "*" || o == operation)
+    }
+
+    /// The hello line an implementation writes.
+    pub fn hello_json(&self) -> Value {
+        let mut implementation = json!({
+            "name": self.name,
+            "version": self.version,
+            "language": self.language,
+        });
+        if let (Some(h), Some(obj)) = (&self.homepage, implementation.as_object_mut()) {
+            obj.insert("homepage".into(), Value::String(h.clone()));
+        }
+        json!({
+            "protocol": PROTOCOL_VERSION,
+            "implementation": implementation,
+            "operations": self.operations,
+        })
+    }
+}
+
+/// `valid` or `invalid`: the answer of an implementation to one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Answer {
+    Valid,
+    Invalid,
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Answer::Valid => "valid",
+            Answer::Invalid => "invalid",
+        })
+    }
+}
+
+/// The reply of an implementation to one `run` command (without its `seq`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Result(ResultReply),
+    /// The implementation declined the case (e.g. an unsupported variant of an operation).
+    Skipped { message: String },
+    /// The implementation could not run the case (bad input, internal error).
+    Errored { message: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct ResultReply {
+    pub result: Option<Answer>,
+    pub errors: Vec<String>,
+    pub warnings: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<Value>,
+}
+
+impl Reply {
+    pub fn valid(output: Option<Value>) -> Reply {
+        Reply::Result(ResultReply {
+            result: Some(Answer::Valid),
+            output,
+            ..ResultReply::default()
+        })
+    }
+
+    pub fn invalid(errors: Vec<String>) -> Reply {
+        Reply::Result(ResultReply {
+            result: Some(Answer::Invalid),
+            errors,
+            ..ResultReply::default()
+        })
+    }
+
+    pub fn errored(message: impl Into<String>) -> Reply {
+        Reply::Errored {
+            message: message.into(),
+        }
+    }
+
+    /// The wire form of this reply for `seq`.
+    pub fn to_json(&self, seq: u64) -> Value {
+        let mut obj = Map::new();
+        obj.insert("seq".into(), json!(seq));
+        match self {
+            Reply::Result(r) => {
+                obj.insert("result".into(), json!(r.result.unwrap_or(Answer::Invalid)));
+                obj.insert("errors".into(), json!(r.errors));
+                if !r.warnings.is_empty() {
+                    obj.insert("warnings".into(), json!(r.warnings));
+                }
+                if let Some(o) = &r.output {
+                    obj.insert("output".into(), o.clone());
+                }
+            }
+            Reply::Skipped { message } => {
+                obj.insert("skipped".into(), json!(true));
+                obj.insert("message".into(), json!(message));
+            }
+            Reply::Errored { message } => {
+                obj.insert("errored".into(), json!(true));
+                obj.insert("message".into(), json!(message));
+            }
+        }
+        Value::Object(obj)
+    }
+}
+
+/// The `start` line.
+pub fn start_message() -> Value {
+    json!({"cmd": "start", "protocol": PROTOCOL_VERSION})
+}
+
+/// The `run` line for one case.
+pub fn run_message(seq: u64, id: &str, operation: &str, input: &Value) -> Value {
+    json!({"cmd": "run", "seq": seq, "case": {"id": id, "operation": operation, "input": input}})
+}
+
+/// The `stop` line.
+pub fn stop_message() -> Value {
+    json!({"cmd": "stop"})
+}
+
+struct Validators {
+    hello: jsonschema::Validator,
+    reply: jsonschema::Validator,
+    run: jsonschema::Validator,
+}
+
+fn validators() -> Result<&'static Validators, String> {
+    static CELL: OnceLock<Result<Validators, String>> = OnceLock::new();
+    CELL.get_or_init(|| {
+        let compile = |text: &str| -> Result<jsonschema::Validator, String> {
+            let schema: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+            citeproof_schema::compile(&schema).map_err(|e| e.to_string())
+        };
+        Ok(Validators {
+            hello: compile(schemas::HELLO)?,
+            reply: compile(schemas::REPLY)?,
+            run: compile(schemas::RUN)?,
+        })
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+fn schema_problems(validator: &jsonschema::Validator, value: &Value) -> Option<String> {
+    let problems: Vec<String> = validator
+        .iter_errors(value)
+        .take(3)
+        .map(|e| {
+            let at = e.instance_path().to_string();
+            if at.is_empty() {
+                e.to_string()
+            } else {
+                format!("{e} at {at}")
+            }
+        })
+        .collect();
+    (!problems.is_empty()).then(|| problems.join("; "))
+}
+
+/// Parses one line as a JSON object (strict I-JSON: duplicate members are malformed too).
+fn parse_line(line: &[u8]) -> Result<Value, String> {
+    citeproof_model::json::parse_strict(line)
+        .map_err(|e| format!("not a JSON text ({}: {})", e.code, e.message))
+}
+
+/// Checks a hello line: schema and protocol version.
+pub fn parse_hello(line: &[u8]) -> Result<ImplementationInfo, String> {
+    let value = parse_line(line)?;
+    let v = validators()?;
+    if let Some(p) = schema_problems(&v.hello, &value) {
+        return Err(format!("malformed hello: {p}"));
+    }
+    let text = |ptr: &str| {
+        value
+            .pointer(ptr)
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    Ok(ImplementationInfo {
+        name: text("/implementation/name").unwrap_or_default(),
+        version: text("/implementation/version").unwrap_or_default(),
+        language: text("/implementation/language").unwrap_or_default(),
+        homepage: text("/implementation/homepage"),
+        operations: value
+            .get("operations")
+            .and_then(Value::as_array)
+            .map(|ops| {
+                ops.iter()
+                    .filter_map(|o| o.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    })
+}
+
+/// Checks a reply line against the schema and the expected `seq`.
+pub fn parse_reply(line: &[u8], expected_seq: u64) -> Result<Reply, String> {
+    let value = parse_line(line)?;
+    let v = validators()?;
+    if let Some(p) = schema_problems(&v.reply, &value) {
+        return Err(format!("malformed reply: {p}"));
+    }
+    let seq = value.get("seq").and_then(Value::as_u64);
+    if seq != Some(expected_seq) {
+        return Err(format!(
+            "reply has seq {} but the case was sent with seq {expected_seq}",
+            value.get("seq").map(Value::to_string).unwrap_or_default()
+        ));
+    }
+    let message = value
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    if value.get("skipped").is_some() {
+        return Ok(Reply::Skipped { message });
+    }
+    if value.get("errored").is_some() {
+        return Ok(Reply::Errored { message });
+    }
+    let codes = |name: &str| -> Vec<String> {
+        value
+            .get(name)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|c| c.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let result = match value.get("result").and_then(Value::as_str) {
+        Some("valid") => Answer::Valid,
+        _ => Answer::Invalid,
+    };
+    Ok(Reply::Result(ResultReply {
+        result: Some(result),
+        errors: codes("errors"),
+        warnings: codes("warnings"),
+        output: value.get("output").cloned(),
+    }))
+}
+
+/// Validates a run line the runner is about to send (a guard against suite bugs).
+pub fn check_run_message(message: &Value) -> Result<(), String> {
+    let v = validators()?;
+    match schema_problems(&v.run, message) {
+        Some(p) => Err(format!("run message does not match the protocol schema: {p}")),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_schema_compiles() {
+        for text in [
+            schemas::START,
+            schemas::HELLO,
+            schemas::RUN,
+            schemas::REPLY,
+            schemas::STOP,
+        ] {
+            let schema: Value = serde_json::from_str(text).unwrap();
+            citeproof_schema::compile(&schema).unwrap();
+        }
+    }
+
+    #[test]
+    fn reply_parsing_accepts_the_three_forms_and_checks_seq() {
+        let ok = parse_reply(br#"{"seq":3,"result":"invalid","errors":["json-syntax"]}"#, 3);
+        assert_eq!(ok, Ok(Reply::invalid(vec!["json-syntax".into()])));
+        let skipped = parse_reply(br#"{"seq":3,"skipped":true,"message":"no"}"#, 3);
+        assert_eq!(
+            skipped,
+            Ok(Reply::Skipped {
+                message: "no".into()
+            })
+        );
+        assert!(matches!(
+            parse_reply(br#"{"seq":3,"errored":true}"#, 3),
+            Ok(Reply::Errored { .. })
+        ));
+        for bad in [
+            &br#"{"seq":4,"result":"valid"}"#[..],
+            br#"{"seq":3,"result":"yes"}"#,
+            br#"{"seq":3}"#,
+            br#"{"seq":3,"result":"valid","extra":1}"#,
+            br#"{"seq":3,"result":"valid","seq":3}"#,
+            br#"{"seq":3,"skipped":false}"#,
+            b"hello",
+            br#"[1]"#,
+        ] {
+            assert!(
+                parse_reply(bad, 3).is_err(),
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+    }
+
+    #[test]
+    fn hello_parsing() {
+        let info = parse_hello(
+            br#"{"protocol":1,"implementation":{"name":"x","version":"1","language":"py"},"operations":["*"]}"#,
+        )
+        .unwrap();
+        assert!(info.supports("anything"));
+        assert!(parse_hello(br#"{"protocol":2,"implementation":{"name":"x","version":"1","language":"py"},"operations":[]}"#).is_err());
+        let round = parse_hello(info.hello_json().to_string().as_bytes()).unwrap();
+        assert_eq!(round, info);
+    }
+
+    #[test]
+    fn operation_names_are_unique_and_input_checks_work() {
+        let names: BTreeSet<_> = OPERATIONS.iter().map(|o| o.name).collect();
+        assert_eq!(names.len(), OPERATIONS.len());
+        let jcs = operation("jcs-canonicalize").unwrap();
+        assert!(jcs.check_input(&json!({"json": "1"})).is_empty());
+        assert_eq!(jcs.check_input(&json!({})).len(), 1);
+        assert_eq!(jcs.check_input(&json!({"json": "1", "json_base64": ""})).len(), 1);
+        assert_eq!(jcs.check_input(&json!({"json": "1", "x": 1})).len(), 1);
+    }
+}

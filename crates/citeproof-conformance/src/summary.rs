@@ -1,0 +1,242 @@
+//! Per-spec, per-level verdicts and the requirement × result matrix of a run.
+//!
+//! Level N of a spec is achieved only if every MUST case of that spec with level <= N passed
+//! (a case is a MUST case when one of its requirements is a MUST in docs/PROFILE.md). A skipped
+//! MUST case leaves the level "not verified": work that was not done is never a success.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::{
+    profile::{Keyword, Profile},
+    runner::{RunResult, SkipReason, Status},
+};
+
+/// Counts of statuses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    pub total: usize,
+    pub passed: usize,
+    pub failed: usize,
+    pub errored: usize,
+    pub skipped: usize,
+    pub xfailed: usize,
+}
+
+impl Counts {
+    pub fn add(&mut self, status: Status) {
+        self.total += 1;
+        match status {
+            Status::Passed => self.passed += 1,
+            Status::Failed => self.failed += 1,
+            Status::Errored => self.errored += 1,
+            Status::Skipped => self.skipped += 1,
+            Status::Xfailed => self.xfailed += 1,
+        }
+    }
+
+    pub fn get(&self, status: Status) -> usize {
+        match status {
+            Status::Passed => self.passed,
+            Status::Failed => self.failed,
+            Status::Errored => self.errored,
+            Status::Skipped => self.skipped,
+            Status::Xfailed => self.xfailed,
+        }
+    }
+}
+
+/// Verdict of one level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Every MUST case of this level and below passed.
+    Achieved,
+    /// A MUST case of this level or below failed, errored or is an expected failure.
+    NotAchieved,
+    /// Nothing failed, but MUST cases were skipped (or there are none): not shown either way.
+    NotVerified,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Achieved => "achieved",
+            Verdict::NotAchieved => "not achieved",
+            Verdict::NotVerified => "not verified",
+        }
+    }
+}
+
+/// One row of the level table.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct LevelRow {
+    pub spec: String,
+    pub level: u8,
+    pub verdict: Verdict,
+    /// Cases of exactly this level.
+    pub cases: Counts,
+    /// MUST cases of this level and below (what the verdict is based on).
+    pub must_cases: Counts,
+}
+
+/// One row of the requirement matrix.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RequirementRow {
+    pub id: String,
+    /// `None` when the id is not in the profile.
+    pub keyword: Option<Keyword>,
+    pub title: String,
+    pub level: String,
+    pub counts: Counts,
+    /// `(case id, status)` in suite order.
+    pub cases: Vec<(String, Status)>,
+}
+
+impl RequirementRow {
+    /// One word for the row: `passed`, `failed`, `partial` (some skipped), `not-run`, `no-cases`.
+    pub fn state(&self) -> &'static str {
+        let c = &self.counts;
+        if c.total == 0 {
+            "no-cases"
+        } else if c.failed + c.errored + c.xfailed > 0 {
+            "failed"
+        } else if c.passed == 0 {
+            "not-run"
+        } else if c.skipped > 0 {
+            "partial"
+        } else {
+            "passed"
+        }
+    }
+}
+
+/// The summary of a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    pub totals: Counts,
+    pub levels: Vec<LevelRow>,
+    pub requirements: Vec<RequirementRow>,
+    /// Skipped because the operation is unsupported: operation -> count.
+    pub unsupported: BTreeMap<String, usize>,
+    pub not_run: usize,
+}
+
+impl Summary {
+    pub fn new(run: &RunResult, profile: &Profile) -> Summary {
+        let mut totals = Counts::default();
+        let mut unsupported = BTreeMap::new();
+        let mut not_run = 0;
+        for r in &run.results {
+            totals.add(r.status);
+            match r.skip_reason {
+                Some(SkipReason::Unsupported) => {
+                    *unsupported.entry(r.case.operation.clone()).or_insert(0) += 1;
+                }
+                Some(SkipReason::NotRun) => not_run += 1,
+                _ => {}
+            }
+        }
+
+        let mut specs: BTreeMap<&str, BTreeSet<u8>> = BTreeMap::new();
+        for r in &run.results {
+            specs.entry(&r.case.spec).or_default().insert(r.case.level);
+        }
+        let mut levels = Vec::new();
+        for (spec, spec_levels) in specs {
+            for &level in &spec_levels {
+                let mut cases = Counts::default();
+                let mut must = Counts::default();
+                for r in run.results.iter().filter(|r| r.case.spec == spec) {
+                    if r.case.level == level {
+                        cases.add(r.status);
+                    }
+                    if r.case.level <= level && profile.is_must_case(&r.case.requirements) {
+                        must.add(r.status);
+                    }
+                }
+                let verdict = if must.failed + must.errored + must.xfailed > 0 {
+                    Verdict::NotAchieved
+                } else if must.skipped > 0 || must.passed == 0 {
+                    Verdict::NotVerified
+                } else {
+                    Verdict::Achieved
+                };
+                levels.push(LevelRow {
+                    spec: spec.to_owned(),
+                    level,
+                    verdict,
+                    cases,
+                    must_cases: must,
+                });
+            }
+        }
+
+        let mut rows: Vec<RequirementRow> = profile
+            .requirements
+            .iter()
+            .map(|r| RequirementRow {
+                id: r.id.clone(),
+                keyword: Some(r.keyword),
+                title: r.title.clone(),
+                level: r.level.clone(),
+                counts: Counts::default(),
+                cases: Vec::new(),
+            })
+            .collect();
+        for result in &run.results {
+            for id in &result.case.requirements {
+                let index = match rows.iter().position(|r| &r.id == id) {
+                    Some(i) => i,
+                    None => {
+                        rows.push(RequirementRow {
+                            id: id.clone(),
+                            keyword: None,
+                            title: "(not in docs/PROFILE.md)".into(),
+                            level: String::new(),
+                            counts: Counts::default(),
+                            cases: Vec::new(),
+                        });
+                        rows.len() - 1
+                    }
+                };
+                rows[index].counts.add(result.status);
+                rows[index]
+                    .cases
+                    .push((result.case.id.clone(), result.status));
+            }
+        }
+        Summary {
+            totals,
+            levels,
+            requirements: rows,
+            unsupported,
+            not_run,
+        }
+    }
+
+    /// Highest achieved level of `spec` (levels are cumulative), if any.
+    pub fn highest_level(&self, spec: &str) -> Option<u8> {
+        self.levels
+            .iter()
+            .filter(|l| l.spec == spec)
+            .take_while(|l| l.verdict == Verdict::Achieved)
+            .map(|l| l.level)
+            .last()
+    }
+
+    /// Specs in the run, in order.
+    pub fn specs(&self) -> Vec<&str> {
+        let mut specs: Vec<&str> = self.levels.iter().map(|l| l.spec.as_str()).collect();
+        specs.dedup();
+        specs
+    }
+}
+
+/// `core` for level 0, `Level N` otherwise.
+pub fn level_name(level: u8) -> String {
+    if level == 0 {
+        "core".into()
+    } else {
+        format!("Level {level}")
+    }
+}

@@ -1,0 +1,203 @@
+//! Replaying a [`WebSnapshot`] offline.
+
+use std::collections::BTreeMap;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
+use url::Url;
+
+use crate::error::{FetchError, SnapshotProblem, sanitize};
+use crate::policy::{FetchPolicy, check_url, redirect_target};
+use crate::{FetchedResponse, Fetcher};
+
+/// The only `snapshot_version` understood.
+pub const SNAPSHOT_VERSION: u32 = 1;
+
+/// Parses a snapshot from JSON bytes with the project's strict I-JSON parser (duplicate member
+/// names, lone surrogates, ... are refused), then checks its shape.
+pub fn parse_snapshot(bytes: &[u8]) -> Result<WebSnapshot, FetchError> {
+    let json_invalid = |message: String| FetchError::SnapshotInvalid {
+        url: None,
+        problem: SnapshotProblem::Json(message),
+    };
+    let value = citeproof_model::json::parse_strict(bytes).map_err(|e| {
+        json_invalid(match e.offset {
+            Some(offset) => format!("{} (byte {offset})", sanitize(&e.message)),
+            None => sanitize(&e.message),
+        })
+    })?;
+    serde_json::from_value(value).map_err(|e| json_invalid(sanitize(&e.to_string())))
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Entry {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+/// Serves responses from a [`WebSnapshot`], as [`HttpFetcher`](crate::HttpFetcher) would have
+/// served them:
+///
+/// - the snapshot is validated when the fetcher is made: version 1, statuses in 100..=599, header
+///   names HTTP tokens and values without CR/LF/NUL, every `body_base64` canonical standard base64
+///   with padding, every URL absolute, and no URL (after WHATWG normalization, fragment removed)
+///   with two different responses: `fetch-snapshot-invalid`;
+/// - each requested URL goes through [`check_url`] with this fetcher's policy (so IP-literal
+///   hosts are classified; host names are not resolved offline);
+/// - lookup is by the normalized URL; a URL that is not there is `fetch-not-in-snapshot`;
+/// - a stored redirect (301/302/303/307/308 with one `Location`) is followed inside the
+///   snapshot under the same rules and limits as live fetching;
+/// - a body larger than `max_body_bytes` is `fetch-too-large`.
+///
+/// The agent response (`response` in the snapshot) is available from
+/// [`agent_response`](SnapshotFetcher::agent_response) and is also served for its own URL.
+#[derive(Debug, Clone)]
+pub struct SnapshotFetcher {
+    policy: FetchPolicy,
+    agent: FetchedResponse,
+    entries: BTreeMap<String, Entry>,
+}
+
+fn invalid(url: Option<&str>, problem: SnapshotProblem) -> FetchError {
+    FetchError::SnapshotInvalid {
+        url: url.map(sanitize),
+        problem,
+    }
+}
+
+/// The WHATWG-normalized form of a snapshot URL (fragment removed), used as lookup key.
+fn normalize(url: &str) -> Result<String, FetchError> {
+    let mut parsed =
+        Url::parse(url).map_err(|e| invalid(Some(url), SnapshotProblem::Url(e.to_string())))?;
+    parsed.set_fragment(None);
+    Ok(parsed.into())
+}
+
+fn is_token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+fn decode_entry(url: &str, stored: &StoredResponse) -> Result<Entry, FetchError> {
+    if !(100..=599).contains(&stored.status) {
+        return Err(invalid(Some(url), SnapshotProblem::Status(stored.status)));
+    }
+    for (name, value) in &stored.headers {
+        if name.is_empty() || !name.bytes().all(is_token_char) {
+            return Err(invalid(
+                Some(url),
+                SnapshotProblem::Header(format!("name {}", sanitize(name))),
+            ));
+        }
+        if value.contains(['\r', '\n', '\0']) {
+            return Err(invalid(
+                Some(url),
+                SnapshotProblem::Header(format!("value of {name} contains CR, LF or NUL")),
+            ));
+        }
+    }
+    let body = STANDARD
+        .decode(stored.body_base64.as_bytes())
+        .map_err(|e| invalid(Some(url), SnapshotProblem::Base64(e.to_string())))?;
+    Ok(Entry {
+        status: stored.status,
+        headers: stored.headers.clone(),
+        body,
+    })
+}
+
+impl SnapshotFetcher {
+    /// Validates `snapshot` (see the type's documentation) and serves it under `policy`.
+    pub fn new(snapshot: &WebSnapshot, policy: FetchPolicy) -> Result<Self, FetchError> {
+        if snapshot.snapshot_version != SNAPSHOT_VERSION {
+            return Err(invalid(
+                None,
+                SnapshotProblem::UnsupportedVersion(snapshot.snapshot_version),
+            ));
+        }
+        let mut entries: BTreeMap<String, Entry> = BTreeMap::new();
+        let mut insert = |raw_url: &str, entry: Entry| -> Result<(), FetchError> {
+            let key = normalize(raw_url)?;
+            match entries.get(&key) {
+                Some(existing) if *existing != entry => {
+                    Err(invalid(Some(raw_url), SnapshotProblem::Ambiguous))
+                }
+                Some(_) => Ok(()),
+                None => {
+                    entries.insert(key, entry);
+                    Ok(())
+                }
+            }
+        };
+        let SnapshotResponse { url: agent_url, .. } = &snapshot.response;
+        let agent_entry = decode_entry(agent_url, &snapshot.response.stored())?;
+        let agent_key = normalize(agent_url)?;
+        insert(agent_url, agent_entry.clone())?;
+        for (url, stored) in &snapshot.resources {
+            let entry = decode_entry(url, stored)?;
+            insert(url, entry)?;
+        }
+        Ok(SnapshotFetcher {
+            policy,
+            agent: FetchedResponse {
+                url: agent_key,
+                status: agent_entry.status,
+                headers: agent_entry.headers,
+                body: agent_entry.body,
+            },
+            entries,
+        })
+    }
+
+    /// The agent response (the snapshot's `response`), URL normalized.
+    pub fn agent_response(&self) -> &FetchedResponse {
+        &self.agent
+    }
+
+    pub fn policy(&self) -> &FetchPolicy {
+        &self.policy
+    }
+
+    /// Every URL the snapshot can serve (normalized, sorted).
+    pub fn urls(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(String::as_str)
+    }
+}
+
+impl Fetcher for SnapshotFetcher {
+    fn fetch(&self, input: &str) -> Result<FetchedResponse, FetchError> {
+        let mut url = check_url(input, &self.policy)?;
+        let mut redirects: u32 = 0;
+        loop {
+            let Some(entry) = self.entries.get(url.as_str()) else {
+                return Err(FetchError::NotInSnapshot {
+                    url: sanitize(url.as_str()),
+                });
+            };
+            if let Some(next) = redirect_target(&url, entry.status, &entry.headers, &self.policy)? {
+                if redirects >= self.policy.max_redirects {
+                    return Err(FetchError::TooManyRedirects {
+                        url: sanitize(input),
+                        limit: self.policy.max_redirects,
+                    });
+                }
+                redirects += 1;
+                url = next;
+                continue;
+            }
+            if u64::try_from(entry.body.len()).unwrap_or(u64::MAX) > self.policy.max_body_bytes {
+                return Err(FetchError::TooLarge {
+                    url: sanitize(url.as_str()),
+                    limit: self.policy.max_body_bytes,
+                });
+            }
+            return Ok(FetchedResponse {
+                url: url.into(),
+                status: entry.status,
+                headers: entry.headers.clone(),
+                body: entry.body.clone(),
+            });
+        }
+    }
+}

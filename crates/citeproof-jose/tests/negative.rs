@@ -1,0 +1,935 @@
+//! Everything that must be refused, with its exact error code: JWS structure, encoding, header
+//! (algorithm confusion, `crit`, `b64`), key selection, tampering, non-canonical signatures; JWK
+//! and JWK Set checks; PEM loading.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use citeproof_jose::{
+    JoseError, JwsPart, KeyEntry, KeySet, SigningKey, VerifyingKey, b64, load_public_keys,
+    load_signing_key, parse_detached, sign_detached, signing_input, verify_detached,
+};
+use common::expect_code;
+use serde_json::{Value, json};
+
+const PAYLOAD: &[u8] = b"{\"claim\":\"the sky is blue\"}";
+
+fn key(n: u8) -> SigningKey {
+    SigningKey::from_secret_bytes(&[n; 32])
+}
+
+fn set(entries: &[(u8, Option<&str>)]) -> KeySet {
+    KeySet::new(
+        entries
+            .iter()
+            .map(|(n, kid)| KeyEntry {
+                kid: kid.map(str::to_string),
+                key: key(*n).verifying_key(),
+            })
+            .collect(),
+    )
+    .unwrap()
+}
+
+/// A detached JWS over PAYLOAD with an arbitrary protected header, properly signed by `key(1)`.
+fn signed_with_header(header: &Value) -> String {
+    let protected_b64 = b64::encode(&serde_json::to_vec(header).unwrap());
+    let signature = key(1).sign(&signing_input(&protected_b64, PAYLOAD));
+    format!("{protected_b64}..{}", b64::encode(&signature))
+}
+
+fn k1() -> KeySet {
+    set(&[(1, Some("k1"))])
+}
+
+// ---------------------------------------------------------------- sanity: the happy path
+
+#[test]
+fn valid_detached_jws_verifies() {
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let header = parse_detached(&jws).unwrap();
+    assert_eq!(
+        b64::decode(&header.protected_b64).unwrap(),
+        br#"{"alg":"EdDSA","kid":"k1"}"#
+    );
+    let verified = verify_detached(&jws, PAYLOAD, &k1()).unwrap();
+    assert_eq!(verified.kid.as_deref(), Some("k1"));
+    assert_eq!(verified.key_kid.as_deref(), Some("k1"));
+    assert_eq!(verified.key, key(1).verifying_key());
+    // A header with extra members (typ) is fine when signed.
+    let jws = signed_with_header(&json!({"alg": "EdDSA", "kid": "k1", "typ": "JOSE"}));
+    verify_detached(&jws, PAYLOAD, &k1()).unwrap();
+}
+
+// ---------------------------------------------------------------- algorithm
+
+#[test]
+fn alg_none_is_forbidden() {
+    let header = b64::encode(br#"{"alg":"none"}"#);
+    for jws in [format!("{header}.."), format!("{header}..AAAA")] {
+        let e = expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-alg-forbidden");
+        assert_eq!(e, JoseError::JwsAlgForbidden { alg: "none".into() });
+    }
+    // Case variants too.
+    let jws = signed_with_header(&json!({"alg": "None"}));
+    expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-alg-forbidden");
+    let jws = signed_with_header(&json!({"alg": "eddsa"}));
+    expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-alg-forbidden");
+    // RFC 9864's fully-specified "Ed25519" is not accepted either: only RFC 8037 "EdDSA".
+    let jws = signed_with_header(&json!({"alg": "Ed25519"}));
+    expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-alg-forbidden");
+}
+
+/// HMAC-SHA-256 (RFC 2104) on top of the model's SHA-256, for the confusion attack.
+fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
+    let sha = |b: &[u8]| *citeproof_model::sha256_bytes(b).digest();
+    let mut block = [0u8; 64];
+    if key.len() > 64 {
+        block[..32].copy_from_slice(&sha(key));
+    } else {
+        block[..key.len()].copy_from_slice(key);
+    }
+    let mut inner: Vec<u8> = block.iter().map(|b| b ^ 0x36).collect();
+    inner.extend_from_slice(message);
+    let mut outer: Vec<u8> = block.iter().map(|b| b ^ 0x5c).collect();
+    outer.extend_from_slice(&sha(&inner));
+    sha(&outer)
+}
+
+#[test]
+fn hmac_helper_matches_rfc4231_case_1() {
+    assert_eq!(
+        hex::encode(hmac_sha256(&[0x0b; 20], b"Hi There")),
+        "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+    );
+}
+
+/// The classic confusion: an attacker MACs with HS256 using the *public* key (raw bytes, the JWK
+/// text, or the PEM text) as the HMAC secret, hoping the verifier feeds its public key to HMAC.
+#[test]
+fn hs256_with_the_public_key_as_secret_is_forbidden() {
+    let public = key(1).verifying_key();
+    let secrets: Vec<Vec<u8>> = vec![
+        public.to_bytes().to_vec(),
+        serde_json::to_vec(&public.to_jwk(Some("k1"))).unwrap(),
+        public.to_spki_pem().unwrap().into_bytes(),
+    ];
+    for secret in secrets {
+        let protected_b64 = b64::encode(br#"{"alg":"HS256","kid":"k1"}"#);
+        let mac = hmac_sha256(&secret, &signing_input(&protected_b64, PAYLOAD));
+        let jws = format!("{protected_b64}..{}", b64::encode(&mac));
+        let e = expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-alg-forbidden");
+        assert_eq!(
+            e,
+            JoseError::JwsAlgForbidden {
+                alg: "HS256".into()
+            }
+        );
+    }
+    for alg in ["RS256", "ES256", "PS256", "HS512", "ES256K", "Ed448"] {
+        let jws = signed_with_header(&json!({ "alg": alg }));
+        expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-alg-forbidden");
+    }
+}
+
+#[test]
+fn alg_missing_or_not_a_string() {
+    let jws = signed_with_header(&json!({"kid": "k1"}));
+    expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-alg-missing");
+    for alg in [
+        json!(null),
+        json!(1),
+        json!(["EdDSA"]),
+        json!({"EdDSA": true}),
+    ] {
+        let jws = signed_with_header(&json!({ "alg": alg }));
+        expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-header-invalid");
+    }
+}
+
+// ---------------------------------------------------------------- crit, b64
+
+#[test]
+fn crit_is_refused() {
+    for crit in [json!(["exp"]), json!([]), json!("exp"), json!(["kid"])] {
+        let jws = signed_with_header(&json!({"alg": "EdDSA", "kid": "k1", "crit": crit, "exp": 1}));
+        expect_code(
+            verify_detached(&jws, PAYLOAD, &k1()),
+            "jws-crit-unsupported",
+        );
+    }
+}
+
+#[test]
+fn b64_false_is_refused() {
+    // A real RFC 7797 JWS: signing input is ASCII(header_b64) || '.' || payload (unencoded).
+    let header = json!({"alg": "EdDSA", "kid": "k1", "b64": false, "crit": ["b64"]});
+    let protected_b64 = b64::encode(&serde_json::to_vec(&header).unwrap());
+    let mut input = format!("{protected_b64}.").into_bytes();
+    input.extend_from_slice(PAYLOAD);
+    let jws = format!("{protected_b64}..{}", b64::encode(&key(1).sign(&input)));
+    expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-b64-unsupported");
+    // b64 is refused whatever its value, with or without crit.
+    for header in [
+        json!({"alg": "EdDSA", "b64": true}),
+        json!({"alg": "EdDSA", "b64": false}),
+        json!({"alg": "EdDSA", "b64": true, "crit": ["b64"]}),
+    ] {
+        let jws = signed_with_header(&header);
+        expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-b64-unsupported");
+    }
+}
+
+// ---------------------------------------------------------------- structure and encoding
+
+#[test]
+fn wrong_number_of_parts() {
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let (h, sig) = jws.split_once("..").unwrap();
+    for bad in [
+        format!("{h}.{sig}"),
+        format!("{h}...{sig}"),
+        format!("{h}..{sig}."),
+        format!(".{h}..{sig}"),
+        format!("{h}.x.y.{sig}.z"), // JWE-shaped
+        h.to_string(),
+        String::new(),
+        ".".into(),
+    ] {
+        let e = expect_code(verify_detached(&bad, PAYLOAD, &k1()), "jws-malformed");
+        assert!(e.to_string().contains("parts"), "{e}");
+    }
+    // 3 parts but an empty header or signature.
+    expect_code(
+        verify_detached(&format!("..{sig}"), PAYLOAD, &k1()),
+        "jws-malformed",
+    );
+    expect_code(
+        verify_detached(&format!("{h}.."), PAYLOAD, &k1()),
+        "jws-malformed",
+    );
+    expect_code(verify_detached("..", PAYLOAD, &k1()), "jws-malformed");
+}
+
+#[test]
+fn attached_payload_is_refused_even_when_it_matches() {
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let (h, sig) = jws.split_once("..").unwrap();
+    let attached = format!("{h}.{}.{sig}", b64::encode(PAYLOAD));
+    expect_code(
+        verify_detached(&attached, PAYLOAD, &k1()),
+        "jws-payload-attached",
+    );
+    let other = format!("{h}.{}.{sig}", b64::encode(b"other"));
+    expect_code(
+        verify_detached(&other, PAYLOAD, &k1()),
+        "jws-payload-attached",
+    );
+}
+
+#[test]
+fn padding_and_wrong_alphabet_are_refused() {
+    // kid "k1" makes a 26-byte header: 35 base64url characters, which padding would make 36.
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let (h, sig) = jws.split_once("..").unwrap();
+    assert_eq!(h.len() % 4, 3);
+    assert_eq!(sig.len(), 86); // 64 bytes: "==" when padded
+    let cases = [
+        (format!("{h}=..{sig}"), JwsPart::Header),
+        (format!("{h}..{sig}=="), JwsPart::Signature),
+        (format!("{h}..{sig}="), JwsPart::Signature),
+        (format!("{h} ..{sig}"), JwsPart::Header),
+        (format!("{h}..{sig}\n"), JwsPart::Signature),
+        (
+            format!("{}..{sig}", h.replacen('J', "+", 1).replacen('e', "/", 1)),
+            JwsPart::Header,
+        ),
+        (format!("{h}..{}", &sig[..85]), JwsPart::Signature), // length 1 mod 4 would be 85? 85 % 4 == 1
+    ];
+    for (bad, part) in cases {
+        let e = expect_code(verify_detached(&bad, PAYLOAD, &k1()), "jws-base64-invalid");
+        match e {
+            JoseError::JwsBase64Invalid { part: got, .. } => assert_eq!(got, part, "{bad}"),
+            other => panic!("{other:?}"),
+        }
+    }
+    // Standard-alphabet characters in the signature.
+    let std_sig = sig.replace('-', "+").replace('_', "/");
+    if std_sig != sig {
+        expect_code(
+            verify_detached(&format!("{h}..{std_sig}"), PAYLOAD, &k1()),
+            "jws-base64-invalid",
+        );
+    }
+    // Non-zero trailing bits: the last character of an 86-char (64-byte) segment carries 4
+    // unused bits; flipping one of them gives a different string for the same bytes.
+    let last = sig.as_bytes()[85];
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let idx = alphabet.iter().position(|&c| c == last).unwrap();
+    let twin = alphabet[idx ^ 1] as char;
+    let non_canonical = format!("{h}..{}{twin}", &sig[..85]);
+    expect_code(
+        verify_detached(&non_canonical, PAYLOAD, &k1()),
+        "jws-base64-invalid",
+    );
+}
+
+#[test]
+fn header_must_be_an_i_json_object() {
+    for header in [
+        &b"not json"[..],
+        b"[\"alg\",\"EdDSA\"]",
+        b"\"EdDSA\"",
+        b"{\"alg\":\"EdDSA\",\"alg\":\"EdDSA\"}", // duplicate member (I-JSON)
+        b"{\"alg\":\"EdDSA\"} x",
+        b"\xef\xbb\xbf{\"alg\":\"EdDSA\"}",         // BOM
+        b"{\"alg\":\"EdDSA\",\"kid\":\"\\ud800\"}", // lone surrogate
+        b"{\"alg\":\"EdDSA\",\"x\":1e400}",
+        b"\xff",
+    ] {
+        let protected_b64 = b64::encode(header);
+        let signature = key(1).sign(&signing_input(&protected_b64, PAYLOAD));
+        let jws = format!("{protected_b64}..{}", b64::encode(&signature));
+        expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-header-invalid");
+    }
+    let jws = signed_with_header(&json!({"alg": "EdDSA", "kid": 7}));
+    expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-header-invalid");
+}
+
+#[test]
+fn oversized_jws_is_refused() {
+    let jws = format!("{}..AAAA", "A".repeat(citeproof_jose::MAX_JWS_BYTES));
+    expect_code(verify_detached(&jws, PAYLOAD, &k1()), "jws-too-large");
+    // Exactly at the limit is parsed (and fails later for another reason).
+    let h = "A".repeat(citeproof_jose::MAX_JWS_BYTES - 6);
+    let jws = format!("{h}..AAAA");
+    assert_eq!(jws.len(), citeproof_jose::MAX_JWS_BYTES);
+    assert_ne!(
+        verify_detached(&jws, PAYLOAD, &k1()).unwrap_err().code(),
+        "jws-too-large"
+    );
+}
+
+#[test]
+fn signature_of_wrong_length() {
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let (h, sig) = jws.split_once("..").unwrap();
+    let bytes = b64::decode(sig).unwrap();
+    for bad in [
+        &bytes[..63],
+        &[bytes.as_slice(), &[0]].concat()[..],
+        &bytes[..32],
+    ] {
+        let jws = format!("{h}..{}", b64::encode(bad));
+        expect_code(
+            verify_detached(&jws, PAYLOAD, &k1()),
+            "jws-signature-invalid",
+        );
+    }
+}
+
+// ---------------------------------------------------------------- key selection
+
+#[test]
+fn unknown_kid() {
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let e = expect_code(
+        verify_detached(&jws, PAYLOAD, &set(&[(1, Some("k2"))])),
+        "jws-kid-unknown",
+    );
+    assert_eq!(e, JoseError::JwsKidUnknown { kid: "k1".into() });
+    expect_code(
+        verify_detached(&jws, PAYLOAD, &set(&[(1, Some("k2")), (2, Some("k3"))])),
+        "jws-kid-unknown",
+    );
+    // Two keys, one without kid: the kid still has to match.
+    expect_code(
+        verify_detached(&jws, PAYLOAD, &set(&[(1, None), (2, Some("k3"))])),
+        "jws-kid-unknown",
+    );
+}
+
+#[test]
+fn single_key_without_kid_is_used_for_any_kid() {
+    // A key loaded from PEM has no kid: the caller chose it explicitly.
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let verified = verify_detached(&jws, PAYLOAD, &set(&[(1, None)])).unwrap();
+    assert_eq!(verified.key_kid, None);
+    assert_eq!(verified.kid.as_deref(), Some("k1"));
+    // ...but the signature must still verify with it.
+    expect_code(
+        verify_detached(&jws, PAYLOAD, &set(&[(2, None)])),
+        "jws-signature-invalid",
+    );
+}
+
+#[test]
+fn no_kid_and_several_keys_is_ambiguous() {
+    let jws = sign_detached(PAYLOAD, &key(1), None);
+    let e = expect_code(
+        verify_detached(&jws, PAYLOAD, &set(&[(1, Some("a")), (2, Some("b"))])),
+        "jws-key-ambiguous",
+    );
+    assert_eq!(e, JoseError::JwsKeyAmbiguous { keys: 2 });
+    // One key: used.
+    verify_detached(&jws, PAYLOAD, &set(&[(1, Some("a"))])).unwrap();
+}
+
+#[test]
+fn kid_selects_among_several_keys() {
+    let keys = set(&[(1, Some("a")), (2, Some("b")), (3, Some("c"))]);
+    for (n, kid) in [(1, "a"), (2, "b"), (3, "c")] {
+        let jws = sign_detached(PAYLOAD, &key(n), Some(kid));
+        let v = verify_detached(&jws, PAYLOAD, &keys).unwrap();
+        assert_eq!(v.key, key(n).verifying_key());
+    }
+    // Signed by key 1 but claiming kid "b": verified with key 2, fails.
+    let jws = sign_detached(PAYLOAD, &key(1), Some("b"));
+    expect_code(
+        verify_detached(&jws, PAYLOAD, &keys),
+        "jws-signature-invalid",
+    );
+}
+
+// ---------------------------------------------------------------- tampering
+
+#[test]
+fn tampered_payload() {
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let mut tampered = PAYLOAD.to_vec();
+    tampered[3] ^= 0x20;
+    expect_code(
+        verify_detached(&jws, &tampered, &k1()),
+        "jws-signature-invalid",
+    );
+    expect_code(verify_detached(&jws, b"", &k1()), "jws-signature-invalid");
+    let mut longer = PAYLOAD.to_vec();
+    longer.push(b' ');
+    expect_code(
+        verify_detached(&jws, &longer, &k1()),
+        "jws-signature-invalid",
+    );
+}
+
+#[test]
+fn tampered_header() {
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let (_, sig) = jws.split_once("..").unwrap();
+    for header in [
+        br#"{"alg":"EdDSA","kid":"k1","typ":"JWT"}"#.as_slice(),
+        br#"{"kid":"k1","alg":"EdDSA"}"#, // same members, other order: other bytes
+        br#"{"alg":"EdDSA", "kid":"k1"}"#,
+    ] {
+        let forged = format!("{}..{sig}", b64::encode(header));
+        expect_code(
+            verify_detached(&forged, PAYLOAD, &k1()),
+            "jws-signature-invalid",
+        );
+    }
+}
+
+#[test]
+fn tampered_signature_bits() {
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let (h, sig) = jws.split_once("..").unwrap();
+    let bytes = b64::decode(sig).unwrap();
+    for i in [0, 31, 32, 63] {
+        let mut b = bytes.clone();
+        b[i] ^= 0x01;
+        let forged = format!("{h}..{}", b64::encode(&b));
+        expect_code(
+            verify_detached(&forged, PAYLOAD, &k1()),
+            "jws-signature-invalid",
+        );
+    }
+}
+
+/// The group order L of edwards25519, little endian.
+const L: [u8; 32] = [
+    0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10,
+];
+
+fn add_l(s: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; 32];
+    let mut carry = 0u16;
+    for i in 0..32 {
+        let v = u16::from(s[i]) + u16::from(L[i]) + carry;
+        out[i] = (v & 0xff) as u8;
+        carry = v >> 8;
+    }
+    assert_eq!(carry, 0);
+    out
+}
+
+/// Malleability: S + L is the same scalar mod L; a lax verifier accepts it. Strict
+/// verification (and RFC 8032 §5.1.7) requires S < L.
+#[test]
+fn non_canonical_s_is_refused() {
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let (h, sig) = jws.split_once("..").unwrap();
+    let bytes = b64::decode(sig).unwrap();
+    let mut malleated = bytes[..32].to_vec();
+    malleated.extend(add_l(&bytes[32..]));
+    let forged = format!("{h}..{}", b64::encode(&malleated));
+    expect_code(
+        verify_detached(&forged, PAYLOAD, &k1()),
+        "jws-signature-invalid",
+    );
+
+    // The same property from Wycheproof: every "SignatureMalleability" test is invalid for us.
+    let file = common::read_json("wycheproof/ed25519_test.json");
+    let mut seen = 0;
+    for group in file["testGroups"].as_array().unwrap() {
+        let pk: [u8; 32] = hex::decode(group["publicKey"]["pk"].as_str().unwrap())
+            .unwrap()
+            .try_into()
+            .unwrap();
+        let key = VerifyingKey::from_bytes(&pk).unwrap();
+        for t in group["tests"].as_array().unwrap() {
+            if t["flags"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f == "SignatureMalleability")
+            {
+                seen += 1;
+                assert_eq!(t["result"], "invalid");
+                let msg = hex::decode(t["msg"].as_str().unwrap()).unwrap();
+                let sig = hex::decode(t["sig"].as_str().unwrap()).unwrap();
+                expect_code(key.verify(&msg, &sig), "jws-signature-invalid");
+            }
+        }
+    }
+    assert_eq!(seen, 8);
+}
+
+// ---------------------------------------------------------------- JWK and JWK Set
+
+fn jwk_set(keys: Value) -> Vec<u8> {
+    serde_json::to_vec(&json!({ "keys": keys })).unwrap()
+}
+
+fn good_jwk(n: u8, kid: &str) -> Value {
+    serde_json::to_value(key(n).verifying_key().to_jwk(Some(kid))).unwrap()
+}
+
+fn with(mut v: Value, member: &str, value: Value) -> Value {
+    v[member] = value;
+    v
+}
+
+fn without(mut v: Value, member: &str) -> Value {
+    v.as_object_mut().unwrap().remove(member);
+    v
+}
+
+#[track_caller]
+fn set_rejects(keys: Value, code: &str, pointer: &str) -> JoseError {
+    let e = expect_code(KeySet::from_json(&jwk_set(keys)), code);
+    assert_eq!(e.pointer(), Some(pointer), "{e:?}");
+    e
+}
+
+/// Small-order points of edwards25519 (RFC 8032 / "weak" keys): the identity, the point of
+/// order 2, the points of order 4 and 8, canonical encodings.
+const SMALL_ORDER: [&str; 5] = [
+    "0100000000000000000000000000000000000000000000000000000000000000", // identity (order 1)
+    "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f", // order 2
+    "0000000000000000000000000000000000000000000000000000000000000000", // order 4
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a", // order 8
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05", // order 8
+];
+
+#[test]
+fn small_order_public_keys_are_weak() {
+    for hex_x in SMALL_ORDER {
+        let x: [u8; 32] = hex::decode(hex_x).unwrap().try_into().unwrap();
+        expect_code(VerifyingKey::from_bytes(&x), "key-weak");
+        let jwk = with(good_jwk(1, "w"), "x", json!(b64::encode(&x)));
+        set_rejects(json!([good_jwk(2, "ok"), jwk]), "jwk-weak-key", "/keys/1/x");
+    }
+}
+
+#[test]
+fn non_canonical_or_undecodable_points() {
+    // y = p + 1 (encodes the identity non-canonically): refused as not canonical.
+    let mut y = [0xffu8; 32];
+    y[0] = 0xee;
+    y[31] = 0x7f;
+    expect_code(VerifyingKey::from_bytes(&y), "key-invalid-point");
+    let jwk = with(good_jwk(1, "a"), "x", json!(b64::encode(&y)));
+    set_rejects(json!([jwk]), "jwk-invalid-point", "/keys/0/x");
+    // Some small y has no point on the curve.
+    let mut found = false;
+    for n in 2u8..=255 {
+        let mut y = [0u8; 32];
+        y[0] = n;
+        if let Err(JoseError::KeyInvalidPoint) = VerifyingKey::from_bytes(&y) {
+            let jwk = with(good_jwk(1, "a"), "x", json!(b64::encode(&y)));
+            set_rejects(json!([jwk]), "jwk-invalid-point", "/keys/0/x");
+            found = true;
+            break;
+        }
+    }
+    assert!(found);
+}
+
+#[test]
+fn private_key_in_a_public_set() {
+    let a1 = common::rfc8037()["a1_ed25519_private_key"]["jwk"].clone();
+    set_rejects(
+        json!([good_jwk(2, "ok"), with(a1.clone(), "kid", json!("leaked"))]),
+        "jwk-private-key-published",
+        "/keys/1/d",
+    );
+    // Also a single JWK, and through the auto-detecting loader.
+    expect_code(
+        load_public_keys(&serde_json::to_vec(&a1).unwrap()),
+        "jwk-private-key-published",
+    );
+    // d is checked first: even a malformed d on an otherwise bad key reports the leak.
+    let odd = json!({"kty": "RSA", "d": "AAAA"});
+    set_rejects(json!([odd]), "jwk-private-key-published", "/keys/0/d");
+}
+
+#[test]
+fn x_of_wrong_length() {
+    let pk = key(1).verifying_key().to_bytes();
+    for bad in [
+        &pk[..31],
+        &[pk.as_slice(), &[0]].concat()[..],
+        &[][..],
+        &[0u8; 64][..],
+    ] {
+        let jwk = with(good_jwk(1, "a"), "x", json!(b64::encode(bad)));
+        let e = set_rejects(json!([jwk]), "jwk-invalid-key-length", "/keys/0/x");
+        assert_eq!(
+            e,
+            JoseError::JwkInvalidKeyLength {
+                at: "/keys/0/x".into(),
+                len: bad.len()
+            }
+        );
+    }
+}
+
+#[test]
+fn jwk_member_checks() {
+    let g = good_jwk(1, "a");
+    set_rejects(
+        json!([with(g.clone(), "kty", json!("RSA"))]),
+        "jwk-unsupported-key-type",
+        "/keys/0/kty",
+    );
+    set_rejects(
+        json!([with(g.clone(), "kty", json!("EC"))]),
+        "jwk-unsupported-key-type",
+        "/keys/0/kty",
+    );
+    set_rejects(
+        json!([with(g.clone(), "kty", json!("oct"))]),
+        "jwk-unsupported-key-type",
+        "/keys/0/kty",
+    );
+    set_rejects(
+        json!([with(g.clone(), "crv", json!("X25519"))]),
+        "jwk-unsupported-curve",
+        "/keys/0/crv",
+    );
+    set_rejects(
+        json!([with(g.clone(), "crv", json!("Ed448"))]),
+        "jwk-unsupported-curve",
+        "/keys/0/crv",
+    );
+    set_rejects(
+        json!([without(g.clone(), "crv")]),
+        "jwk-malformed",
+        "/keys/0",
+    );
+    set_rejects(json!([without(g.clone(), "x")]), "jwk-malformed", "/keys/0");
+    set_rejects(
+        json!([without(g.clone(), "kty")]),
+        "jwk-malformed",
+        "/keys/0",
+    );
+    set_rejects(
+        json!([with(g.clone(), "use", json!("enc"))]),
+        "jwk-use-mismatch",
+        "/keys/0/use",
+    );
+    set_rejects(
+        json!([with(g.clone(), "alg", json!("RS256"))]),
+        "jwk-alg-mismatch",
+        "/keys/0/alg",
+    );
+    set_rejects(
+        json!([with(g.clone(), "alg", json!("none"))]),
+        "jwk-alg-mismatch",
+        "/keys/0/alg",
+    );
+    for member in ["kty", "crv", "x", "kid", "alg", "use", "d"] {
+        set_rejects(
+            json!([with(g.clone(), member, json!(1))]),
+            "jwk-malformed",
+            &format!("/keys/0/{member}"),
+        );
+        set_rejects(
+            json!([with(g.clone(), member, Value::Null)]),
+            "jwk-malformed",
+            &format!("/keys/0/{member}"),
+        );
+    }
+    // x with padding, standard alphabet, whitespace.
+    let x = g["x"].as_str().unwrap().to_string();
+    assert_eq!(x.len(), 43);
+    for bad in [
+        format!("{x}="),
+        x.replace('_', "/").replace('-', "+"),
+        format!(" {x}"),
+    ] {
+        if bad == x {
+            continue;
+        }
+        set_rejects(
+            json!([with(g.clone(), "x", json!(bad))]),
+            "jwk-malformed",
+            "/keys/0/x",
+        );
+    }
+    set_rejects(json!(["not an object"]), "jwk-malformed", "/keys/0");
+    // Unknown members are ignored (RFC 7517 §4), key_ops included.
+    let extra = with(
+        with(g.clone(), "key_ops", json!(["verify"])),
+        "x-note",
+        json!({"a": 1}),
+    );
+    KeySet::from_json(&jwk_set(json!([extra]))).unwrap();
+}
+
+#[test]
+fn set_level_checks() {
+    set_rejects(
+        json!([good_jwk(1, "a"), good_jwk(2, "b"), good_jwk(3, "a")]),
+        "jwk-duplicate-kid",
+        "/keys/2/kid",
+    );
+    expect_code(KeySet::from_json(&jwk_set(json!([]))), "jwk-set-empty");
+    expect_code(KeySet::new(vec![]), "jwk-set-empty");
+    let e = expect_code(KeySet::from_json(br#"{"keys":{}}"#), "jwk-malformed");
+    assert_eq!(e.pointer(), Some("/keys"));
+    expect_code(KeySet::from_json(br#"[]"#), "jwk-malformed");
+    expect_code(KeySet::from_json(br#"{"foo":1}"#), "jwk-malformed");
+    expect_code(
+        KeySet::from_json(br#"{"keys":[],"keys":[]}"#),
+        "jwk-malformed",
+    );
+    let e = expect_code(
+        KeySet::from_json(br#"{"keys":[{"kty":"OKP","kty":"OKP"}]}"#),
+        "jwk-malformed",
+    );
+    assert_eq!(e.pointer(), Some("/keys/0/kty"));
+    expect_code(KeySet::from_json(b"{\"keys\":[}"), "jwk-malformed");
+    // Keys without kid may repeat; the same key twice under different kids is allowed.
+    KeySet::from_json(&jwk_set(json!([
+        without(good_jwk(1, "a"), "kid"),
+        without(good_jwk(2, "b"), "kid")
+    ])))
+    .unwrap();
+    KeySet::from_json(&jwk_set(json!([good_jwk(1, "a"), good_jwk(1, "b")]))).unwrap();
+    // Other members of the set are ignored.
+    let text = serde_json::to_vec(&json!({"keys": [good_jwk(1, "a")], "comment": "x"})).unwrap();
+    KeySet::from_json(&text).unwrap();
+}
+
+#[test]
+fn private_jwk_checks() {
+    let a1 = common::rfc8037()["a1_ed25519_private_key"]["jwk"].clone();
+    let text = |v: &Value| serde_json::to_vec(v).unwrap();
+    load_signing_key(&text(&a1)).unwrap();
+    let e = expect_code(
+        load_signing_key(&text(&without(a1.clone(), "d"))),
+        "jwk-private-key-missing",
+    );
+    assert_eq!(e.pointer(), Some(""));
+    let other_x = key(9).verifying_key().to_jwk(None).x.unwrap();
+    let e = expect_code(
+        load_signing_key(&text(&with(a1.clone(), "x", json!(other_x)))),
+        "jwk-key-mismatch",
+    );
+    assert_eq!(e.pointer(), Some("/x"));
+    expect_code(
+        load_signing_key(&text(&without(a1.clone(), "x"))),
+        "jwk-malformed",
+    );
+    let e = expect_code(
+        load_signing_key(&text(&with(a1.clone(), "d", json!("AAAA")))),
+        "jwk-invalid-key-length",
+    );
+    assert_eq!(e.pointer(), Some("/d"));
+    expect_code(
+        load_signing_key(&text(&with(a1.clone(), "crv", json!("Ed448")))),
+        "jwk-unsupported-curve",
+    );
+}
+
+// ---------------------------------------------------------------- PEM and format detection
+
+const P256_SPKI: &str = "-----BEGIN PUBLIC KEY-----
+MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEcgABxQm71a8K5UFjF3CMNLDl7IK5
+9BRlixaiEEtSHoZk5yyNIROFPD+oeNfDnlmjon42bUA2vNj73kpy+aZJ6g==
+-----END PUBLIC KEY-----
+";
+const P256_PKCS8: &str = "-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgFTMDF5FPNWbUwSt5
+iaIofNJDRFiREA21KXh7rvz5YXahRANCAARyAAHFCbvVrwrlQWMXcIw0sOXsgrn0
+FGWLFqIQS1IehmTnLI0hE4U8P6h418OeWaOifjZtQDa82PveSnL5pknq
+-----END PRIVATE KEY-----
+";
+const X25519_SPKI: &str = "-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VuAyEAH0k5g0sTrp5h7kprgaIMkTf1q7SryFTyRvzSCPGeGy0=
+-----END PUBLIC KEY-----
+";
+const X25519_PKCS8: &str = "-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VuBCIEIIBUxcsK3pi4tupNTxKDKFQWcCeALOn8A9KdVfsKto1m
+-----END PRIVATE KEY-----
+";
+const ED448_SPKI: &str = "-----BEGIN PUBLIC KEY-----
+MEMwBQYDK2VxAzoAlc2FKQFxmAf5Olgl/xXhqYxGYDUJKf2CrUo3KXowW+YMdZMW
+tn/qXuaaF9HkreN2Oraj7jPs6CQA
+-----END PUBLIC KEY-----
+";
+
+#[test]
+fn pem_of_other_algorithms() {
+    for pem in [P256_SPKI, X25519_SPKI, ED448_SPKI] {
+        expect_code(
+            VerifyingKey::from_spki_pem(pem),
+            "key-unsupported-algorithm",
+        );
+        expect_code(
+            load_public_keys(pem.as_bytes()),
+            "key-unsupported-algorithm",
+        );
+    }
+    for pem in [P256_PKCS8, X25519_PKCS8] {
+        expect_code(SigningKey::from_pkcs8_pem(pem), "key-unsupported-algorithm");
+        expect_code(
+            load_signing_key(pem.as_bytes()),
+            "key-unsupported-algorithm",
+        );
+    }
+}
+
+#[test]
+fn private_pem_where_public_expected() {
+    let pem = key(1).to_pkcs8_pem().unwrap();
+    expect_code(
+        VerifyingKey::from_spki_pem(&pem),
+        "key-private-key-published",
+    );
+    expect_code(
+        load_public_keys(pem.as_bytes()),
+        "key-private-key-published",
+    );
+    // And the other way round: a public PEM is no signing key.
+    let public = key(1).verifying_key().to_spki_pem().unwrap();
+    expect_code(SigningKey::from_pkcs8_pem(&public), "key-pem-malformed");
+}
+
+#[test]
+fn malformed_pem() {
+    let good = key(1).verifying_key().to_spki_pem().unwrap();
+    let cases = [
+        good.replace("PUBLIC KEY", "RSA PUBLIC KEY"),
+        good.replace("-----END PUBLIC KEY-----", "-----END PRIVATE KEY-----"),
+        good.replace("MCow", "MCox"),
+        good.replace("MCow", "MC*w"),
+        good.lines().take(2).collect::<Vec<_>>().join("\n"),
+        "-----BEGIN PUBLIC KEY-----\n-----END PUBLIC KEY-----\n".into(),
+        "-----BEGIN ".into(),
+        format!("{good}trailing text"),
+        format!("{good}{good}"), // one key per document
+        format!("{good}{}", key(1).to_pkcs8_pem().unwrap().as_str()),
+        good.replacen("KEY-----", "KEY----- ", 1),
+    ];
+    for bad in cases {
+        expect_code(load_public_keys(bad.as_bytes()), "key-pem-malformed");
+    }
+    expect_code(
+        SigningKey::from_pkcs8_pem(
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n",
+        ),
+        "key-pem-malformed",
+    );
+}
+
+#[test]
+fn weak_key_in_spki_pem() {
+    // SPKI prefix for Ed25519 (RFC 8410) + the identity point.
+    let mut der = hex::decode("302a300506032b6570032100").unwrap();
+    der.extend(hex::decode(SMALL_ORDER[0]).unwrap());
+    let pem = pem_of("PUBLIC KEY", &der);
+    expect_code(VerifyingKey::from_spki_pem(&pem), "key-weak");
+    expect_code(load_public_keys(pem.as_bytes()), "key-weak");
+}
+
+fn pem_of(label: &str, der: &[u8]) -> String {
+    use base64::Engine as _;
+    let body = base64::engine::general_purpose::STANDARD.encode(der);
+    let lines: Vec<&str> = body
+        .as_bytes()
+        .chunks(64)
+        .map(|c| std::str::from_utf8(c).unwrap())
+        .collect();
+    format!(
+        "-----BEGIN {label}-----\n{}\n-----END {label}-----\n",
+        lines.join("\n")
+    )
+}
+
+#[test]
+fn pkcs8_with_mismatched_public_key() {
+    // A PKCS#8 v2 (RFC 5958 OneAsymmetricKey) document: version 1, then `[1] publicKey`
+    // (IMPLICIT BIT STRING: 81 21 00 <32 bytes>), as in RFC 8410 §10.3.
+    let v2 = |secret: &[u8; 32], public: &[u8; 32]| {
+        let mut der = hex::decode("3051020101300506032b657004220420").unwrap();
+        der.extend_from_slice(secret);
+        der.extend_from_slice(&[0x81, 0x21, 0x00]);
+        der.extend_from_slice(public);
+        pem_of("PRIVATE KEY", &der)
+    };
+    let (s1, p1, p2) = (
+        [1u8; 32],
+        key(1).verifying_key().to_bytes(),
+        key(2).verifying_key().to_bytes(),
+    );
+    // Matching public key: accepted (we read v2 even though we write v1).
+    assert_eq!(
+        SigningKey::from_pkcs8_pem(&v2(&s1, &p1))
+            .unwrap()
+            .verifying_key()
+            .to_bytes(),
+        p1
+    );
+    expect_code(SigningKey::from_pkcs8_pem(&v2(&s1, &p2)), "key-mismatch");
+}
+
+#[test]
+fn unknown_key_formats() {
+    for input in [
+        &b""[..],
+        b"   ",
+        b"hello",
+        b"[1,2]",
+        b"\x30\x2a\x30\x05",
+        b"\xff\xfe",
+    ] {
+        expect_code(load_public_keys(input), "key-format-unknown");
+        expect_code(load_signing_key(input), "key-format-unknown");
+    }
+    let big = vec![b' '; citeproof_jose::MAX_KEY_INPUT_BYTES + 1];
+    expect_code(load_public_keys(&big), "key-input-too-large");
+    expect_code(KeySet::from_json(&big), "key-input-too-large");
+}

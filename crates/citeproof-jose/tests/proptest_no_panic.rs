@@ -1,0 +1,172 @@
+//! Property tests: no input makes the JWS parser/verifier or the key loaders panic, and
+//! sign/verify round-trips for arbitrary payloads and kids.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use citeproof_jose::{
+    KeySet, SigningKey, b64, load_public_keys, load_signing_key, parse_detached, sign_detached,
+    verify_detached,
+};
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+fn keys() -> KeySet {
+    KeySet::single(
+        SigningKey::from_secret_bytes(&[1; 32]).verifying_key(),
+        Some("k1".into()),
+    )
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| json!(f)),
+        ".{0,12}".prop_map(Value::String),
+        prop_oneof![
+            Just("OKP"),
+            Just("Ed25519"),
+            Just("EdDSA"),
+            Just("sig"),
+            Just("RSA"),
+            Just("X25519")
+        ]
+        .prop_map(|s| Value::String(s.into())),
+        prop::collection::vec(any::<u8>(), 0..40).prop_map(|b| Value::String(b64::encode(&b))),
+    ];
+    leaf.prop_recursive(4, 48, 8, |inner| {
+        let names = prop_oneof![
+            Just("kty".to_string()),
+            Just("crv".to_string()),
+            Just("x".to_string()),
+            Just("d".to_string()),
+            Just("kid".to_string()),
+            Just("alg".to_string()),
+            Just("use".to_string()),
+            Just("keys".to_string()),
+            "[a-z]{1,4}",
+        ];
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map(names, inner, 0..8)
+                .prop_map(|m| Value::Object(m.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+/// JWK-shaped objects with a valid or almost-valid `x`.
+fn jwk_like() -> impl Strategy<Value = Value> {
+    (
+        prop::option::of(prop_oneof![Just("OKP"), Just("EC"), Just("okp")]),
+        prop::option::of(prop_oneof![Just("Ed25519"), Just("Ed448"), Just("X25519")]),
+        prop::collection::vec(any::<u8>(), 0..40),
+        any::<bool>(),
+        prop::option::of(prop::collection::vec(any::<u8>(), 0..40)),
+        prop::option::of("[a-z0-9]{0,4}"),
+    )
+        .prop_map(|(kty, crv, x, pad, d, kid)| {
+            let mut m = Map::new();
+            if let Some(kty) = kty {
+                m.insert("kty".into(), json!(kty));
+            }
+            if let Some(crv) = crv {
+                m.insert("crv".into(), json!(crv));
+            }
+            let mut x = b64::encode(&x);
+            if pad {
+                x.push('=');
+            }
+            m.insert("x".into(), json!(x));
+            if let Some(d) = d {
+                m.insert("d".into(), json!(b64::encode(&d)));
+            }
+            if let Some(kid) = kid {
+                m.insert("kid".into(), json!(kid));
+            }
+            Value::Object(m)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_strings_never_panic(s in ".{0,200}", payload in prop::collection::vec(any::<u8>(), 0..64)) {
+        let _ = parse_detached(&s);
+        let _ = verify_detached(&s, &payload, &keys());
+    }
+
+    #[test]
+    fn jws_shaped_strings_never_panic(
+        h in "[A-Za-z0-9_=+/-]{0,60}",
+        p in "[A-Za-z0-9_-]{0,3}",
+        sig in "[A-Za-z0-9_=+/-]{0,100}",
+        extra in prop::option::of("[A-Za-z0-9_.-]{0,10}"),
+    ) {
+        let jws = match extra {
+            Some(e) => format!("{h}.{p}.{sig}.{e}"),
+            None => format!("{h}.{p}.{sig}"),
+        };
+        let _ = verify_detached(&jws, b"payload", &keys());
+    }
+
+    #[test]
+    fn arbitrary_headers_never_panic(header in json_value(), sig in prop::collection::vec(any::<u8>(), 0..70)) {
+        let text = serde_json::to_vec(&header).unwrap();
+        let jws = format!("{}..{}", b64::encode(&text), b64::encode(&sig));
+        if let Ok(parsed) = parse_detached(&jws) {
+            prop_assert_eq!(parsed.header.get("alg"), Some(&json!("EdDSA")));
+            prop_assert!(!parsed.header.contains_key("crit") && !parsed.header.contains_key("b64"));
+        }
+        let _ = verify_detached(&jws, b"payload", &keys());
+    }
+
+    #[test]
+    fn arbitrary_json_into_jwk_parser_never_panics(v in json_value()) {
+        let text = serde_json::to_vec(&v).unwrap();
+        let _ = KeySet::from_json(&text);
+        let _ = load_public_keys(&text);
+        let _ = load_signing_key(&text);
+        let set = serde_json::to_vec(&json!({"keys": [v]})).unwrap();
+        let _ = KeySet::from_json(&set);
+    }
+
+    #[test]
+    fn jwk_like_objects_never_panic(v in jwk_like(), w in jwk_like()) {
+        let set = serde_json::to_vec(&json!({"keys": [v.clone(), w]})).unwrap();
+        let result = KeySet::from_json(&set);
+        if let Ok(set) = &result {
+            // Whatever was accepted has no private key and round-trips.
+            let again = serde_json::to_vec(&set.to_jwk_set()).unwrap();
+            prop_assert_eq!(&KeySet::from_json(&again).unwrap(), set);
+        }
+        let _ = load_signing_key(&serde_json::to_vec(&v).unwrap());
+    }
+
+    #[test]
+    fn arbitrary_bytes_into_key_loaders_never_panic(b in prop::collection::vec(any::<u8>(), 0..200)) {
+        let _ = load_public_keys(&b);
+        let _ = load_signing_key(&b);
+        let mut pem = b"-----BEGIN PUBLIC KEY-----\n".to_vec();
+        pem.extend_from_slice(&b);
+        let _ = load_public_keys(&pem);
+        let mut pem = b"-----BEGIN PRIVATE KEY-----\n".to_vec();
+        pem.extend_from_slice(&b);
+        let _ = load_signing_key(&pem);
+    }
+
+    #[test]
+    fn sign_verify_round_trip(secret in any::<[u8; 32]>(), payload in prop::collection::vec(any::<u8>(), 0..256), kid in prop::option::of(".{0,16}")) {
+        let key = SigningKey::from_secret_bytes(&secret);
+        let jws = sign_detached(&payload, &key, kid.as_deref());
+        let set = KeySet::single(key.verifying_key(), kid.clone());
+        let v = verify_detached(&jws, &payload, &set).unwrap();
+        prop_assert_eq!(v.kid, kid);
+        let mut other = payload.clone();
+        other.push(0);
+        prop_assert_eq!(verify_detached(&jws, &other, &set).unwrap_err().code(), "jws-signature-invalid");
+    }
+}

@@ -1,0 +1,179 @@
+//! Cross-check with an independent implementation, both directions, through
+//! `tests/python/jws_crosscheck.py` (joserfc + pyca/cryptography):
+//!
+//! (a) joserfc verifies a detached JWS made by `sign_detached` (and rejects it over a tampered
+//!     payload); (b) joserfc makes a detached EdDSA JWS with a key we give it (our PKCS#8 PEM),
+//!     and `verify_detached` accepts it. Also: joserfc reproduces RFC 8037 A.4, and a fresh key
+//!     and signature from `cryptography` load and verify here.
+//!
+//! Without `python3` or its modules the test prints a notice and passes, unless
+//! `CITEPROOF_REQUIRE_PYTHON` is set (CI sets it), in which case it fails.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use citeproof_jose::{
+    KeySet, SigningKey, VerifyingKey, b64, parse_detached, sign_detached, verify_detached,
+};
+use serde_json::{Value, json};
+
+fn script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/jws_crosscheck.py")
+}
+
+/// `Some(versions)` when python3 with joserfc and cryptography is usable.
+fn probe() -> Result<Value, String> {
+    let out = Command::new("python3")
+        .arg(script())
+        .arg("--probe")
+        .output()
+        .map_err(|e| format!("cannot run python3: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "python3 probe failed ({}): {}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("probe output: {e}"))
+}
+
+fn run(request: &Value) -> Value {
+    let mut child = Command::new("python3")
+        .arg(script())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&serde_json::to_vec(request).unwrap())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "jws_crosscheck.py failed ({}):\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn joserfc_cross_check_both_directions() {
+    let versions = match probe() {
+        Ok(v) => v,
+        Err(why) => {
+            if std::env::var_os("CITEPROOF_REQUIRE_PYTHON").is_some() {
+                panic!(
+                    "CITEPROOF_REQUIRE_PYTHON is set but the Python cross-check cannot run: {why}"
+                );
+            }
+            println!("NOTICE: skipping the joserfc cross-check: {why}");
+            println!(
+                "NOTICE: install with `pip install joserfc cryptography`, or set CITEPROOF_REQUIRE_PYTHON=1 to make this a failure"
+            );
+            return;
+        }
+    };
+    println!("cross-checking with {versions}");
+
+    // A JCS payload, as the AEF signer produces.
+    let payload = citeproof_model::jcs::canonicalize(&json!({
+        "claim": "Évidence ✓",
+        "n": [1, 2.5, -0.0, 1e21],
+        "nested": {"b": true, "a": null},
+    }));
+    let ours = SigningKey::generate().unwrap();
+    let our_jws = sign_detached(&payload, &ours, Some("rust-1"));
+    let our_public_jwk = ours.verifying_key().to_jwk(Some("rust-1"));
+
+    // The key joserfc signs with: generated here, handed over as PKCS#8 PEM.
+    let theirs = SigningKey::generate().unwrap();
+    let rfc = common::rfc8037();
+    let request = json!({
+        "payload_b64u": b64::encode(&payload),
+        "our_jws": our_jws,
+        "our_public_jwk": our_public_jwk,
+        "our_private_pem": theirs.to_pkcs8_pem().unwrap().as_str(),
+        "their_kid": "python-1",
+        "rfc8037_private_jwk": rfc["a1_ed25519_private_key"]["jwk"],
+    });
+    let response = run(&request);
+
+    // (a) joserfc accepts our detached JWS, and refuses it over another payload.
+    assert_eq!(response["verify_ours"], json!({"ok": true}), "{response}");
+    assert_eq!(
+        response["verify_ours_tampered_payload"]["ok"],
+        json!(false),
+        "{response}"
+    );
+
+    // (b) we accept joserfc's detached JWS, made with the key we gave it.
+    let their_jws = response["their_jws"].as_str().unwrap();
+    let parsed = parse_detached(their_jws).unwrap();
+    assert_eq!(parsed.header["alg"], "EdDSA");
+    assert_eq!(parsed.kid.as_deref(), Some("python-1"));
+    let keys = KeySet::from_jwk_set(&citeproof_model::jwk::JwkSet {
+        keys: vec![
+            ours.verifying_key().to_jwk(Some("rust-1")),
+            theirs.verifying_key().to_jwk(Some("python-1")),
+        ],
+    })
+    .unwrap();
+    let verified = verify_detached(their_jws, &payload, &keys).unwrap();
+    assert_eq!(verified.key, theirs.verifying_key());
+    assert_eq!(verified.key_kid.as_deref(), Some("python-1"));
+    let mut tampered = payload.clone();
+    tampered[0] ^= 1;
+    assert_eq!(
+        verify_detached(their_jws, &tampered, &keys)
+            .unwrap_err()
+            .code(),
+        "jws-signature-invalid"
+    );
+    // Ed25519 is deterministic: if joserfc's header bytes equal ours, so must the JWS.
+    let their_header = b64::decode(&parsed.protected_b64).unwrap();
+    if their_header == citeproof_jose::protected_header_bytes(Some("python-1")) {
+        assert_eq!(
+            their_jws,
+            sign_detached(&payload, &theirs, Some("python-1"))
+        );
+        println!("joserfc's detached JWS is byte-identical to sign_detached's");
+    } else {
+        println!(
+            "joserfc's header bytes differ from ours: {}",
+            String::from_utf8_lossy(&their_header)
+        );
+    }
+
+    // joserfc reproduces RFC 8037 A.4 too.
+    assert_eq!(
+        response["rfc8037_a4_compact"],
+        rfc["a4_ed25519_signing"]["compact"]
+    );
+
+    // A fresh pyca/cryptography key: its PKCS#8 and SPKI PEM load here, and its raw signature of
+    // the payload verifies with our strict primitive.
+    let private =
+        SigningKey::from_pkcs8_pem(response["generated_pkcs8_pem"].as_str().unwrap()).unwrap();
+    let public =
+        VerifyingKey::from_spki_pem(response["generated_spki_pem"].as_str().unwrap()).unwrap();
+    assert_eq!(private.verifying_key(), public);
+    assert_eq!(
+        hex::encode(public.to_bytes()),
+        response["generated_public_hex"].as_str().unwrap()
+    );
+    let signature = hex::decode(response["generated_signature_hex"].as_str().unwrap()).unwrap();
+    public.verify(&payload, &signature).unwrap();
+    assert_eq!(hex::encode(private.sign(&payload)), hex::encode(&signature));
+}
