@@ -10,7 +10,7 @@ use crate::error::{HttpSigError, Result};
 use crate::message::{Fields, Message, Request, is_token, trim_ows};
 use crate::sf::{self, SfType};
 
-/// A parameter of a component identifier (RFC 9421 §2.1, §2.2.8, §2.4, §6.5.2).
+/// A parameter of a component identifier (RFC 9421 §2.1, §2.2.8, §2.4).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ComponentParam {
     /// `sf`: re-serialize the field as a structured field (§2.1.1).
@@ -187,13 +187,12 @@ impl ComponentId {
             }
         }
         for p in &self.params {
-            if let ComponentParam::Key(v) | ComponentParam::Name(v) = p {
-                if StringRef::from_str(v).is_err() {
-                    return Err(self.invalid(format!(
-                        "parameter `{}` is not a valid sf-string",
-                        p.key()
-                    )));
-                }
+            if let ComponentParam::Key(v) | ComponentParam::Name(v) = p
+                && StringRef::from_str(v).is_err()
+            {
+                return Err(
+                    self.invalid(format!("parameter `{}` is not a valid sf-string", p.key()))
+                );
             }
         }
         if let Some(rest) = self.name.strip_prefix('@') {
@@ -289,7 +288,9 @@ impl ComponentId {
             return match (message, req) {
                 (Message::Response(r), false) => {
                     if !(100..=999).contains(&r.status) {
-                        return Err(self.invalid(format!("status {} is not three digits", r.status)));
+                        return Err(
+                            self.invalid(format!("status {} is not three digits", r.status))
+                        );
                     }
                     Ok(format!("{:03}", r.status))
                 }
@@ -436,9 +437,7 @@ impl ComponentId {
                 None => [SfType::Dictionary, SfType::List, SfType::Item]
                     .into_iter()
                     .find_map(|ty| sf::reserialize(&combined, ty).ok())
-                    .ok_or_else(|| {
-                        invalid_sf("not a valid Dictionary, List or Item".to_owned())
-                    }),
+                    .ok_or_else(|| invalid_sf("not a valid Dictionary, List or Item".to_owned())),
             };
         }
         Ok(combined)
@@ -477,10 +476,10 @@ fn normalize_authority(scheme: &str, authority: &str) -> String {
         "http" => Some(":80"),
         _ => None,
     };
-    if let Some(port) = default_port {
-        if let Some(host) = lower.strip_suffix(port) {
-            return host.to_owned();
-        }
+    if let Some(port) = default_port
+        && let Some(host) = lower.strip_suffix(port)
+    {
+        return host.to_owned();
     }
     if let Some(host) = lower.strip_suffix(':') {
         return host.to_owned();
@@ -491,10 +490,15 @@ fn normalize_authority(scheme: &str, authority: &str) -> String {
 /// Structured types of registered structured fields (RFC 9421 §2.1.1 needs the type to be known).
 fn known_sf_type(name: &str) -> Option<SfType> {
     Some(match name {
-        "signature-input" | "signature" | "accept-signature" | "content-digest" | "repr-digest"
-        | "want-content-digest" | "want-repr-digest" | "priority" | "cdn-cache-control" => {
-            SfType::Dictionary
-        }
+        "signature-input"
+        | "signature"
+        | "accept-signature"
+        | "content-digest"
+        | "repr-digest"
+        | "want-content-digest"
+        | "want-repr-digest"
+        | "priority"
+        | "cdn-cache-control" => SfType::Dictionary,
         "cache-status" | "proxy-status" | "client-cert-chain" | "accept-ch" => SfType::List,
         "client-cert" => SfType::Item,
         _ => return None,

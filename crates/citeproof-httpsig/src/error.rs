@@ -76,7 +76,9 @@ pub enum HttpSigError {
         component: String,
     },
     /// The `tr` (trailer) parameter was used; trailers are not supported by this crate.
-    #[error("component {component} refers to trailer fields, which this implementation does not support")]
+    #[error(
+        "component {component} refers to trailer fields, which this implementation does not support"
+    )]
     TrailersUnsupported {
         /// The identifier as text.
         component: String,
@@ -94,12 +96,6 @@ pub enum HttpSigError {
         param: String,
         /// What is wrong.
         detail: String,
-    },
-    /// A signature parameter that is not registered by RFC 9421 §6.3.2.
-    #[error("unknown signature parameter `{param}`")]
-    UnknownParameter {
-        /// Parameter name.
-        param: String,
     },
     /// The message has no `Signature-Input` field.
     #[error("the message has no Signature-Input field")]
@@ -165,7 +161,9 @@ pub enum HttpSigError {
         now: i64,
     },
     /// `created` is older than the policy's maximum age.
-    #[error("signature `{label}` was created at {created}, more than {max_age} s before now ({now})")]
+    #[error(
+        "signature `{label}` was created at {created}, more than {max_age} s before now ({now})"
+    )]
     TooOld {
         /// The label.
         label: String,
@@ -249,7 +247,6 @@ codes! {
     TrailersUnsupported => "httpsig-trailers-unsupported", "The `tr` (trailer) component parameter is not supported.";
     AmbiguousQueryParam => "httpsig-ambiguous-query-param", "`@query-param` names a parameter that occurs more than once (RFC 9421 §2.2.8).";
     InvalidParameter => "httpsig-invalid-parameter", "A signature parameter has the wrong type or value (RFC 9421 §2.3).";
-    UnknownParameter => "httpsig-unknown-parameter", "A signature parameter is not one registered by RFC 9421.";
     SignatureInputMissing => "httpsig-signature-input-missing", "The message has no Signature-Input field.";
     LabelNotFound => "httpsig-label-not-found", "The requested signature label is not in Signature-Input.";
     DuplicateLabel => "httpsig-duplicate-label", "The signature label is already used on the message.";

@@ -8,7 +8,7 @@
 //! | [`signature_base`] | RFC 9421 §2.5 (signature base), §2.3 (`@signature-params`) |
 //! | [`SignatureParams`], [`parse_signature_input`], [`parse_signature`] | RFC 9421 §2.3, §4.1, §4.2 (sf-dictionaries via `sfv`, RFC 8941) |
 //! | [`sign`], [`sign_in_place`] | RFC 9421 §3.1 with §3.3.6 (Ed25519, RFC 8032 §5.1.6) |
-//! | [`verify`] | RFC 9421 §3.2 with §3.3.6 (RFC 8032 §5.1.7, strict), §7.2.2 policy checks |
+//! | [`verify`] | RFC 9421 §3.2 with §3.3.6 (RFC 8032 §5.1.7, strict), §3.2.1 application requirements (policy) |
 //! | [`ed25519_verify_strict`] | RFC 8032 §5.1.7 + canonical `S` and small-order rejection |
 //! | [`content_digest_sha256`], [`check_content_digest`] | RFC 9530 §2 (`Content-Digest`), §5 (algorithms) |
 //!
@@ -23,7 +23,7 @@
 //! ```
 //! use citeproof_httpsig::*;
 //!
-//! # fn main() -> Result<(), HttpSigError> {
+//! # fn main() -> Result<()> {
 //! let key = SigningKey::from_bytes(&[7u8; 32]);
 //! let body = br#"{"ok":true}"#;
 //! let mut resp = Response::new(200)?;

@@ -228,7 +228,9 @@ impl Response {
     /// A response with no header fields and no content. `status` must be 100..=999.
     pub fn new(status: u16) -> Result<Self> {
         if !(100..=999).contains(&status) {
-            return Err(malformed(format!("status {status} is not a three-digit code")));
+            return Err(malformed(format!(
+                "status {status} is not a three-digit code"
+            )));
         }
         Ok(Self {
             status,
@@ -373,7 +375,10 @@ pub fn parse_http1_with(input: &[u8], opts: &ParseOptions) -> Result<Message> {
     while pos < input.len() {
         let rest = &input[pos..];
         let nl = rest.iter().position(|&b| b == b'\n').ok_or_else(|| {
-            syntax(line_no + 1, "header section does not end with an empty line")
+            syntax(
+                line_no + 1,
+                "header section does not end with an empty line",
+            )
         })?;
         let raw = &rest[..nl];
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);
@@ -424,16 +429,16 @@ pub fn parse_http1_with(input: &[u8], opts: &ParseOptions) -> Result<Message> {
         return Err(syntax(0, "Transfer-Encoding is not supported"));
     }
     let content_length = content_length(&fields)?;
-    if let Some(len) = content_length {
-        if len != body.len() as u64 {
-            return Err(syntax(
-                0,
-                format!(
-                    "Content-Length is {len} but the content has {} bytes",
-                    body.len()
-                ),
-            ));
-        }
+    if let Some(len) = content_length
+        && len != body.len() as u64
+    {
+        return Err(syntax(
+            0,
+            format!(
+                "Content-Length is {len} but the content has {} bytes",
+                body.len()
+            ),
+        ));
     }
 
     if let Some(status_line) = start.strip_prefix("HTTP/") {
@@ -540,10 +545,10 @@ fn parse_status_line(after_http: &str) -> Result<u16> {
     if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_digit()) {
         return Err(syntax(1, format!("invalid status code {code:?}")));
     }
-    if let Some(reason) = reason {
-        if reason.chars().any(|c| !is_field_char(c)) {
-            return Err(syntax(1, "invalid character in reason phrase"));
-        }
+    if let Some(reason) = reason
+        && reason.chars().any(|c| !is_field_char(c))
+    {
+        return Err(syntax(1, "invalid character in reason phrase"));
     }
     let status: u16 = code
         .parse()
@@ -558,7 +563,10 @@ fn check_version(version: &str) -> Result<()> {
     if version == "1.1" || version == "1.0" {
         Ok(())
     } else {
-        Err(syntax(1, format!("unsupported HTTP version HTTP/{version}")))
+        Err(syntax(
+            1,
+            format!("unsupported HTTP version HTTP/{version}"),
+        ))
     }
 }
 
@@ -599,7 +607,10 @@ fn parse_request_line(
             (Some(_), Some(_)) => return Err(syntax(0, "more than one Host field")),
         };
         if !is_scheme(&opts.scheme) {
-            return Err(malformed(format!("invalid scheme option {:?}", opts.scheme)));
+            return Err(malformed(format!(
+                "invalid scheme option {:?}",
+                opts.scheme
+            )));
         }
         let (path, query) = match target.split_once('?') {
             Some((p, q)) => (p, Some(q)),

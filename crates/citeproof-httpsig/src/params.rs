@@ -24,6 +24,15 @@ pub enum SigParam {
     KeyId(String),
     /// `tag`: an application-specific tag.
     Tag(String),
+    /// A parameter this crate does not know (RFC 9421 §6.3: the registry is extensible). It
+    /// is kept, with its value as serialized sf bare item text, so the `@signature-params` line
+    /// reproduces the signer's bytes; it is covered by the signature and otherwise ignored.
+    Other {
+        /// Parameter key.
+        name: String,
+        /// The value as a serialized sf bare item.
+        value: String,
+    },
 }
 
 /// Names of the signature parameters, for policies.
@@ -41,6 +50,8 @@ pub enum ParamName {
     KeyId,
     /// `tag`
     Tag,
+    /// Any parameter not registered by RFC 9421.
+    Other,
 }
 
 impl ParamName {
@@ -53,6 +64,7 @@ impl ParamName {
             ParamName::Alg => "alg",
             ParamName::KeyId => "keyid",
             ParamName::Tag => "tag",
+            ParamName::Other => "(unregistered)",
         }
     }
 }
@@ -67,6 +79,15 @@ impl SigParam {
             SigParam::Alg(_) => ParamName::Alg,
             SigParam::KeyId(_) => ParamName::KeyId,
             SigParam::Tag(_) => ParamName::Tag,
+            SigParam::Other { .. } => ParamName::Other,
+        }
+    }
+
+    /// The parameter key as serialized.
+    pub fn key(&self) -> &str {
+        match self {
+            SigParam::Other { name, .. } => name,
+            known => known.name().as_str(),
         }
     }
 }
@@ -191,8 +212,8 @@ impl SignatureParams {
             }
         }
         for (i, p) in self.params.iter().enumerate() {
-            let name = p.name().as_str();
-            if self.params[..i].iter().any(|q| q.name() == p.name()) {
+            let name = p.key();
+            if self.params[..i].iter().any(|q| q.key() == name) {
                 return Err(HttpSigError::InvalidParameter {
                     param: name.to_owned(),
                     detail: "repeated".into(),
@@ -215,15 +236,26 @@ impl SignatureParams {
                         });
                     }
                 }
+                SigParam::Other { name, value } => {
+                    if KeyRef::from_str(name).is_err() {
+                        return Err(HttpSigError::InvalidParameter {
+                            param: name.clone(),
+                            detail: "not an sf-key".into(),
+                        });
+                    }
+                    sf::parse_item(value, Version::Rfc8941).map_err(|e| {
+                        HttpSigError::InvalidParameter { param: name.clone(), detail: e }
+                    })?;
+                }
             }
         }
-        if let (Some(c), Some(e)) = (self.created(), self.expires()) {
-            if e < c {
-                return Err(HttpSigError::InvalidParameter {
-                    param: "expires".into(),
-                    detail: format!("expires ({e}) is before created ({c})"),
-                });
-            }
+        if let (Some(c), Some(e)) = (self.created(), self.expires())
+            && e < c
+        {
+            return Err(HttpSigError::InvalidParameter {
+                param: "expires".into(),
+                detail: format!("expires ({e}) is before created ({c})"),
+            });
         }
         Ok(())
     }
@@ -238,7 +270,7 @@ impl SignatureParams {
         }
         let mut params = Parameters::new();
         for p in &self.params {
-            let key = KeyRef::from_str(p.name().as_str())
+            let key = KeyRef::from_str(p.key())
                 .map_err(|e| malformed(e.to_string()))?
                 .to_owned();
             let value: BareItem = match p {
@@ -251,6 +283,9 @@ impl SignatureParams {
                             .map_err(|e| malformed(e.to_string()))?
                             .to_owned(),
                     )
+                }
+                SigParam::Other { value, .. } => {
+                    sf::parse_item(value, Version::Rfc8941).map_err(malformed)?.bare_item
                 }
             };
             params.insert(key, value);
@@ -300,11 +335,10 @@ impl SignatureParams {
                 "alg" => SigParam::Alg(string(value)?),
                 "keyid" => SigParam::KeyId(string(value)?),
                 "tag" => SigParam::Tag(string(value)?),
-                _ => {
-                    return Err(HttpSigError::UnknownParameter {
-                        param: key.to_owned(),
-                    });
-                }
+                _ => SigParam::Other {
+                    name: key.to_owned(),
+                    value: Item::new(value.clone()).serialize(),
+                },
             });
         }
         let out = Self { components, params };
@@ -344,7 +378,10 @@ pub fn parse_signature_input(value: &str) -> Result<Vec<(String, SignatureParams
                 detail: format!("member `{label}` is not an inner list"),
             });
         };
-        out.push((label.as_str().to_owned(), SignatureParams::from_inner_list(list)?));
+        out.push((
+            label.as_str().to_owned(),
+            SignatureParams::from_inner_list(list)?,
+        ));
     }
     Ok(out)
 }

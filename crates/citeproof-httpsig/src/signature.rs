@@ -65,31 +65,30 @@ pub fn sign(
     key: &SigningKey,
 ) -> Result<SignedFields> {
     validate_label(label)?;
-    if let Some(alg) = params.alg() {
-        if alg != ALG_ED25519 {
-            return Err(HttpSigError::AlgMismatch {
-                label: label.to_owned(),
-                alg: alg.to_owned(),
-            });
-        }
+    if let Some(alg) = params.alg()
+        && alg != ALG_ED25519
+    {
+        return Err(HttpSigError::AlgMismatch {
+            label: label.to_owned(),
+            alg: alg.to_owned(),
+        });
     }
     let headers = message.headers();
-    if let Some(existing) = headers.combined("signature-input") {
-        if parse_signature_input(&existing)?
+    if let Some(existing) = headers.combined("signature-input")
+        && parse_signature_input(&existing)?
             .iter()
             .any(|(l, _)| l == label)
-        {
-            return Err(HttpSigError::DuplicateLabel {
-                label: label.to_owned(),
-            });
-        }
+    {
+        return Err(HttpSigError::DuplicateLabel {
+            label: label.to_owned(),
+        });
     }
-    if let Some(existing) = headers.combined("signature") {
-        if parse_signature(&existing)?.iter().any(|(l, _)| l == label) {
-            return Err(HttpSigError::DuplicateLabel {
-                label: label.to_owned(),
-            });
-        }
+    if let Some(existing) = headers.combined("signature")
+        && parse_signature(&existing)?.iter().any(|(l, _)| l == label)
+    {
+        return Err(HttpSigError::DuplicateLabel {
+            label: label.to_owned(),
+        });
     }
     let base = signature_base(message, params)?;
     let signature = key.sign(base.as_bytes());
@@ -124,7 +123,7 @@ pub enum LabelSelector<'a> {
     All,
 }
 
-/// What a verifier requires beyond a valid signature (RFC 9421 §1.4, §3.2, §7.2).
+/// What a verifier requires beyond a valid signature (RFC 9421 §1.4, §3.2.1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyPolicy {
     /// Components the signature must cover (matched by name and parameters).
@@ -227,13 +226,13 @@ fn verify_one(
     policy: &VerifyPolicy,
     now: i64,
 ) -> Result<VerifiedSignature> {
-    if let Some(alg) = params.alg() {
-        if alg != ALG_ED25519 {
-            return Err(HttpSigError::AlgMismatch {
-                label: label.to_owned(),
-                alg: alg.to_owned(),
-            });
-        }
+    if let Some(alg) = params.alg()
+        && alg != ALG_ED25519
+    {
+        return Err(HttpSigError::AlgMismatch {
+            label: label.to_owned(),
+            alg: alg.to_owned(),
+        });
     }
     for required in &policy.required_params {
         if !params.has(*required) {
@@ -272,14 +271,14 @@ fn verify_one(
             }
         }
     }
-    if let Some(expires) = params.expires() {
-        if now > expires.saturating_add(skew) {
-            return Err(HttpSigError::Expired {
-                label: label.to_owned(),
-                expires,
-                now,
-            });
-        }
+    if let Some(expires) = params.expires()
+        && now > expires.saturating_add(skew)
+    {
+        return Err(HttpSigError::Expired {
+            label: label.to_owned(),
+            expires,
+            now,
+        });
     }
     if sig.len() != ed25519_dalek::SIGNATURE_LENGTH {
         return Err(HttpSigError::MalformedSignature {
@@ -302,10 +301,8 @@ fn verify_one(
             .components
             .iter()
             .any(|c| c.name() == "content-digest" && c.params().is_empty());
-        if covers_digest {
-            if let Some(value) = message.headers().combined("content-digest") {
-                check_content_digest(&value, message.body())?;
-            }
+        if covers_digest && let Some(value) = message.headers().combined("content-digest") {
+            check_content_digest(&value, message.body())?;
         }
     }
     Ok(VerifiedSignature {
@@ -329,11 +326,10 @@ pub fn ed25519_verify_strict(key: &VerifyingKey, message: &[u8], signature: &[u8
 /// Loads an Ed25519 public key from a PEM `PUBLIC KEY` (SubjectPublicKeyInfo, RFC 8410).
 /// Small-order keys are rejected with [`HttpSigError::WeakKey`].
 pub fn verifying_key_from_pem(pem: &str) -> Result<VerifyingKey> {
-    let key = VerifyingKey::from_public_key_pem(pem.trim()).map_err(|e| {
-        HttpSigError::KeyInvalid {
+    let key =
+        VerifyingKey::from_public_key_pem(pem.trim()).map_err(|e| HttpSigError::KeyInvalid {
             detail: e.to_string(),
-        }
-    })?;
+        })?;
     if key.is_weak() {
         return Err(HttpSigError::WeakKey);
     }

@@ -1,5 +1,6 @@
 //! Component values (RFC 9421 §2.1, §2.2, §2.4) using the examples of RFC 9421 §2, and the
 //! typed errors of signature-base construction.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use citeproof_httpsig::*;
 
@@ -10,11 +11,7 @@ fn id(text: &str) -> ComponentId {
 /// The signature-base line of one component (without the final LF).
 fn line(msg: &Message, component: &str) -> Result<String> {
     let base = signature_base(msg, &SignatureParams::new(vec![id(component)]))?;
-    Ok(base
-        .split('\n')
-        .next()
-        .unwrap_or_default()
-        .to_owned())
+    Ok(base.split('\n').next().unwrap_or_default().to_owned())
 }
 
 fn request(method: &str, uri: &str, fields: &[(&str, &str)]) -> Message {
@@ -202,7 +199,8 @@ fn section_2_2_authority_is_normalized_and_path_defaults_to_slash() {
 
 #[test]
 fn section_2_2_request_target_absolute_form() {
-    let msg = parse_http1(b"GET https://www.example.com/path?param=value HTTP/1.1\r\n\r\n").unwrap();
+    let msg =
+        parse_http1(b"GET https://www.example.com/path?param=value HTTP/1.1\r\n\r\n").unwrap();
     assert_eq!(
         line(&msg, "@request-target").unwrap(),
         r#""@request-target": https://www.example.com/path?param=value"#

@@ -1,5 +1,6 @@
 //! RFC 9421 Appendix B: signature bases of B.2.1–B.2.6 byte for byte, the B.2.6 Ed25519
 //! signature byte for byte, verification of the published signature, and tamper detection.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
@@ -74,9 +75,14 @@ fn api_params(case: &str) -> SignatureParams {
         .with_created(CREATED)
         .with_keyid("test-key-rsa-pss"),
         "b2_4" => SignatureParams::new(
-            ["@status", "content-type", "content-digest", "content-length"]
-                .map(id)
-                .to_vec(),
+            [
+                "@status",
+                "content-type",
+                "content-digest",
+                "content-length",
+            ]
+            .map(id)
+            .to_vec(),
         )
         .with_created(CREATED)
         .with_keyid("test-key-ecc-p256"),

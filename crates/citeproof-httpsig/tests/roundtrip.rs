@@ -1,5 +1,6 @@
 //! Sign a JSON response and verify it under a strict policy; every tampering fails with the
 //! matching error variant.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use citeproof_httpsig::*;
 
@@ -15,9 +16,13 @@ fn id(name: &str) -> ComponentId {
 }
 
 fn params() -> SignatureParams {
-    SignatureParams::new(vec![id("@status"), id("content-type"), id("content-digest")])
-        .with_created(NOW)
-        .with_keyid("citeproof-test-key")
+    SignatureParams::new(vec![
+        id("@status"),
+        id("content-type"),
+        id("content-digest"),
+    ])
+    .with_created(NOW)
+    .with_keyid("citeproof-test-key")
 }
 
 fn unsigned_response() -> Message {
@@ -155,7 +160,10 @@ fn tampered_signature_input_params() {
     let cases: Vec<(String, HttpSigError)> = vec![
         // A changed parameter value changes the signature base.
         (
-            format!(r#"sig1={components};created={};keyid="citeproof-test-key""#, NOW + 1),
+            format!(
+                r#"sig1={components};created={};keyid="citeproof-test-key""#,
+                NOW + 1
+            ),
             HttpSigError::SignatureInvalid {
                 label: "sig1".into(),
             },
@@ -190,7 +198,9 @@ fn tampered_signature_input_params() {
         ),
         // Dropping a required component.
         (
-            format!(r#"sig1=("content-type" "content-digest");created={NOW};keyid="citeproof-test-key""#),
+            format!(
+                r#"sig1=("content-type" "content-digest");created={NOW};keyid="citeproof-test-key""#
+            ),
             HttpSigError::RequiredComponentNotCovered {
                 label: "sig1".into(),
                 component: "\"@status\"".into(),
@@ -198,7 +208,9 @@ fn tampered_signature_input_params() {
         ),
         // Declaring another algorithm.
         (
-            format!(r#"sig1={components};created={NOW};keyid="citeproof-test-key";alg="rsa-pss-sha512""#),
+            format!(
+                r#"sig1={components};created={NOW};keyid="citeproof-test-key";alg="rsa-pss-sha512""#
+            ),
             HttpSigError::AlgMismatch {
                 label: "sig1".into(),
                 alg: "rsa-pss-sha512".into(),
@@ -211,10 +223,12 @@ fn tampered_signature_input_params() {
                 label: "sig1".into(),
             },
         ),
+        // An unregistered parameter is kept in the signature base (RFC 9421 §6.3), so adding
+        // one after signing breaks the signature instead of being ignored or refused.
         (
             format!(r#"sig1={components};created={NOW};keyid="citeproof-test-key";foo=1"#),
-            HttpSigError::UnknownParameter {
-                param: "foo".into(),
+            HttpSigError::SignatureInvalid {
+                label: "sig1".into(),
             },
         ),
         (
@@ -226,7 +240,10 @@ fn tampered_signature_input_params() {
         ),
         // Moving the signature to the future / past.
         (
-            format!(r#"sig1={components};created={};keyid="citeproof-test-key""#, NOW + 3600),
+            format!(
+                r#"sig1={components};created={};keyid="citeproof-test-key""#,
+                NOW + 3600
+            ),
             HttpSigError::CreatedInFuture {
                 label: "sig1".into(),
                 created: NOW + 3600,
@@ -234,7 +251,10 @@ fn tampered_signature_input_params() {
             },
         ),
         (
-            format!(r#"sig1={components};created={NOW};keyid="citeproof-test-key";expires={}"#, NOW - 100),
+            format!(
+                r#"sig1={components};created={NOW};keyid="citeproof-test-key";expires={}"#,
+                NOW - 100
+            ),
             HttpSigError::InvalidParameter {
                 param: "expires".into(),
                 detail: format!("expires ({}) is before created ({NOW})", NOW - 100),
@@ -271,8 +291,13 @@ fn structural_tampering_of_the_signature_fields() {
     );
     // A second Signature-Input field line with the same label, likewise.
     let mut msg = signed_response();
-    msg.headers_mut().push("Signature-Input", &original).unwrap();
-    assert_eq!(check(&msg).unwrap_err().code(), "httpsig-invalid-structured-field");
+    msg.headers_mut()
+        .push("Signature-Input", &original)
+        .unwrap();
+    assert_eq!(
+        check(&msg).unwrap_err().code(),
+        "httpsig-invalid-structured-field"
+    );
     // No Signature field.
     let mut msg = signed_response();
     msg.headers_mut().remove_all("Signature");
@@ -285,7 +310,10 @@ fn structural_tampering_of_the_signature_fields() {
     // No Signature-Input field.
     let mut msg = signed_response();
     msg.headers_mut().remove_all("Signature-Input");
-    assert_eq!(check(&msg).unwrap_err(), HttpSigError::SignatureInputMissing);
+    assert_eq!(
+        check(&msg).unwrap_err(),
+        HttpSigError::SignatureInputMissing
+    );
     // A signature of the wrong length, or of the wrong type.
     for (value, code) in [
         ("sig1=:AAAA:", "httpsig-malformed-signature"),
@@ -307,13 +335,17 @@ fn clock_checks_use_the_callers_now() {
     // Within skew of created.
     verify(&msg, &k, sel, &policy(), NOW - 30).unwrap();
     assert_eq!(
-        verify(&msg, &k, sel, &policy(), NOW - 31).unwrap_err().code(),
+        verify(&msg, &k, sel, &policy(), NOW - 31)
+            .unwrap_err()
+            .code(),
         "httpsig-created-in-future"
     );
     // max_age 300 + skew 30.
     verify(&msg, &k, sel, &policy(), NOW + 330).unwrap();
     assert_eq!(
-        verify(&msg, &k, sel, &policy(), NOW + 331).unwrap_err().code(),
+        verify(&msg, &k, sel, &policy(), NOW + 331)
+            .unwrap_err()
+            .code(),
         "httpsig-too-old"
     );
     // expires.
@@ -371,9 +403,15 @@ fn several_signatures() {
     );
     // The stricter policy rejects sig2 (no content-type), so All fails while sig1 passes.
     assert_eq!(
-        verify(&msg, &key().verifying_key(), LabelSelector::All, &policy(), NOW)
-            .unwrap_err()
-            .code(),
+        verify(
+            &msg,
+            &key().verifying_key(),
+            LabelSelector::All,
+            &policy(),
+            NOW
+        )
+        .unwrap_err()
+        .code(),
         "httpsig-required-component-not-covered"
     );
     check(&msg).unwrap();
@@ -418,5 +456,33 @@ fn signing_errors() {
         .unwrap_err()
         .code(),
         "httpsig-component-not-applicable"
+    );
+}
+
+/// RFC 9421 §6.3: the parameter registry is extensible; a verifier keeps an unregistered
+/// parameter in the base (where the signature covers it) and otherwise ignores it
+/// (profile ACA-L3-008). Expected base written by hand from §2.5.
+#[test]
+fn unregistered_parameters_are_signed_and_ignored() {
+    let mut p = params();
+    p.params.insert(1, SigParam::Other { name: "x-purpose".into(), value: "\"manifest\"".into() });
+    let mut msg = unsigned_response();
+    sign_in_place(&mut msg, "sig1", &p, &key()).unwrap();
+    let input = msg.headers().combined("Signature-Input").unwrap();
+    assert_eq!(
+        input,
+        format!(
+            r#"sig1=("@status" "content-type" "content-digest");created={NOW};x-purpose="manifest";keyid="citeproof-test-key""#
+        )
+    );
+    let ok = check(&msg).unwrap();
+    assert!(ok[0].signature_base.ends_with(&format!(
+        r#";created={NOW};x-purpose="manifest";keyid="citeproof-test-key""#
+    )));
+    // Parsing keeps the position and the exact value text.
+    let parsed = parse_signature_input(&input).unwrap();
+    assert_eq!(
+        parsed[0].1.params[1],
+        SigParam::Other { name: "x-purpose".into(), value: "\"manifest\"".into() }
     );
 }

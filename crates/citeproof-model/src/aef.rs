@@ -8,7 +8,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{hash::ContentHash, primitives::Timestamp};
+use crate::{hash::ContentHash, primitives::Rfc3339DateTime};
 
 /// The only version this crate understands.
 pub const EVIDENCE_VERSION: &str = "0.1";
@@ -46,8 +46,8 @@ pub struct Source {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub publisher: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub published_at: Option<Timestamp>,
-    pub fetched_at: Timestamp,
+    pub published_at: Option<Rfc3339DateTime>,
+    pub fetched_at: Rfc3339DateTime,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]

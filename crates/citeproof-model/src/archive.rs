@@ -113,6 +113,107 @@ pub struct ResponseBundle {
     pub extensions: Extensions,
 }
 
+/// An archived artifact as the archive stores it; its `artifact_id` is the JCS hash of this object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[schemars(title = "Archive artifact payload")]
+pub enum ArtifactPayload {
+    /// Text: paragraphs in Unicode NFC.
+    Text {
+        media_type: String,
+        #[schemars(length(min = 1))]
+        paragraphs: Vec<String>,
+        #[serde(flatten)]
+        extensions: Extensions,
+    },
+    Audio {
+        media_type: String,
+        content_hash: ContentHash,
+        #[schemars(range(min = 1))]
+        duration_ms: u64,
+        #[serde(flatten)]
+        extensions: Extensions,
+    },
+    Video {
+        media_type: String,
+        content_hash: ContentHash,
+        #[schemars(range(min = 1))]
+        duration_ms: u64,
+        #[schemars(range(min = 1))]
+        width: u32,
+        #[schemars(range(min = 1))]
+        height: u32,
+        #[serde(flatten)]
+        extensions: Extensions,
+    },
+    Image {
+        media_type: String,
+        content_hash: ContentHash,
+        #[schemars(range(min = 1))]
+        width: u32,
+        #[schemars(range(min = 1))]
+        height: u32,
+        #[serde(flatten)]
+        extensions: Extensions,
+    },
+}
+
+/// Consent scope of an artifact in a snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Consent {
+    #[default]
+    Open,
+    AuditorOnly,
+    Hidden,
+}
+
+/// One version of the archive: which artifacts exist in it, with their consent scope.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "Archive snapshot")]
+pub struct ArchiveSnapshot {
+    #[schemars(length(min = 1, max = 256))]
+    pub archive_version: String,
+    pub artifacts: Vec<SnapshotArtifact>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapshotArtifact {
+    pub artifact_id: ContentHash,
+    #[serde(default)]
+    pub consent: Consent,
+}
+
+/// The requestor-facing view of a bundle (layer 2), bound to the signed bundle by its hash.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "Archive display view")]
+pub struct DisplayView {
+    #[schemars(extend("const" = "1"))]
+    pub display_version: String,
+    /// JCS hash of the complete signed bundle.
+    pub bundle_hash: ContentHash,
+    pub claims: Vec<DisplayClaim>,
+    pub removed_topics: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DisplayClaim {
+    #[schemars(regex(pattern = crate::aca::CLAIM_ID_PATTERN))]
+    pub claim_id: String,
+    #[schemars(length(min = 1))]
+    pub text: String,
+    pub rung: Rung,
+    pub citations: Vec<DisplayCitation>,
+    /// Present exactly when the rung is `labeled`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub label: Option<String>,
+}
+
 /// Relation label shown to requestors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum RelationLabel {

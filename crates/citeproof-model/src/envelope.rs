@@ -23,6 +23,19 @@ pub struct ChainEnvelope {
     pub signature: EnvelopeSignature,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cited_as: Option<String>,
+    /// When the envelope was last re-verified; stale after 180 days (CHAIN-010).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_verified: Option<Timestamp>,
+    #[serde(flatten)]
+    pub extensions: Extensions,
+}
+
+/// An answer with the envelopes of the claims it references (`[<16 hex>]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(title = "Citation-chain response", extend("additionalProperties" = false))]
+pub struct ChainResponse {
+    pub answer: String,
+    pub chains: std::collections::BTreeMap<String, ChainEnvelope>,
     #[serde(flatten)]
     pub extensions: Extensions,
 }

@@ -13,10 +13,11 @@ pub mod incident;
 pub mod jcs;
 pub mod json;
 pub mod jwk;
+pub mod ledger;
 pub mod primitives;
 pub mod snapshot;
 pub mod vectors;
 
 pub use hash::{ContentHash, aef_text_hash, sha256_bytes};
 pub use incident::{Incident, IncidentCode, Location, Severity};
-pub use primitives::{Extensions, HttpUrl, Timestamp};
+pub use primitives::{Extensions, HttpUrl, Rfc3339DateTime, Timestamp};

@@ -24,7 +24,13 @@ pub enum DocumentKind {
     ArchiveCitation,
     ArchiveResponseBundle,
     ArchiveDisplayCitation,
+    ArchiveArtifact,
+    ArchiveSnapshot,
+    ArchiveDisplayView,
     ChainEnvelope,
+    ChainResponse,
+    Ledger,
+    LedgerAuditRecord,
     WebSnapshot,
     VectorFile,
     Incident,
@@ -40,7 +46,13 @@ impl DocumentKind {
         DocumentKind::ArchiveCitation,
         DocumentKind::ArchiveResponseBundle,
         DocumentKind::ArchiveDisplayCitation,
+        DocumentKind::ArchiveArtifact,
+        DocumentKind::ArchiveSnapshot,
+        DocumentKind::ArchiveDisplayView,
         DocumentKind::ChainEnvelope,
+        DocumentKind::ChainResponse,
+        DocumentKind::Ledger,
+        DocumentKind::LedgerAuditRecord,
         DocumentKind::WebSnapshot,
         DocumentKind::VectorFile,
         DocumentKind::Incident,
@@ -57,7 +69,13 @@ impl DocumentKind {
             DocumentKind::ArchiveCitation => "archive-citation",
             DocumentKind::ArchiveResponseBundle => "archive-response-bundle",
             DocumentKind::ArchiveDisplayCitation => "archive-display-citation",
+            DocumentKind::ArchiveArtifact => "archive-artifact",
+            DocumentKind::ArchiveSnapshot => "archive-snapshot",
+            DocumentKind::ArchiveDisplayView => "archive-display-view",
             DocumentKind::ChainEnvelope => "chain-envelope",
+            DocumentKind::ChainResponse => "chain-response",
+            DocumentKind::Ledger => "ledger",
+            DocumentKind::LedgerAuditRecord => "ledger-audit-record",
             DocumentKind::WebSnapshot => "web-snapshot",
             DocumentKind::VectorFile => "vector-file",
             DocumentKind::Incident => "incident",
@@ -78,7 +96,7 @@ impl DocumentKind {
 
     /// The JSON Schema (2020-12) of this kind, with its `$id`.
     pub fn schema(self) -> Value {
-        use citeproof_model::{aca, aef, archive, envelope, jwk, snapshot, vectors};
+        use citeproof_model::{aca, aef, archive, envelope, jwk, ledger, snapshot, vectors};
         let schema = match self {
             DocumentKind::AcaCitationSourceEntry => generate::<aca::CitationSourceEntry>(),
             DocumentKind::AcaManifest => generate::<aca::Manifest>(),
@@ -88,7 +106,13 @@ impl DocumentKind {
             DocumentKind::ArchiveCitation => generate::<archive::ArchiveCitation>(),
             DocumentKind::ArchiveResponseBundle => generate::<archive::ResponseBundle>(),
             DocumentKind::ArchiveDisplayCitation => generate::<archive::DisplayCitation>(),
+            DocumentKind::ArchiveArtifact => generate::<archive::ArtifactPayload>(),
+            DocumentKind::ArchiveSnapshot => generate::<archive::ArchiveSnapshot>(),
+            DocumentKind::ArchiveDisplayView => generate::<archive::DisplayView>(),
             DocumentKind::ChainEnvelope => generate::<envelope::ChainEnvelope>(),
+            DocumentKind::ChainResponse => generate::<envelope::ChainResponse>(),
+            DocumentKind::Ledger => generate::<ledger::Ledger>(),
+            DocumentKind::LedgerAuditRecord => generate::<ledger::AuditRecord>(),
             DocumentKind::WebSnapshot => generate::<snapshot::WebSnapshot>(),
             DocumentKind::VectorFile => generate::<vectors::VectorFile>(),
             DocumentKind::Incident => generate::<citeproof_model::Incident>(),
@@ -112,34 +136,52 @@ fn generate<T: JsonSchema>() -> Value {
         .to_value()
 }
 
-/// schemars lets every `Option` field be `null`. No citeproof document uses `null` for "absent"
-/// (the AEF schema rejects it too), so the `null` alternative is removed everywhere.
+/// schemars lets every `Option` member be `null`. No citeproof document uses `null` for
+/// "absent" (the AEF schema rejects it too), so `null` is removed from every optional member.
+/// A *required* member that admits `null` (the ledger's `source`) keeps it: there `null` means
+/// something.
 fn forbid_null(schema: &mut schemars::Schema) {
     if let Some(obj) = schema.as_object_mut() {
-        if let Some(Value::Array(types)) = obj.get_mut("type") {
-            types.retain(|t| t != "null");
-            if types.len() == 1 {
-                let only = types.remove(0);
-                obj.insert("type".into(), only);
-            }
-        }
-        if let Some(Value::Array(any_of)) = obj.get("anyOf") {
-            let rest: Vec<Value> = any_of
-                .iter()
-                .filter(|s| s.get("type").and_then(Value::as_str) != Some("null"))
-                .cloned()
-                .collect();
-            if rest.len() == 1 && any_of.len() == 2 {
-                obj.remove("anyOf");
-                if let Some(Value::Object(inner)) = rest.into_iter().next() {
-                    for (k, v) in inner {
-                        obj.entry(k).or_insert(v);
-                    }
+        let required: Vec<String> = obj
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default();
+        if let Some(Value::Object(properties)) = obj.get_mut("properties") {
+            for (name, property) in properties.iter_mut() {
+                if !required.contains(name) {
+                    strip_null(property);
                 }
             }
         }
     }
     schemars::transform::transform_subschemas(&mut forbid_null, schema);
+}
+
+fn strip_null(property: &mut Value) {
+    let Some(obj) = property.as_object_mut() else { return };
+    if let Some(Value::Array(types)) = obj.get_mut("type") {
+        types.retain(|t| t != "null");
+        if types.len() == 1 {
+            let only = types.remove(0);
+            obj.insert("type".into(), only);
+        }
+    }
+    if let Some(Value::Array(any_of)) = obj.get("anyOf") {
+        let rest: Vec<Value> = any_of
+            .iter()
+            .filter(|s| s.get("type").and_then(Value::as_str) != Some("null"))
+            .cloned()
+            .collect();
+        if rest.len() == 1 && any_of.len() == 2 {
+            obj.remove("anyOf");
+            if let Some(Value::Object(inner)) = rest.into_iter().next() {
+                for (k, v) in inner {
+                    obj.entry(k).or_insert(v);
+                }
+            }
+        }
+    }
 }
 
 fn with_id(schema: Value, id: &str) -> Value {
@@ -222,11 +264,16 @@ pub fn schema_incidents(validator: &jsonschema::Validator, instance: &Value) -> 
         .iter_errors(instance)
         .map(|error| {
             let pointer = error.instance_path().to_string();
+            let keyword = error.schema_path().to_string();
             let code = match error.kind() {
                 jsonschema::error::ValidationErrorKind::AdditionalProperties { .. }
                 | jsonschema::error::ValidationErrorKind::UnevaluatedProperties { .. } => {
                     IncidentCode::UnknownMember
                 }
+                // The profile names specific codes for these shared definitions (JSON-005,
+                // CANON-002); the keyword location tells which definition failed.
+                _ if keyword.starts_with("/$defs/Timestamp/") => IncidentCode::SchemaTimestampInvalid,
+                _ if keyword.starts_with("/$defs/ContentHash/") => IncidentCode::CanonHashSyntax,
                 _ => IncidentCode::SchemaViolation,
             };
             Incident::new(code, error.to_string(), Location::pointer(pointer))

@@ -1,0 +1,88 @@
+"""Helpers shared by the vector generators: build cases and write vector files.
+
+Standard library only. The generators never call citeproof: every expected value is either
+copied from published data, typed in by hand (with the working in `derivation.detail`), or
+computed here by an independent implementation written from the spec text (Python hashlib).
+"""
+
+import base64
+import json
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # vectors/
+REPO = os.path.dirname(ROOT)
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def derivation(kind: str, detail: str) -> dict:
+    assert kind in ("published", "hand", "independent-tool"), kind
+    return {"kind": kind, "detail": detail}
+
+
+def case(id, description, requirements, level, input, result, errors=None, output=None,
+         derivation_=None, flags=None):
+    expected = {"result": result}
+    if errors:
+        expected["errors"] = list(errors)
+    if output is not None:
+        expected["output"] = output
+    c = {
+        "id": id,
+        "description": description,
+        "requirements": list(requirements),
+        "level": level,
+    }
+    if flags:
+        c["flags"] = list(flags)
+    c["input"] = input
+    c["expected"] = expected
+    c["derivation"] = derivation_
+    return c
+
+
+def write(rel_path, spec, operation, description, cases, flags=None, attribution=None):
+    doc = {"$schema": "../" * rel_path.count("/") + "../schemas/vector-file.schema.json",
+           "spec": spec, "operation": operation, "description": description}
+    if attribution:
+        doc["attribution"] = attribution
+    used = sorted({f for c in cases for f in c.get("flags", [])})
+    declared = flags or {}
+    missing = [f for f in used if f not in declared]
+    assert not missing, f"undeclared flags {missing}"
+    doc["flags"] = {k: declared[k] for k in sorted(declared) if k in used}
+    ids = [c["id"] for c in cases]
+    assert len(ids) == len(set(ids)), "duplicate ids"
+    doc["cases"] = cases
+    check_strings(doc)
+    path = os.path.join(ROOT, rel_path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    # ensure_ascii keeps the files plain ASCII: no editor or tool can change their meaning.
+    text = json.dumps(doc, indent=2, ensure_ascii=True) + "\n"
+    with open(path, "w", encoding="ascii", newline="\n") as f:
+        f.write(text)
+    print(f"wrote vectors/{rel_path}: {len(cases)} cases")
+
+
+def is_noncharacter(cp: int) -> bool:
+    return 0xFDD0 <= cp <= 0xFDEF or (cp & 0xFFFE) == 0xFFFE
+
+
+def check_strings(value, where="$"):
+    """A vector file is itself strict I-JSON (profile JSON-002): no string in it may hold a
+    noncharacter or a lone surrogate. Inputs that need them carry them as escapes inside a JSON
+    text (`"\\ufdd0"` in the file) or as base64."""
+    if isinstance(value, str):
+        for ch in value:
+            cp = ord(ch)
+            assert not (0xD800 <= cp <= 0xDFFF), f"lone surrogate in {where}"
+            assert not is_noncharacter(cp), f"noncharacter U+{cp:04X} in {where}"
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            check_strings(v, f"{where}[{i}]")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            check_strings(k, f"{where} key")
+            check_strings(v, f"{where}.{k}")
