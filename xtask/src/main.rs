@@ -5,17 +5,23 @@ use std::{
     process::ExitCode,
 };
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
+mod bench;
+mod conformance;
 mod schemas;
 
 const HELP: &str = "\
 cargo xtask <task>
 
 Tasks:
+  bench [CRITERION ARGS] run the criterion benchmarks and print measured ratios
   schemas [--check]     regenerate schemas/*.schema.json from the citeproof-model types;
                         --check fails (exit 1) when the committed files differ
-  conformance [ARGS]    run the conformance suite (see README)
+  conformance [--strict] [--lint-only] [--release] [-- ARGS]
+                        lint the vectors, write vectors/TRACEABILITY.md, then run
+                        `citeproof conformance ARGS` (in-process reference by default);
+                        --strict fails when a MUST requirement lacks a passing or failing case
 ";
 
 fn main() -> ExitCode {
@@ -34,7 +40,8 @@ fn run() -> Result<ExitCode> {
     let rest: Vec<String> = args.collect();
     match task.as_deref() {
         Some("schemas") => schemas::run(&workspace_root(), &rest),
-        Some("conformance") => conformance(&rest),
+        Some("conformance") => conformance::run(&workspace_root(), &rest),
+        Some("bench") => bench::run(&workspace_root(), &rest),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{HELP}");
             Ok(ExitCode::SUCCESS)
@@ -48,29 +55,4 @@ fn workspace_root() -> PathBuf {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default()
-}
-
-/// Runs the conformance suite through the `citeproof` binary, built in release mode.
-fn conformance(args: &[String]) -> Result<ExitCode> {
-    let root = workspace_root();
-    let status =
-        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .current_dir(&root)
-            .args([
-                "run",
-                "--quiet",
-                "--release",
-                "-p",
-                "citeproof-cli",
-                "--",
-                "conformance",
-            ])
-            .args(args.iter().filter(|a| a.as_str() != "--"))
-            .status()
-            .context("running cargo")?;
-    Ok(match status.code() {
-        Some(0) => ExitCode::SUCCESS,
-        Some(c) => ExitCode::from(u8::try_from(c).unwrap_or(1)),
-        None => ExitCode::FAILURE,
-    })
 }

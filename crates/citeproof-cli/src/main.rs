@@ -22,6 +22,18 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Generate an Ed25519 key: private PEM, public PEM and a JWK Set.
+    Keygen(cmd::keygen::Args),
+    /// Sign an ACA manifest as an RFC 9421 signed HTTP response.
+    Sign(cmd::sign::Args),
+    /// RFC 9421 HTTP message signatures: verify a request or response in a file.
+    Httpsig(cmd::httpsig::Args),
+    /// Verify an agent response (ACA Levels 1-3), live or from a web snapshot.
+    Verify(cmd::verify::Args),
+    /// AI Evidence Format evidence objects: verify (Levels 1-3), sign, or build from a source.
+    Evidence(cmd::evidence::Args),
+    /// Serve a demo agent platform with complete and broken runs on loopback.
+    Serve(cmd::serve::Args),
     /// Write the RFC 8785 (JCS) form of a JSON document to stdout (no trailing newline).
     Canon(cmd::canon::Args),
     /// Print `sha256:<hex>` of a file: raw bytes, or AEF §5 text with --text.
@@ -37,6 +49,12 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
+        Command::Keygen(args) => cmd::keygen::run(args),
+        Command::Sign(args) => cmd::sign::run(args),
+        Command::Httpsig(args) => cmd::httpsig::run(args),
+        Command::Verify(args) => cmd::verify::run(args),
+        Command::Evidence(args) => cmd::evidence::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
         Command::Canon(args) => cmd::canon::run(args),
         Command::Hash(args) => cmd::hash::run(args),
         Command::Validate(args) => cmd::validate::run(args),

@@ -20,7 +20,12 @@ fn stderr_of(out: &std::process::Output) -> String {
 #[test]
 fn canon_writes_jcs_without_trailing_newline() {
     // Hand derivation: members sorted ("a" < "b"), 1.0 -> 1, 2e2 -> 200, \u00e9 -> raw UTF-8.
-    let out = citeproof().arg("canon").arg("-").write_stdin(r#"{"b":[1.0,2e2],"a":"\u00e9"}"#).output().unwrap();
+    let out = citeproof()
+        .arg("canon")
+        .arg("-")
+        .write_stdin(r#"{"b":[1.0,2e2],"a":"\u00e9"}"#)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert_eq!(out.stdout, "{\"a\":\"é\",\"b\":[1,200]}".as_bytes());
 }
@@ -34,9 +39,22 @@ fn canon_rejects_non_i_json_with_exit_1_and_the_code() {
         (br#"{"a":}"#, "json-syntax"),
         (b"[\"\xff\"]", "json-invalid-utf8"),
     ] {
-        let out = citeproof().args(["canon", "-"]).write_stdin(input).output().unwrap();
-        assert_eq!(out.status.code(), Some(1), "input {:?}", String::from_utf8_lossy(input));
-        assert!(stderr_of(&out).contains(code), "stderr {:?} lacks {code}", stderr_of(&out));
+        let out = citeproof()
+            .args(["canon", "-"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "input {:?}",
+            String::from_utf8_lossy(input)
+        );
+        assert!(
+            stderr_of(&out).contains(code),
+            "stderr {:?} lacks {code}",
+            stderr_of(&out)
+        );
         assert!(out.stdout.is_empty());
     }
 }
@@ -47,62 +65,122 @@ fn usage_errors_exit_2() {
         vec!["canon"],
         vec!["canon", "/definitely/not/here.json"],
         vec!["hash", "/definitely/not/here"],
-        vec!["validate", "--kind", "manifest", "/definitely/not/here.json"],
+        vec![
+            "validate",
+            "--kind",
+            "manifest",
+            "/definitely/not/here.json",
+        ],
         vec!["validate", "--kind", "no-such-kind", "-"],
         vec!["validate", "-"],
         vec!["no-such-command"],
     ] {
         let out = citeproof().args(&args).write_stdin("{}").output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "args {args:?}: {}", stderr_of(&out));
-        assert!(!stderr_of(&out).is_empty(), "args {args:?} printed no message");
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "args {args:?}: {}",
+            stderr_of(&out)
+        );
+        assert!(
+            !stderr_of(&out).is_empty(),
+            "args {args:?} printed no message"
+        );
     }
 }
 
 #[test]
 fn hash_raw_and_text() {
-    let out = citeproof().args(["hash", "-"]).write_stdin("abc").output().unwrap();
+    let out = citeproof()
+        .args(["hash", "-"])
+        .write_stdin("abc")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{ABC_SHA256}\n"));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{ABC_SHA256}\n")
+    );
 
     // AEF §5: CRLF -> LF and one trailing newline stripped, so "abc\r\n" hashes as "abc".
-    let out = citeproof().args(["hash", "--text", "-"]).write_stdin("abc\r\n").output().unwrap();
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{ABC_SHA256}\n"));
+    let out = citeproof()
+        .args(["hash", "--text", "-"])
+        .write_stdin("abc\r\n")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{ABC_SHA256}\n")
+    );
 
     // Raw mode hashes the CRLF too, so the digest differs.
-    let out = citeproof().args(["hash", "-"]).write_stdin("abc\r\n").output().unwrap();
-    assert_ne!(String::from_utf8(out.stdout).unwrap(), format!("{ABC_SHA256}\n"));
+    let out = citeproof()
+        .args(["hash", "-"])
+        .write_stdin("abc\r\n")
+        .output()
+        .unwrap();
+    assert_ne!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{ABC_SHA256}\n")
+    );
 
-    let out = citeproof().args(["hash", "--text", "-"]).write_stdin(&b"ab\xffc"[..]).output().unwrap();
+    let out = citeproof()
+        .args(["hash", "--text", "-"])
+        .write_stdin(&b"ab\xffc"[..])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr_of(&out).contains("UTF-8"));
 }
 
 #[test]
 fn validate_accepts_a_valid_manifest() {
-    let out = citeproof().args(["validate", "--kind", "manifest", &fixture("manifest.json")]).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let out = citeproof()
+        .args(["validate", "--kind", "manifest", &fixture("manifest.json")])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
 
 #[test]
 fn validate_reports_pointer_and_code_and_exits_1() {
     let manifest = std::fs::read_to_string(fixture("manifest.json")).unwrap();
     let broken = manifest.replace("\"claim_id\": \"c1\"", "\"claim_id\": \"the first claim\"");
-    let out = citeproof().args(["validate", "--kind", "manifest", "--json", "-"]).write_stdin(broken).output().unwrap();
+    let out = citeproof()
+        .args(["validate", "--kind", "manifest", "--json", "-"])
+        .write_stdin(broken)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["valid"], false);
     let incidents = report["incidents"].as_array().unwrap();
     assert!(
-        incidents.iter().any(|i| i["location"]["pointer"] == "/claims/0/claim_id"),
+        incidents
+            .iter()
+            .any(|i| i["location"]["pointer"] == "/claims/0/claim_id"),
         "no incident points at the claim id: {incidents:?}"
     );
 
     let unknown = manifest.replace("\"run_id\"", "\"surprise\": 1, \"run_id\"");
-    let out = citeproof().args(["validate", "--kind", "manifest", "-"]).write_stdin(unknown).output().unwrap();
+    let out = citeproof()
+        .args(["validate", "--kind", "manifest", "-"])
+        .write_stdin(unknown)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("[unknown-member]"));
 
-    let out = citeproof().args(["validate", "--kind", "evidence", "-"]).write_stdin("{\"a\":1,\"a\":1}").output().unwrap();
+    let out = citeproof()
+        .args(["validate", "--kind", "evidence", "-"])
+        .write_stdin("{\"a\":1,\"a\":1}")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("json-duplicate-member"));
 }

@@ -25,17 +25,25 @@ pub fn serve(
         let message = match citeproof_model::json::parse_strict(&line) {
             Ok(v) => v,
             Err(e) => {
-                writeln!(log, "citeproof adapter: ignoring a line that is not JSON: {e}")?;
+                writeln!(
+                    log,
+                    "citeproof adapter: ignoring a line that is not JSON: {e}"
+                )?;
                 continue;
             }
         };
         let reply = match message.get("cmd").and_then(Value::as_str) {
             Some("start") => {
-                if message.get("protocol").and_then(Value::as_u64) != Some(protocol::PROTOCOL_VERSION) {
+                if message.get("protocol").and_then(Value::as_u64)
+                    != Some(protocol::PROTOCOL_VERSION)
+                {
                     writeln!(
                         log,
                         "citeproof adapter: runner asks for protocol {}; this adapter speaks {}",
-                        message.get("protocol").map(Value::to_string).unwrap_or_default(),
+                        message
+                            .get("protocol")
+                            .map(Value::to_string)
+                            .unwrap_or_default(),
                         protocol::PROTOCOL_VERSION
                     )?;
                 }
@@ -80,11 +88,16 @@ mod tests {
     #[test]
     fn serves_a_session() {
         let input = concat!(
-            r#"{"cmd":"start","protocol":1}"#, "\n",
-            r#"{"cmd":"run","seq":1,"case":{"id":"canon-x","operation":"jcs-canonicalize","input":{"json":"{\"b\":1,\"a\":2}"}}}"#, "\n",
-            r#"{"cmd":"run","seq":2,"case":{"id":"canon-y","operation":"no-such-op","input":{}}}"#, "\n",
-            r#"{"cmd":"stop"}"#, "\n",
-            r#"{"cmd":"run","seq":3,"case":{"id":"canon-z","operation":"hash-bytes","input":{"data_base64":""}}}"#, "\n",
+            r#"{"cmd":"start","protocol":1}"#,
+            "\n",
+            r#"{"cmd":"run","seq":1,"case":{"id":"canon-x","operation":"jcs-canonicalize","input":{"json":"{\"b\":1,\"a\":2}"}}}"#,
+            "\n",
+            r#"{"cmd":"run","seq":2,"case":{"id":"canon-y","operation":"no-such-op","input":{}}}"#,
+            "\n",
+            r#"{"cmd":"stop"}"#,
+            "\n",
+            r#"{"cmd":"run","seq":3,"case":{"id":"canon-z","operation":"hash-bytes","input":{"data_base64":""}}}"#,
+            "\n",
         );
         let mut out = Vec::new();
         let mut log = Vec::new();

@@ -44,7 +44,9 @@ pub fn lint(vectors_dir: &Path, profile: &Profile) -> (LintReport, Suite) {
         ..LintReport::default()
     };
     for e in load_errors {
-        report.errors.push(format!("{}: cannot load: {}", e.path, e.message));
+        report
+            .errors
+            .push(format!("{}: cannot load: {}", e.path, e.message));
     }
     if profile.requirements.is_empty() {
         report
@@ -115,10 +117,7 @@ pub fn lint(vectors_dir: &Path, profile: &Profile) -> (LintReport, Suite) {
             if let Some(n) = dir_level
                 && case.level != n
             {
-                err(format!(
-                    "level {} in a `level{n}` directory",
-                    case.level
-                ));
+                err(format!("level {} in a `level{n}` directory", case.level));
             }
             for r in &case.requirements {
                 if profile.get(r).is_none() {
@@ -128,7 +127,9 @@ pub fn lint(vectors_dir: &Path, profile: &Profile) -> (LintReport, Suite) {
             for flag in &case.flags {
                 used_flags.insert(flag.clone());
                 if !file.flags.contains_key(flag) {
-                    err(format!("flag `{flag}` is not declared in the file's `flags`"));
+                    err(format!(
+                        "flag `{flag}` is not declared in the file's `flags`"
+                    ));
                 }
             }
             for code in &case.expected.errors {
@@ -201,6 +202,77 @@ pub fn lint(vectors_dir: &Path, profile: &Profile) -> (LintReport, Suite) {
     (report, suite)
 }
 
+/// Where the coverage exemptions live, relative to the vectors directory.
+pub const EXEMPTIONS_FILE: &str = "meta/coverage-exemptions.json";
+
+/// A MUST requirement that offline vectors cannot express (it needs a live network peer, say),
+/// with the tests of the reference implementation that cover it instead.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exemption {
+    pub requirement: String,
+    pub reason: String,
+    /// Test files (paths from the repository root) that exercise the requirement.
+    pub tested_by: Vec<String>,
+}
+
+/// Reads `vectors/meta/coverage-exemptions.json` (absent = none) and checks each entry: a known
+/// MUST requirement, a reason, and test files that exist under `repo_root`.
+pub fn load_exemptions(
+    vectors: &Path,
+    repo_root: &Path,
+    profile: &Profile,
+) -> Result<Vec<Exemption>, Vec<String>> {
+    let path = vectors.join(EXEMPTIONS_FILE);
+    let Ok(bytes) = std::fs::read(&path) else {
+        return Ok(Vec::new());
+    };
+    let value = citeproof_model::json::parse_strict(&bytes)
+        .map_err(|e| vec![format!("{}: {e}", path.display())])?;
+    let list: Vec<Exemption> =
+        serde_json::from_value(value).map_err(|e| vec![format!("{}: {e}", path.display())])?;
+    let mut problems = Vec::new();
+    for e in &list {
+        match profile.requirements.iter().find(|r| r.id == e.requirement) {
+            None => problems.push(format!(
+                "{EXEMPTIONS_FILE}: unknown requirement {}",
+                e.requirement
+            )),
+            Some(r) if r.keyword != Keyword::Must => problems.push(format!(
+                "{EXEMPTIONS_FILE}: {} is not a MUST",
+                e.requirement
+            )),
+            Some(_) => {}
+        }
+        if e.reason.trim().is_empty() || e.tested_by.is_empty() {
+            problems.push(format!(
+                "{EXEMPTIONS_FILE}: {} needs a reason and tests",
+                e.requirement
+            ));
+        }
+        for t in &e.tested_by {
+            if !repo_root.join(t).is_file() {
+                problems.push(format!(
+                    "{EXEMPTIONS_FILE}: {}: test file {t} does not exist",
+                    e.requirement
+                ));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(list)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The vector spec a profile `Level:` value belongs to (`ACA 2` → `aca`); `None` for `core`
+/// requirements, which apply to every spec.
+fn level_spec(level: &str) -> Option<String> {
+    let spec = level.split_whitespace().next()?.to_ascii_lowercase();
+    (spec != "core").then_some(spec)
+}
+
 /// Requirement → cases.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TraceRow {
@@ -214,12 +286,25 @@ pub struct TraceRow {
     pub failing: Vec<String>,
     /// Cases expected `acceptable`.
     pub acceptable: Vec<String>,
+    /// False while the requirement's spec has no vector file yet (a spec the profile defines
+    /// ahead of its implementation); its MUSTs are then reported as deferred, not as gaps.
+    pub spec_active: bool,
+    pub exemption: Option<Exemption>,
 }
 
 impl TraceRow {
-    /// A MUST needs at least one passing and one failing case.
-    pub fn is_gap(&self) -> bool {
+    fn lacks_cases(&self) -> bool {
         self.keyword == Keyword::Must && (self.passing.is_empty() || self.failing.is_empty())
+    }
+
+    /// A MUST of an active spec, not exempted, without a passing and a failing case.
+    pub fn is_gap(&self) -> bool {
+        self.lacks_cases() && self.spec_active && self.exemption.is_none()
+    }
+
+    /// A MUST whose spec has no vectors yet.
+    pub fn is_deferred(&self) -> bool {
+        self.lacks_cases() && !self.spec_active
     }
 }
 
@@ -243,6 +328,9 @@ impl Traceability {
                 passing: Vec::new(),
                 failing: Vec::new(),
                 acceptable: Vec::new(),
+                spec_active: level_spec(&r.level)
+                    .is_none_or(|spec| suite.files.iter().any(|f| f.spec == spec)),
+                exemption: None,
             })
             .collect();
         for case in suite.cases() {
@@ -263,8 +351,38 @@ impl Traceability {
         }
     }
 
+    /// Applies coverage exemptions (see [`load_exemptions`]).
+    pub fn with_exemptions(mut self, exemptions: &[Exemption]) -> Traceability {
+        for e in exemptions {
+            if let Some(row) = self.rows.iter_mut().find(|r| r.id == e.requirement) {
+                row.exemption = Some(e.clone());
+            }
+        }
+        self
+    }
+
     pub fn gaps(&self) -> Vec<&TraceRow> {
         self.rows.iter().filter(|r| r.is_gap()).collect()
+    }
+
+    /// MUST requirements with both a passing and a failing case.
+    pub fn covered_must(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.keyword == Keyword::Must && !r.lacks_cases())
+            .count()
+    }
+
+    pub fn deferred(&self) -> Vec<&TraceRow> {
+        self.rows.iter().filter(|r| r.is_deferred()).collect()
+    }
+
+    /// Exemptions whose requirement has vectors after all: stale, worth removing.
+    pub fn stale_exemptions(&self) -> Vec<&TraceRow> {
+        self.rows
+            .iter()
+            .filter(|r| r.exemption.is_some() && !r.lacks_cases())
+            .collect()
     }
 
     /// `vectors/TRACEABILITY.md`. Deterministic: no dates, so it only changes with its inputs.
@@ -283,18 +401,26 @@ impl Traceability {
         );
         let _ = writeln!(
             out,
-            "- requirements: {} ({} MUST)\n- cases: {}\n- MUST requirements fully covered: {} of {}\n",
+            "- requirements: {} ({} MUST)\n- cases: {}\n- MUST requirements with a passing and a failing case: {} of {}\n- deferred (spec without vectors yet): {}\n- exempt (covered by tests instead): {}\n- gaps: {}\n",
             self.rows.len(),
             must,
             self.cases,
-            must - gaps.len(),
-            must
+            self.covered_must(),
+            must,
+            self.deferred().len(),
+            self.rows
+                .iter()
+                .filter(|r| r.exemption.is_some() && r.lacks_cases())
+                .count(),
+            gaps.len(),
         );
         out.push_str("## Gaps\n\n");
         if gaps.is_empty() {
-            out.push_str("None: every MUST requirement has a passing and a failing case.\n\n");
+            out.push_str("None: every MUST requirement of a spec with vectors has a passing and a failing case, or an exemption.\n\n");
         } else {
-            out.push_str("| requirement | level | passing | failing | missing |\n|---|---|---:|---:|---|\n");
+            out.push_str(
+                "| requirement | level | passing | failing | missing |\n|---|---|---:|---:|---|\n",
+            );
             for r in &gaps {
                 let missing = match (r.passing.is_empty(), r.failing.is_empty()) {
                     (true, true) => "passing and failing",
@@ -309,6 +435,38 @@ impl Traceability {
                     r.passing.len(),
                     r.failing.len()
                 );
+            }
+            out.push('\n');
+        }
+        let deferred = self.deferred();
+        out.push_str("## Deferred specs\n\n");
+        if deferred.is_empty() {
+            out.push_str("None.\n\n");
+        } else {
+            out.push_str(
+                "The profile fixes these requirements ahead of their implementation; their spec has no\n\
+                 vector file yet. They become gaps as soon as it has one.\n\n",
+            );
+            let ids: Vec<&str> = deferred.iter().map(|r| r.id.as_str()).collect();
+            let _ = writeln!(out, "{}\n", ids.join(", "));
+        }
+        out.push_str("## Exempt from vectors\n\n");
+        let exempt: Vec<&TraceRow> = self.rows.iter().filter(|r| r.exemption.is_some()).collect();
+        if exempt.is_empty() {
+            out.push_str("None.\n\n");
+        } else {
+            out.push_str("| requirement | reason | tested by |\n|---|---|---|\n");
+            for r in exempt {
+                if let Some(e) = &r.exemption {
+                    let tests: Vec<String> = e.tested_by.iter().map(|t| format!("`{t}`")).collect();
+                    let _ = writeln!(
+                        out,
+                        "| {} | {} | {} |",
+                        r.id,
+                        e.reason.replace('|', "\\|"),
+                        tests.join(" ")
+                    );
+                }
             }
             out.push('\n');
         }

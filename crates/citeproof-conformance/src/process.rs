@@ -54,7 +54,11 @@ enum Line {
 
 struct Running {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// Lines for the writer thread, which owns the child's stdin: a child that stops reading
+    /// can then block only that thread, never the runner (every wait has a deadline).
+    stdin: Option<mpsc::Sender<Vec<u8>>>,
+    /// Set by the writer thread when a write fails.
+    write_error: Arc<Mutex<Option<String>>>,
     lines: Receiver<Line>,
     stderr: Arc<Mutex<Vec<u8>>>,
     stderr_thread: thread::JoinHandle<()>,
@@ -143,9 +147,14 @@ impl Subprocess {
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&stderr);
         let stderr_thread = thread::spawn(move || collect_stderr(stderr_pipe, &sink));
+        let (stdin_tx, stdin_rx) = mpsc::channel::<Vec<u8>>();
+        let write_error = Arc::new(Mutex::new(None));
+        let errors = Arc::clone(&write_error);
+        thread::spawn(move || write_lines(stdin, &stdin_rx, &errors));
         self.running = Some(Running {
             child,
-            stdin: Some(stdin),
+            stdin: Some(stdin_tx),
+            write_error,
             lines: rx,
             stderr,
             stderr_thread,
@@ -153,17 +162,16 @@ impl Subprocess {
         if let Err(e) = self.send(&protocol::start_message()) {
             return Err(self.fail_and_kill(e));
         }
-        match self.receive(self.options.start_timeout, "the hello line") {
+        match self.receive(self.options.start_timeout, "hello line") {
             Ok(line) => match protocol::parse_hello(&line) {
                 Ok(info) => {
                     self.info = Some(info.clone());
                     self.take_stderr();
                     Ok(info)
                 }
-                Err(e) => Err(self.fail_and_kill(format!(
-                    "bad handshake: {e}; line: {}",
-                    excerpt(&line)
-                ))),
+                Err(e) => {
+                    Err(self.fail_and_kill(format!("bad handshake: {e}; line: {}", excerpt(&line))))
+                }
             },
             Err(e) => Err(self.fail_and_kill(e)),
         }
@@ -175,7 +183,7 @@ impl Subprocess {
         if let Err(e) = self.send(&protocol::run_message(seq, id, operation, input)) {
             return self.fail_and_kill(e);
         }
-        match self.receive(self.options.case_timeout, "a reply") {
+        match self.receive(self.options.case_timeout, "reply") {
             Ok(line) => match protocol::parse_reply(&line, seq) {
                 Ok(reply) => Exchange {
                     reply: Ok(reply),
@@ -206,15 +214,18 @@ impl Subprocess {
     }
 
     fn send(&mut self, message: &Value) -> Result<(), String> {
-        let Some(stdin) = self.running.as_mut().and_then(|r| r.stdin.as_mut()) else {
+        let Some(running) = self.running.as_mut() else {
             return Err("the implementation is not running".into());
         };
-        let mut line = message.to_string();
-        line.push('\n');
-        stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| stdin.flush())
-            .map_err(|e| format!("cannot write to the implementation: {e}"))
+        if let Some(e) = running.write_error.lock().ok().and_then(|e| e.clone()) {
+            return Err(format!("cannot write to the implementation: {e}"));
+        }
+        let mut line = message.to_string().into_bytes();
+        line.push(b'\n');
+        match &running.stdin {
+            Some(tx) if tx.send(line).is_ok() => Ok(()),
+            _ => Err("cannot write to the implementation: its stdin is closed".into()),
+        }
     }
 
     fn receive(&mut self, timeout: Duration, what: &str) -> Result<Vec<u8>, String> {
@@ -229,15 +240,17 @@ impl Subprocess {
                 Ok(Line::Data(line)) => return Ok(line),
                 Ok(Line::TooLong) => {
                     return Err(format!(
-                        "line longer than {} bytes while waiting for {what}",
+                        "line longer than {} bytes while waiting for the {what}",
                         self.options.max_line_bytes
                     ));
                 }
-                Ok(Line::Failed(e)) => return Err(format!("cannot read from the implementation: {e}")),
+                Ok(Line::Failed(e)) => {
+                    return Err(format!("cannot read from the implementation: {e}"));
+                }
                 Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     let status = wait_briefly(&mut running.child);
                     return Err(format!(
-                        "the implementation exited ({status}) while the runner waited for {what}"
+                        "the implementation exited ({status}) while the runner waited for the {what}"
                     ));
                 }
                 Err(RecvTimeoutError::Timeout) => {
@@ -308,6 +321,18 @@ fn wait_briefly(child: &mut Child) -> String {
             Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
             Ok(None) => return "stdout closed".into(),
             Err(e) => return e.to_string(),
+        }
+    }
+}
+
+fn write_lines(mut stdin: ChildStdin, lines: &Receiver<Vec<u8>>, error: &Mutex<Option<String>>) {
+    // Ends when the runner drops its sender (closing the child's stdin) or a write fails.
+    for line in lines {
+        if let Err(e) = stdin.write_all(&line).and_then(|()| stdin.flush()) {
+            if let Ok(mut slot) = error.lock() {
+                *slot = Some(e.to_string());
+            }
+            return;
         }
     }
 }

@@ -104,10 +104,9 @@ impl Profile {
     /// True when the case's requirements include a MUST. Unknown ids count as MUST, so that a
     /// typo never turns a case into one that levels ignore.
     pub fn is_must_case(&self, requirements: &[String]) -> bool {
-        requirements.iter().any(|id| {
-            self.get(id)
-                .is_none_or(|r| r.keyword == Keyword::Must)
-        })
+        requirements
+            .iter()
+            .any(|id| self.get(id).is_none_or(|r| r.keyword == Keyword::Must))
     }
 }
 

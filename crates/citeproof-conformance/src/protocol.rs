@@ -65,7 +65,10 @@ impl OperationSpec {
         }
         for key in obj.keys() {
             if !known.contains(key.as_str()) {
-                problems.push(format!("input member `{key}` is not defined for `{}`", self.name));
+                problems.push(format!(
+                    "input member `{key}` is not defined for `{}`",
+                    self.name
+                ));
             }
         }
         problems
@@ -97,10 +100,10 @@ ops! {
     "aef-verify-span", "aef", ["evidence", "source"], [], ["exact_text", "content_hash"];
     "aef-jws-sign", "aef", ["evidence", "private_jwk"], ["kid"], ["signature"];
     "aef-jws-verify", "aef", ["evidence", "key_document"], [], [];
-    "aef-verify", "aef", ["document", "snapshot", "now", "required_level"], [], ["level"];
+    "aef-verify", "aef", ["document", "resources", "now", "required_level"], [], ["level"];
     "archive-verify", "archive", ["bundle", "display", "archive", "keys"], ["excerpt_cap"], [];
     "ledger-verify", "ledger", ["ledger", "export"], ["emitted", "now"], [];
-    "chain-verify", "chain", ["document", "now", "required_level"], ["secrets", "keys", "snapshot"], ["level"];
+    "chain-verify", "chain", ["document", "now", "required_level"], ["secrets", "keys", "resources"], ["level"];
 }
 
 /// Looks an operation up by name.
@@ -165,9 +168,13 @@ impl fmt::Display for Answer {
 pub enum Reply {
     Result(ResultReply),
     /// The implementation declined the case (e.g. an unsupported variant of an operation).
-    Skipped { message: String },
+    Skipped {
+        message: String,
+    },
     /// The implementation could not run the case (bad input, internal error).
-    Errored { message: String },
+    Errored {
+        message: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
@@ -372,7 +379,9 @@ pub fn parse_reply(line: &[u8], expected_seq: u64) -> Result<Reply, String> {
 pub fn check_run_message(message: &Value) -> Result<(), String> {
     let v = validators()?;
     match schema_problems(&v.run, message) {
-        Some(p) => Err(format!("run message does not match the protocol schema: {p}")),
+        Some(p) => Err(format!(
+            "run message does not match the protocol schema: {p}"
+        )),
         None => Ok(()),
     }
 }
@@ -397,7 +406,10 @@ mod tests {
 
     #[test]
     fn reply_parsing_accepts_the_three_forms_and_checks_seq() {
-        let ok = parse_reply(br#"{"seq":3,"result":"invalid","errors":["json-syntax"]}"#, 3);
+        let ok = parse_reply(
+            br#"{"seq":3,"result":"invalid","errors":["json-syntax"]}"#,
+            3,
+        );
         assert_eq!(ok, Ok(Reply::invalid(vec!["json-syntax".into()])));
         let skipped = parse_reply(br#"{"seq":3,"skipped":true,"message":"no"}"#, 3);
         assert_eq!(
@@ -447,7 +459,11 @@ mod tests {
         let jcs = operation("jcs-canonicalize").unwrap();
         assert!(jcs.check_input(&json!({"json": "1"})).is_empty());
         assert_eq!(jcs.check_input(&json!({})).len(), 1);
-        assert_eq!(jcs.check_input(&json!({"json": "1", "json_base64": ""})).len(), 1);
+        assert_eq!(
+            jcs.check_input(&json!({"json": "1", "json_base64": ""}))
+                .len(),
+            1
+        );
         assert_eq!(jcs.check_input(&json!({"json": "1", "x": 1})).len(), 1);
     }
 }

@@ -107,7 +107,7 @@ pub enum Target {
     /// The reference, called directly.
     InProcess(Reference),
     /// A command speaking the adapter protocol.
-    Command(Subprocess),
+    Command(Box<Subprocess>),
 }
 
 impl Target {
@@ -116,7 +116,7 @@ impl Target {
     }
 
     pub fn command(argv: Vec<String>, options: ProcessOptions) -> Target {
-        Target::Command(Subprocess::new(argv, options))
+        Target::Command(Box::new(Subprocess::new(argv, options)))
     }
 
     fn start(&mut self) -> Result<ImplementationInfo, (String, Option<String>)> {
@@ -471,8 +471,7 @@ pub fn json_equal(a: &Value, b: &Value) -> bool {
         }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
-                && x
-                    .iter()
+                && x.iter()
                     .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
         }
         _ => a == b,
@@ -502,7 +501,12 @@ mod tests {
         }
     }
 
-    fn reply(answer: Answer, errors: &[&str], warnings: &[&str], output: Option<Value>) -> ResultReply {
+    fn reply(
+        answer: Answer,
+        errors: &[&str],
+        warnings: &[&str],
+        output: Option<Value>,
+    ) -> ResultReply {
         ResultReply {
             result: Some(answer),
             errors: errors.iter().map(|s| (*s).to_owned()).collect(),
@@ -514,8 +518,25 @@ mod tests {
     #[test]
     fn evaluation_rules() {
         let v = expected(Validity::Valid, &[], Some(json!({"hash": "h"})));
-        assert!(evaluate(&v, &reply(Answer::Valid, &[], &[], Some(json!({"hash": "h", "extra": 1})))).is_ok());
-        assert!(evaluate(&v, &reply(Answer::Valid, &[], &[], Some(json!({"hash": "x"})))).is_err());
+        assert!(
+            evaluate(
+                &v,
+                &reply(
+                    Answer::Valid,
+                    &[],
+                    &[],
+                    Some(json!({"hash": "h", "extra": 1}))
+                )
+            )
+            .is_ok()
+        );
+        assert!(
+            evaluate(
+                &v,
+                &reply(Answer::Valid, &[], &[], Some(json!({"hash": "x"})))
+            )
+            .is_err()
+        );
         assert!(evaluate(&v, &reply(Answer::Valid, &[], &[], None)).is_err());
         assert!(evaluate(&v, &reply(Answer::Invalid, &["a"], &[], None)).is_err());
 

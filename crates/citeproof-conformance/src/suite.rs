@@ -18,7 +18,8 @@ use serde_json::Value;
 use crate::glob;
 
 /// Directories under `vectors/` that hold no vector files.
-pub const NON_VECTOR_DIRS: &[&str] = &["tools"];
+/// `tools/` holds the independent generators, `meta/` the coverage exemptions.
+pub const NON_VECTOR_DIRS: &[&str] = &["tools", "meta"];
 
 /// The loaded vectors.
 #[derive(Debug, Clone)]
@@ -127,7 +128,11 @@ impl Suite {
     /// fails when any file cannot be loaded.
     pub fn load(root: &Path) -> Result<Suite, Vec<LoadError>> {
         let (suite, errors) = Suite::load_lenient(root);
-        if errors.is_empty() { Ok(suite) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(suite)
+        } else {
+            Err(errors)
+        }
     }
 
     /// Loads what can be loaded and returns the files that could not be, for the lint.
@@ -181,7 +186,9 @@ impl Suite {
         let files = self
             .files
             .iter()
-            .filter(|f| patterns.is_empty() || patterns.iter().any(|p| glob::matches_suite(p, &f.path)))
+            .filter(|f| {
+                patterns.is_empty() || patterns.iter().any(|p| glob::matches_suite(p, &f.path))
+            })
             .cloned()
             .collect();
         Suite {

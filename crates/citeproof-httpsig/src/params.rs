@@ -244,7 +244,10 @@ impl SignatureParams {
                         });
                     }
                     sf::parse_item(value, Version::Rfc8941).map_err(|e| {
-                        HttpSigError::InvalidParameter { param: name.clone(), detail: e }
+                        HttpSigError::InvalidParameter {
+                            param: name.clone(),
+                            detail: e,
+                        }
                     })?;
                 }
             }
@@ -285,7 +288,9 @@ impl SignatureParams {
                     )
                 }
                 SigParam::Other { value, .. } => {
-                    sf::parse_item(value, Version::Rfc8941).map_err(malformed)?.bare_item
+                    sf::parse_item(value, Version::Rfc8941)
+                        .map_err(malformed)?
+                        .bare_item
                 }
             };
             params.insert(key, value);

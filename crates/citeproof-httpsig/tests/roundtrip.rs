@@ -465,7 +465,13 @@ fn signing_errors() {
 #[test]
 fn unregistered_parameters_are_signed_and_ignored() {
     let mut p = params();
-    p.params.insert(1, SigParam::Other { name: "x-purpose".into(), value: "\"manifest\"".into() });
+    p.params.insert(
+        1,
+        SigParam::Other {
+            name: "x-purpose".into(),
+            value: "\"manifest\"".into(),
+        },
+    );
     let mut msg = unsigned_response();
     sign_in_place(&mut msg, "sig1", &p, &key()).unwrap();
     let input = msg.headers().combined("Signature-Input").unwrap();
@@ -483,6 +489,9 @@ fn unregistered_parameters_are_signed_and_ignored() {
     let parsed = parse_signature_input(&input).unwrap();
     assert_eq!(
         parsed[0].1.params[1],
-        SigParam::Other { name: "x-purpose".into(), value: "\"manifest\"".into() }
+        SigParam::Other {
+            name: "x-purpose".into(),
+            value: "\"manifest\"".into()
+        }
     );
 }

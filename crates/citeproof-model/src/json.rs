@@ -500,7 +500,10 @@ impl<'a> Parser<'a> {
         JsonError::at(
             IncidentCode::JsonNoncharacter,
             offset,
-            format!("noncharacter U+{:04X} is not allowed in I-JSON strings", u32::from(c)),
+            format!(
+                "noncharacter U+{:04X} is not allowed in I-JSON strings",
+                u32::from(c)
+            ),
         )
         .with_pointer(self.pointer(None))
     }

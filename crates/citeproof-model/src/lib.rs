@@ -17,6 +17,7 @@ pub mod ledger;
 pub mod primitives;
 pub mod snapshot;
 pub mod vectors;
+pub mod weburl;
 
 pub use hash::{ContentHash, aef_text_hash, sha256_bytes};
 pub use incident::{Incident, IncidentCode, Location, Severity};

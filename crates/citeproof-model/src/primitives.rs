@@ -42,7 +42,10 @@ impl Timestamp {
                 return Err(bad("a leap second must be 23:59:60 in UTC"));
             }
         }
-        Ok(Timestamp { text: text.to_owned(), instant })
+        Ok(Timestamp {
+            text: text.to_owned(),
+            instant,
+        })
     }
 
     /// Why this timestamp breaks profile rule JSON-005 (uppercase `T`/`Z`, no leap second,
@@ -92,14 +95,25 @@ impl Timestamp {
 /// by `time`). Hand-written because `time` also accepts a space for `T`, which RFC 3339's
 /// grammar (and JSON Schema's `date-time`) does not.
 fn rfc3339_shape(b: &[u8]) -> bool {
-    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
-    if !(digits(0..4) && b.get(4) == Some(&b'-') && digits(5..7) && b.get(7) == Some(&b'-') && digits(8..10)) {
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    if !(digits(0..4)
+        && b.get(4) == Some(&b'-')
+        && digits(5..7)
+        && b.get(7) == Some(&b'-')
+        && digits(8..10))
+    {
         return false;
     }
     if !matches!(b.get(10), Some(b'T' | b't')) {
         return false;
     }
-    if !(digits(11..13) && b.get(13) == Some(&b':') && digits(14..16) && b.get(16) == Some(&b':') && digits(17..19)) {
+    if !(digits(11..13)
+        && b.get(13) == Some(&b':')
+        && digits(14..16)
+        && b.get(16) == Some(&b':')
+        && digits(17..19))
+    {
         return false;
     }
     let mut i = 19;
@@ -197,7 +211,9 @@ impl Serialize for Rfc3339DateTime {
 impl<'de> Deserialize<'de> for Rfc3339DateTime {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let s = String::deserialize(deserializer)?;
-        Timestamp::parse(&s).map(Rfc3339DateTime).map_err(serde::de::Error::custom)
+        Timestamp::parse(&s)
+            .map(Rfc3339DateTime)
+            .map_err(serde::de::Error::custom)
     }
 }
 impl JsonSchema for Rfc3339DateTime {
@@ -344,7 +360,11 @@ mod tests {
             "2026-05-12T03:45:00-00:00",
             "2024-02-29T00:00:00Z",
         ] {
-            assert!(Timestamp::parse(ok).is_ok(), "{ok} rejected: {:?}", Timestamp::parse(ok));
+            assert!(
+                Timestamp::parse(ok).is_ok(),
+                "{ok} rejected: {:?}",
+                Timestamp::parse(ok)
+            );
         }
         for bad in [
             "2026-05-12 03:45:00Z",

@@ -323,7 +323,11 @@ fn arb_string() -> impl Strategy<Value = String> {
             .chars()
             .map(|c| {
                 let cp = u32::from(c);
-                if (0xFDD0..=0xFDEF).contains(&cp) || cp & 0xFFFE == 0xFFFE { '?' } else { c }
+                if (0xFDD0..=0xFDEF).contains(&cp) || cp & 0xFFFE == 0xFFFE {
+                    '?'
+                } else {
+                    c
+                }
             })
             .collect()),
         // few, tricky characters: many collisions and UTF-16 vs code point order differences

@@ -145,7 +145,12 @@ fn forbid_null(schema: &mut schemars::Schema) {
         let required: Vec<String> = obj
             .get("required")
             .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|r| {
+                r.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default();
         if let Some(Value::Object(properties)) = obj.get_mut("properties") {
             for (name, property) in properties.iter_mut() {
@@ -159,7 +164,9 @@ fn forbid_null(schema: &mut schemars::Schema) {
 }
 
 fn strip_null(property: &mut Value) {
-    let Some(obj) = property.as_object_mut() else { return };
+    let Some(obj) = property.as_object_mut() else {
+        return;
+    };
     if let Some(Value::Array(types)) = obj.get_mut("type") {
         types.retain(|t| t != "null");
         if types.len() == 1 {
@@ -272,7 +279,9 @@ pub fn schema_incidents(validator: &jsonschema::Validator, instance: &Value) -> 
                 }
                 // The profile names specific codes for these shared definitions (JSON-005,
                 // CANON-002); the keyword location tells which definition failed.
-                _ if keyword.starts_with("/$defs/Timestamp/") => IncidentCode::SchemaTimestampInvalid,
+                _ if keyword.starts_with("/$defs/Timestamp/") => {
+                    IncidentCode::SchemaTimestampInvalid
+                }
                 _ if keyword.starts_with("/$defs/ContentHash/") => IncidentCode::CanonHashSyntax,
                 _ => IncidentCode::SchemaViolation,
             };

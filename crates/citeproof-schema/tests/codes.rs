@@ -26,32 +26,58 @@ fn found(kind: DocumentKind, doc: &Value) -> Vec<(IncidentCode, String)> {
 
 #[test]
 fn timestamp_violations_get_their_own_code() {
-    assert!(found(DocumentKind::AcaManifest, &manifest("2026-04-28T10:00:00Z", HASH)).is_empty());
-    for bad in ["2026-04-28t10:00:00Z", "2016-12-31T23:59:60Z", "2026-04-28T10:00:00.1234567891Z", "2026-02-30T10:00:00Z"] {
+    assert!(
+        found(
+            DocumentKind::AcaManifest,
+            &manifest("2026-04-28T10:00:00Z", HASH)
+        )
+        .is_empty()
+    );
+    for bad in [
+        "2026-04-28t10:00:00Z",
+        "2016-12-31T23:59:60Z",
+        "2026-04-28T10:00:00.1234567891Z",
+        "2026-02-30T10:00:00Z",
+    ] {
         let got = found(DocumentKind::AcaManifest, &manifest(bad, HASH));
         assert!(
             got.contains(&(IncidentCode::SchemaTimestampInvalid, "/emitted_at".into())),
             "{bad}: {got:?}"
         );
-        assert!(got.iter().all(|(c, _)| *c == IncidentCode::SchemaTimestampInvalid), "{bad}: {got:?}");
+        assert!(
+            got.iter()
+                .all(|(c, _)| *c == IncidentCode::SchemaTimestampInvalid),
+            "{bad}: {got:?}"
+        );
     }
 }
 
 #[test]
 fn hash_syntax_gets_its_own_code() {
     let bad = HASH.to_uppercase().replace("SHA256", "sha256");
-    let got = found(DocumentKind::AcaManifest, &manifest("2026-04-28T10:00:00Z", &bad));
-    assert_eq!(got, vec![(IncidentCode::CanonHashSyntax, "/claims/0/sources/0/hash".into())]);
+    let got = found(
+        DocumentKind::AcaManifest,
+        &manifest("2026-04-28T10:00:00Z", &bad),
+    );
+    assert_eq!(
+        got,
+        vec![(
+            IncidentCode::CanonHashSyntax,
+            "/claims/0/sources/0/hash".into()
+        )]
+    );
 }
 
 #[test]
 fn aef_timestamps_follow_the_published_schema_not_json_005() {
-    let evidence = |fetched_at: &str| json!({
-        "evidence_version": "0.1", "evidence_id": "e", "claim_text": "c",
-        "source": { "uri": "https://example.com/", "type": "webpage", "fetched_at": fetched_at },
-        "span": { "selector_type": "none" }, "retrieval": { "method": "keyword" },
-        "verification": { "content_hash": HASH }, "synthesis_role": "background"
-    });
+    let evidence = |fetched_at: &str| {
+        json!({
+            "evidence_version": "0.1", "evidence_id": "e", "claim_text": "c",
+            "source": { "uri": "https://example.com/", "type": "webpage", "fetched_at": fetched_at },
+            "span": { "selector_type": "none" }, "retrieval": { "method": "keyword" },
+            "verification": { "content_hash": HASH }, "synthesis_role": "background"
+        })
+    };
     assert!(found(DocumentKind::AefEvidence, &evidence("2026-04-28t10:00:00z")).is_empty());
     assert!(found(DocumentKind::AefEvidence, &evidence("2016-12-31T23:59:60Z")).is_empty());
     let got = found(DocumentKind::AefEvidence, &evidence("2026-04-28 10:00:00Z"));

@@ -20,7 +20,7 @@ fn manifest() -> Value {
             "sources": [{ "url": "https://example.com/a", "retrieved_at": "2026-04-28T09:55:00Z",
                           "hash": HASH, "excerpt_offset": [0, 3] }]
         }],
-        "chain": [{ "step": 1, "tool": "search", "outputs_ref": "runs/123/step/1",
+        "chain": [{ "step": 1, "tool": "search", "inputs": { "q": "a" }, "outputs_ref": "runs/123/step/1",
                     "sources": ["https://example.com/a"] }]
     })
 }
@@ -72,32 +72,63 @@ fn with_member(mut doc: Value, pointer: &str, name: &str) -> Value {
 }
 
 fn codes(kind: DocumentKind, doc: &Value) -> Vec<IncidentCode> {
-    validate_value(kind, doc).into_iter().map(|i| i.code).collect()
+    validate_value(kind, doc)
+        .into_iter()
+        .map(|i| i.code)
+        .collect()
 }
 
 fn typed_ok<T: DeserializeOwned>(doc: &Value) -> bool {
     serde_json::from_value::<T>(doc.clone()).is_ok()
 }
 
-fn assert_policy<T: DeserializeOwned>(kind: DocumentKind, base: Value, objects: &[&str], extensions: bool) {
-    assert!(codes(kind, &base).is_empty(), "{kind}: base document invalid: {:?}", validate_value(kind, &base));
-    assert!(typed_ok::<T>(&base), "{kind}: base document does not deserialize");
+fn assert_policy<T: DeserializeOwned>(
+    kind: DocumentKind,
+    base: Value,
+    objects: &[&str],
+    extensions: bool,
+) {
+    assert!(
+        codes(kind, &base).is_empty(),
+        "{kind}: base document invalid: {:?}",
+        validate_value(kind, &base)
+    );
+    assert!(
+        typed_ok::<T>(&base),
+        "{kind}: base document does not deserialize"
+    );
     for pointer in objects {
         let unknown = with_member(base.clone(), pointer, "surprise");
         let found = validate_value(kind, &unknown);
         assert!(
-            found.iter().any(|i| i.code == IncidentCode::UnknownMember && i.location.pointer.as_deref() == Some(pointer)),
+            found.iter().any(|i| i.code == IncidentCode::UnknownMember
+                && i.location.pointer.as_deref() == Some(pointer)),
             "{kind}: unknown member at {pointer:?} not reported with its pointer: {found:?}"
         );
-        assert!(!typed_ok::<T>(&unknown), "{kind}: typed model accepted unknown member at {pointer:?}");
+        assert!(
+            !typed_ok::<T>(&unknown),
+            "{kind}: typed model accepted unknown member at {pointer:?}"
+        );
 
         let extension = with_member(base.clone(), pointer, "x-vendor");
         if extensions {
-            assert!(codes(kind, &extension).is_empty(), "{kind}: x- extension at {pointer:?} rejected");
-            assert!(typed_ok::<T>(&extension), "{kind}: typed model rejected x- extension at {pointer:?}");
+            assert!(
+                codes(kind, &extension).is_empty(),
+                "{kind}: x- extension at {pointer:?} rejected"
+            );
+            assert!(
+                typed_ok::<T>(&extension),
+                "{kind}: typed model rejected x- extension at {pointer:?}"
+            );
         } else {
-            assert!(codes(kind, &extension).contains(&IncidentCode::UnknownMember), "{kind}: x- member at {pointer:?} accepted");
-            assert!(!typed_ok::<T>(&extension), "{kind}: typed model accepted x- member at {pointer:?}");
+            assert!(
+                codes(kind, &extension).contains(&IncidentCode::UnknownMember),
+                "{kind}: x- member at {pointer:?} accepted"
+            );
+            assert!(
+                !typed_ok::<T>(&extension),
+                "{kind}: typed model accepted x- member at {pointer:?}"
+            );
         }
     }
 }
@@ -125,8 +156,18 @@ fn aef_evidence_allows_no_unknown_member() {
 
 #[test]
 fn archive_and_envelope_documents() {
-    assert_policy::<archive::ArchiveCitation>(DocumentKind::ArchiveCitation, citation(), &[""], true);
-    assert_policy::<archive::DisplayCitation>(DocumentKind::ArchiveDisplayCitation, display(), &[""], false);
+    assert_policy::<archive::ArchiveCitation>(
+        DocumentKind::ArchiveCitation,
+        citation(),
+        &[""],
+        true,
+    );
+    assert_policy::<archive::DisplayCitation>(
+        DocumentKind::ArchiveDisplayCitation,
+        display(),
+        &[""],
+        false,
+    );
     assert_policy::<envelope::ChainEnvelope>(
         DocumentKind::ChainEnvelope,
         envelope(),
@@ -148,6 +189,10 @@ fn jwks_ignore_unknown_members() {
 fn display_citation_never_carries_bundle_fields() {
     for field in ["artifact_id", "span", "archive_version"] {
         let leaked = with_member(display(), "", field);
-        assert!(codes(DocumentKind::ArchiveDisplayCitation, &leaked).contains(&IncidentCode::UnknownMember), "{field}");
+        assert!(
+            codes(DocumentKind::ArchiveDisplayCitation, &leaked)
+                .contains(&IncidentCode::UnknownMember),
+            "{field}"
+        );
     }
 }

@@ -93,12 +93,13 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         start_timeout: seconds("--start-timeout", args.start_timeout)?,
         ..ProcessOptions::default()
     };
-    let xfail = match &args.xfail {
-        None => Vec::new(),
-        Some(path) => runner::parse_xfail(&std::fs::read_to_string(path).map_err(|e| {
-            Failure::Usage(format!("cannot read --xfail {}: {e}", path.display()))
-        })?),
-    };
+    let xfail =
+        match &args.xfail {
+            None => Vec::new(),
+            Some(path) => runner::parse_xfail(&std::fs::read_to_string(path).map_err(|e| {
+                Failure::Usage(format!("cannot read --xfail {}: {e}", path.display()))
+            })?),
+        };
     let vectors = match args.vectors.clone().or_else(find_vectors_dir) {
         Some(dir) => dir,
         None => {
@@ -177,7 +178,11 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             print!("{text}");
         } else {
             std::fs::write(out, text).map_err(|e| {
-                Failure::Usage(format!("cannot write {} report to {}: {e}", format, out.display()))
+                Failure::Usage(format!(
+                    "cannot write {} report to {}: {e}",
+                    format,
+                    out.display()
+                ))
             })?;
         }
     }

@@ -1,8 +1,14 @@
 pub mod adapter;
 pub mod canon;
 pub mod conformance;
+pub mod evidence;
 pub mod hash;
+pub mod httpsig;
+pub mod keygen;
+pub mod serve;
+pub mod sign;
 pub mod validate;
+pub mod verify;
 
 /// Why a command did not succeed; decides the exit code.
 #[derive(Debug)]

@@ -104,12 +104,19 @@ pub(crate) fn from_incidents(incidents: &[Incident], output: Option<Value>) -> R
         result: Some(result),
         errors,
         warnings,
-        output: if result == Answer::Valid { output } else { None },
+        output: if result == Answer::Valid {
+            output
+        } else {
+            None
+        },
     })
 }
 
 /// Validates the raw `document` text of the input as a document of `kind`.
-pub(crate) fn validate_document_input(kind: citeproof_schema::DocumentKind, input: &Value) -> Reply {
+pub(crate) fn validate_document_input(
+    kind: citeproof_schema::DocumentKind,
+    input: &Value,
+) -> Reply {
     match str_member(input, "document") {
         Ok(text) => {
             let report = citeproof_verify::validate_document(kind, text.as_bytes());

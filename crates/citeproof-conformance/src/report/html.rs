@@ -33,16 +33,16 @@ fn verdict_class(v: Verdict) -> &'static str {
 pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> String {
     let mut out = String::new();
     let title = format!("citeproof conformance: {}", implementation_name(run));
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+        "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>",
         e(&title),
         e(&title)
     );
     let t = &summary.totals;
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<p id=\"result\" class=\"{}\">Result: <strong>{}</strong>: {} cases, {} passed, {} failed, {} errored, {} skipped, {} xfailed ({:.2} s). Command: <code>{}</code>. Suite: {} files, <code>{}</code>.</p>\n",
+        "<p id=\"result\" class=\"{}\">Result: <strong>{}</strong>: {} cases, {} passed, {} failed, {} errored, {} skipped, {} xfailed ({:.2} s). Command: <code>{}</code>. Suite: {} files, <code>{}</code>.</p>",
         if run.success() { "passed" } else { "failed" },
         if run.success() { "pass" } else { "fail" },
         t.total,
@@ -57,22 +57,22 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
         e(&ctx.suite.digest)
     );
     if t.skipped > 0 {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<p class=\"note\">{} cases were <strong>not run</strong> (skipped). They count neither as passed nor toward any level.</p>\n",
+            "<p class=\"note\">{} cases were <strong>not run</strong> (skipped). They count neither as passed nor toward any level.</p>",
             t.skipped
         );
     }
     if let Some(reason) = &run.aborted {
-        let _ = write!(out, "<p class=\"note\">Aborted: {}</p>\n", e(reason));
+        let _ = writeln!(out, "<p class=\"note\">Aborted: {}</p>", e(reason));
     }
 
     out.push_str("<h2>Levels</h2>\n<p>Level N is achieved only if every MUST case of levels up to N passed.</p>\n<table id=\"levels\">\n<thead><tr><th>spec</th><th>level</th><th>verdict</th><th>cases</th><th>passed</th><th>failed</th><th>errored</th><th>skipped</th><th>xfailed</th></tr></thead>\n<tbody>\n");
     for l in &summary.levels {
         let c = &l.cases;
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+            "<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             e(&l.spec),
             level_name(l.level),
             verdict_class(l.verdict),
@@ -98,9 +98,9 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
     } else {
         out.push_str("<table id=\"failures\">\n<thead><tr><th>case</th><th>status</th><th>expected</th><th>actual</th><th>why</th></tr></thead>\n<tbody>\n");
         for r in bad {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "<tr class=\"{}\" id=\"case-{}\"><td><code>{}</code><br/>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                "<tr class=\"{}\" id=\"case-{}\"><td><code>{}</code><br/>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 r.status,
                 e(&r.case.id),
                 e(&r.case.id),
@@ -126,7 +126,9 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
             e(&r.id),
             r.state(),
             e(&r.id),
-            r.keyword.map(|k| k.to_string()).unwrap_or_else(|| "?".into()),
+            r.keyword
+                .map(|k| k.to_string())
+                .unwrap_or_else(|| "?".into()),
             e(&r.level),
             e(&r.title),
             r.state()

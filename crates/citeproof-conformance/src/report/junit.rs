@@ -53,10 +53,7 @@ pub(super) fn render(run: &RunResult, ctx: &Context<'_>) -> String {
             xml_escape(&file.operation),
             xml_escape(&file.spec)
         );
-        let classname = file
-            .path
-            .trim_end_matches(".json")
-            .replace('/', ".");
+        let classname = file.path.trim_end_matches(".json").replace('/', ".");
         for r in results {
             let _ = write!(
                 out,

@@ -49,7 +49,9 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
     if let Some(reason) = &run.aborted {
         let _ = writeln!(out, "- **Aborted:** {}", cell(reason));
     }
-    out.push_str("\n## Levels\n\nLevel N is achieved only if every MUST case of levels up to N passed.\n\n");
+    out.push_str(
+        "\n## Levels\n\nLevel N is achieved only if every MUST case of levels up to N passed.\n\n",
+    );
     out.push_str("| spec | level | verdict | cases | passed | failed | errored | skipped | xfailed |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n");
     for l in &summary.levels {
         let c = &l.cases;
@@ -73,7 +75,9 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
         .filter(|r| matches!(r.status, Status::Failed | Status::Errored))
         .collect();
     if !bad.is_empty() {
-        out.push_str("\n## Failures\n\n| case | status | expected | actual | why |\n|---|---|---|---|---|\n");
+        out.push_str(
+            "\n## Failures\n\n| case | status | expected | actual | why |\n|---|---|---|---|---|\n",
+        );
         for r in bad {
             let _ = writeln!(
                 out,
@@ -93,7 +97,9 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.id,
-            r.keyword.map(|k| k.to_string()).unwrap_or_else(|| "?".into()),
+            r.keyword
+                .map(|k| k.to_string())
+                .unwrap_or_else(|| "?".into()),
             cell(&r.level),
             r.state(),
             c.passed,

@@ -13,6 +13,9 @@ mod markdown;
 mod text;
 
 pub use json::REPORT_VERSION;
+
+/// The JSON Schema of the JSON report, as published in `schemas/conformance-report.json`.
+pub const JSON_REPORT_SCHEMA: &str = include_str!("../../../../schemas/conformance-report.json");
 pub use text::{failures_text, summary_text};
 
 /// A report format of `--report`.

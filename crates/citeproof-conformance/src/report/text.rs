@@ -73,10 +73,11 @@ pub fn summary_text(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> St
         run.duration.as_secs_f64()
     );
     if run.starts > 1 {
+        let restarts = run.starts - 1;
         let _ = writeln!(
             out,
-            "  the implementation was restarted {} times",
-            run.starts - 1
+            "  the implementation was restarted {restarts} time{}",
+            if restarts == 1 { "" } else { "s" }
         );
     }
     if t.skipped > 0 {

@@ -39,6 +39,9 @@ pub fn validate_document(kind: DocumentKind, bytes: &[u8]) -> DocumentReport {
 
 /// Validates an already-parsed document.
 pub fn validate_value(kind: DocumentKind, value: &Value) -> Vec<Incident> {
+    if let Some(incidents) = semantic::replaces_schema(kind, value) {
+        return incidents;
+    }
     let validator = match SchemaValidator::new(kind) {
         Ok(v) => v,
         Err(e) => {
@@ -58,6 +61,7 @@ pub fn validate_value(kind: DocumentKind, value: &Value) -> Vec<Incident> {
 
 /// Typed parse of a schema-valid value. A failure here means the schema admits something the
 /// type does not: reported, never unwrapped.
+#[allow(clippy::result_large_err)] // `Incident` is the finding type everywhere
 pub(crate) fn typed<T: DeserializeOwned>(value: &Value) -> Result<T, Incident> {
     T::deserialize(value).map_err(|e| {
         Incident::new(

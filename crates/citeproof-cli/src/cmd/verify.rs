@@ -1,0 +1,149 @@
+//! `citeproof verify URL | --snapshot FILE [--level N] [--allow-private] [--json]
+//! [--save-snapshot FILE]`: the ACA verification flow (Levels 1-3), live or from a web snapshot.
+//! Exit 0 when the required level is met, 1 when not, 2 on usage errors.
+
+use std::process::ExitCode;
+
+use citeproof_fetch::{FetchPolicy, HttpFetcher, RecordingFetcher};
+use citeproof_verify::aca::{AcaReport, VerifyOptions, verify_snapshot_bytes, verify_url};
+
+use super::Failure;
+use crate::input::read_limited;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// URL of the agent response to verify.
+    #[arg(required_unless_present = "snapshot", conflicts_with = "snapshot")]
+    url: Option<String>,
+    /// Verify offline from a web snapshot file instead of the network.
+    #[arg(long)]
+    snapshot: Option<String>,
+    /// Level to check and require (1-3). Default: the highest level the response claims
+    /// (3 when a manifest has a chain or a signature, else 2).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
+    level: Option<u8>,
+    /// Allow loopback and private addresses (local demos and tests); link-local stays refused.
+    #[arg(long)]
+    allow_private: bool,
+    /// Print JSON `{"level":N,"verified":bool,"incidents":[...]}` instead of a report.
+    #[arg(long)]
+    json: bool,
+    /// Write everything a live verification fetched to FILE as a web snapshot.
+    #[arg(long, requires = "url")]
+    save_snapshot: Option<String>,
+    /// Verification time, Unix seconds (default: now).
+    #[arg(long)]
+    now: Option<i64>,
+    /// Refuse manifest signatures whose `created` is older than SECONDS.
+    #[arg(long)]
+    max_age: Option<u64>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    let mut opts = VerifyOptions::new(args.now.unwrap_or_else(super::sign::now));
+    opts.required_level = args.level;
+    opts.allow_private = args.allow_private;
+    opts.max_signature_age = args.max_age;
+    let report = match (&args.url, &args.snapshot) {
+        (_, Some(file)) => {
+            let bytes = read_limited(file, 256 * 1024 * 1024)?;
+            verify_snapshot_bytes(&bytes, &opts)
+        }
+        (Some(url), None) => {
+            let policy = FetchPolicy {
+                allow_private: args.allow_private,
+                ..FetchPolicy::default()
+            };
+            let recorder = RecordingFetcher::new(HttpFetcher::new(policy));
+            let report = verify_url(url, &recorder, &opts);
+            if let Some(path) = &args.save_snapshot {
+                let snapshot = recorder
+                    .snapshot(url)
+                    .map_err(|e| Failure::Invalid(format!("cannot build the snapshot: {e}")))?;
+                let text = serde_json::to_string_pretty(&snapshot)
+                    .map_err(|e| Failure::Usage(e.to_string()))?;
+                std::fs::write(path, text + "\n")
+                    .map_err(|e| Failure::Usage(format!("cannot write {path}: {e}")))?;
+                if !args.json {
+                    eprintln!("snapshot written to {path}");
+                }
+            }
+            report
+        }
+        (None, None) => return Err(Failure::Usage("give a URL or --snapshot FILE".into())),
+    };
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            level: u8,
+            required_level: u8,
+            verified: bool,
+            incidents: &'a [citeproof_verify::aca::AcaIncident],
+        }
+        let out = Out {
+            level: report.level,
+            required_level: report.required_level,
+            verified: report.verified,
+            incidents: &report.incidents,
+        };
+        let text = serde_json::to_string_pretty(&out).map_err(|e| Failure::Usage(e.to_string()))?;
+        println!("{text}");
+    } else {
+        print!("{}", readable(&report));
+    }
+    Ok(if report.verified {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn readable(r: &AcaReport) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("response: {}\n", r.url));
+    out.push_str(&format!(
+        "level achieved: {} (required {}) -> {}\n",
+        r.level,
+        r.required_level,
+        if r.verified {
+            "VERIFIED"
+        } else {
+            "NOT VERIFIED"
+        }
+    ));
+    for m in &r.manifests {
+        out.push_str(&format!("\nmanifest {}", m.url));
+        if let Some(run) = &m.run_id {
+            out.push_str(&format!(" (run {run})"));
+        }
+        if let Some(kid) = &m.signed_by {
+            out.push_str(&format!(", signature valid (keyid {kid})"));
+        }
+        out.push('\n');
+        for c in &m.claims {
+            let verdict = match c.supported {
+                Some(true) => "supported",
+                Some(false) => "NOT supported",
+                None => "not checked",
+            };
+            out.push_str(&format!(
+                "  claim {} [{verdict}]: {}\n",
+                c.claim_id.as_deref().unwrap_or("?"),
+                c.text.as_deref().unwrap_or("")
+            ));
+            for s in &c.sources {
+                out.push_str(&format!("    source {}: {}\n", s.url, s.verdict));
+            }
+        }
+    }
+    if r.incidents.is_empty() {
+        out.push_str("\nno incidents\n");
+    } else {
+        out.push_str(&format!("\nincidents ({}):\n", r.incidents.len()));
+        for i in &r.incidents {
+            out.push_str(&format!("  L{} {}\n", i.level, i.incident));
+        }
+    }
+    out.push_str(&format!("\nsupport check: {}\n", r.judge));
+    out
+}

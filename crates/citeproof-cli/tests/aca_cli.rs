@@ -1,0 +1,342 @@
+//! End-to-end tests of the ACA subcommands: keygen, sign manifest, httpsig verify, verify,
+//! serve. Published data: RFC 9421 Appendix B.2.6 (in crates/citeproof-httpsig/tests/data).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command as StdCommand, Stdio};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn citeproof() -> Command {
+    Command::cargo_bin("citeproof").unwrap()
+}
+
+fn rfc(name: &str) -> String {
+    format!(
+        "{}/../citeproof-httpsig/tests/data/rfc9421/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn stdout_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The B.2 test request with the B.2.6 signature fields, as an HTTP/1.1 message file.
+fn b26_message(dir: &std::path::Path) -> std::path::PathBuf {
+    let req = std::fs::read_to_string(rfc("test-request.http")).unwrap();
+    let (head, body) = req.split_once("\n\n").unwrap();
+    let input = std::fs::read_to_string(rfc("b2_6-signature-input.txt")).unwrap();
+    let sig = std::fs::read_to_string(rfc("b2_6-signature.txt")).unwrap();
+    // Header lines end in CRLF; the 18-byte body is kept exactly as published.
+    let text = format!(
+        "{}\r\nSignature-Input: {input}\r\nSignature: {sig}\r\n\r\n{body}",
+        head.replace('\n', "\r\n")
+    );
+    let path = dir.join("b26.http");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn httpsig_verify_accepts_rfc9421_b26_and_prints_the_published_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let msg = b26_message(dir.path());
+    let out = citeproof()
+        .args(["httpsig", "verify", "--message"])
+        .arg(&msg)
+        .args([
+            "--key",
+            &rfc("test-key-ed25519-public.pem"),
+            "--now",
+            "1618884500",
+            "--verbose",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
+    let published = std::fs::read_to_string(rfc("b2_6-signature-base.txt")).unwrap();
+    assert!(stdout_of(&out).contains(&published), "{}", stdout_of(&out));
+    assert!(stdout_of(&out).contains("valid: signature `sig-b26`"));
+
+    // A changed Date header breaks it: exit 1.
+    let text = std::fs::read_to_string(&msg)
+        .unwrap()
+        .replace("02:07:55", "02:07:56");
+    std::fs::write(&msg, text).unwrap();
+    let out = citeproof()
+        .args(["httpsig", "verify", "--message"])
+        .arg(&msg)
+        .args([
+            "--key",
+            &rfc("test-key-ed25519-public.pem"),
+            "--now",
+            "1618884500",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout_of(&out).contains("httpsig-signature-invalid"));
+}
+
+#[test]
+fn keygen_sign_and_httpsig_verify_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = dir.path().join("keys");
+    let out = citeproof()
+        .args(["keygen", "--kid", "agent-2026-04", "--out"])
+        .arg(&keys)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    for f in ["private.pem", "public.pem", "jwks.json"] {
+        assert!(keys.join(f).exists(), "{f}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(keys.join("private.pem"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o077, 0, "private key readable by others");
+    }
+    let jwks: Value =
+        serde_json::from_slice(&std::fs::read(keys.join("jwks.json")).unwrap()).unwrap();
+    assert_eq!(jwks["keys"][0]["kid"], "agent-2026-04");
+    assert_eq!(jwks["keys"][0]["crv"], "Ed25519");
+    assert!(jwks["keys"][0].get("d").is_none());
+    // keygen refuses to overwrite.
+    let again = citeproof()
+        .args(["keygen", "--out"])
+        .arg(&keys)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+
+    let manifest = r#"{"run_id":"123","agent_id":"agent.example/v1","emitted_at":"2026-04-28T10:00:00Z",
+      "claims":[{"claim_id":"c1","text":"A claim.","sources":[{"url":"https://example.com/a",
+      "retrieved_at":"2026-04-28T09:55:00Z","hash":"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+      "excerpt_offset":[0,1]}]}]}"#;
+    let mpath = dir.path().join("manifest.json");
+    std::fs::write(&mpath, manifest).unwrap();
+    let out = citeproof()
+        .args(["sign", "manifest"])
+        .arg(&mpath)
+        .arg("--key")
+        .arg(keys.join("private.pem"))
+        .args(["--keyid", "agent-2026-04", "--created", "1777370400"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let signed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(signed["status"], 200);
+    let names: Vec<&str> = signed["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h[0].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "content-type",
+            "content-digest",
+            "signature-input",
+            "signature"
+        ]
+    );
+    assert_eq!(
+        signed["headers"][2][1],
+        "sig1=(\"@status\" \"content-type\" \"content-digest\");created=1777370400;keyid=\"agent-2026-04\";alg=\"ed25519\""
+    );
+    let body = signed["body"].as_str().unwrap();
+    assert!(body.starts_with("{\"agent_id\":"), "JCS body: {body}");
+
+    // Serve it as an HTTP/1.1 message and verify with the public key.
+    let mut text = String::from("HTTP/1.1 200 OK\r\n");
+    for h in signed["headers"].as_array().unwrap() {
+        text.push_str(&format!(
+            "{}: {}\r\n",
+            h[0].as_str().unwrap(),
+            h[1].as_str().unwrap()
+        ));
+    }
+    text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    let msg = dir.path().join("resp.http");
+    std::fs::write(&msg, &text).unwrap();
+    let out = citeproof()
+        .args(["httpsig", "verify", "--message"])
+        .arg(&msg)
+        .arg("--key")
+        .arg(keys.join("public.pem"))
+        .args(["--now", "1777370460"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
+    // The JWK Set works as a key file too.
+    let out = citeproof()
+        .args(["httpsig", "verify", "--message"])
+        .arg(&msg)
+        .arg("--key")
+        .arg(keys.join("jwks.json"))
+        .args(["--now", "1777370460"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
+
+    // An invalid manifest is refused (exit 1) unless --allow-invalid.
+    std::fs::write(&mpath, manifest.replace("\"c1\"", "\"claim one\"")).unwrap();
+    let out = citeproof()
+        .args(["sign", "manifest"])
+        .arg(&mpath)
+        .arg("--key")
+        .arg(keys.join("private.pem"))
+        .args(["--keyid", "k"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("aca-claim-id-invalid"));
+}
+
+/// Starts `citeproof serve` on a free loopback port; returns the child and the base URL.
+fn start_server() -> (std::process::Child, String) {
+    let bin = assert_cmd::cargo::cargo_bin("citeproof");
+    let mut child = StdCommand::new(bin)
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut reader = BufReader::new(stdout);
+    let mut first = String::new();
+    reader.read_line(&mut first).unwrap();
+    // Keep draining the banner so the server never writes into a closed pipe.
+    std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+    let base = first.trim().rsplit(' ').next().unwrap().to_owned();
+    assert!(base.starts_with("http://127.0.0.1:"), "{first}");
+    (child, base)
+}
+
+#[test]
+fn serve_lists_runs_and_verify_reports_their_levels() {
+    let (mut child, base) = start_server();
+    let result = std::panic::catch_unwind(|| {
+        // GET /runs through the verifier's own fetcher is overkill; use the CLI on each run.
+        let out = citeproof()
+            .args(["verify", "--allow-private", "--json"])
+            .arg(format!("{base}/runs/complete"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["level"], 3);
+        assert_eq!(report["verified"], true);
+        assert_eq!(report["incidents"], Value::Array(vec![]));
+
+        let dir = tempfile::tempdir().unwrap();
+        let snap = dir.path().join("unsigned.json");
+        let out = citeproof()
+            .args(["verify", "--allow-private", "--json", "--save-snapshot"])
+            .arg(&snap)
+            .arg(format!("{base}/runs/unsigned"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["level"], 2);
+        let codes: Vec<&str> = report["incidents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["code"].as_str().unwrap())
+            .collect();
+        assert!(codes.contains(&"aca-signature-missing"), "{codes:?}");
+        for i in report["incidents"].as_array().unwrap() {
+            assert!(i["severity"].is_string() && i["message"].is_string());
+        }
+
+        // Offline replay of the saved snapshot: same level; --level 2 is met.
+        let out = citeproof()
+            .args(["verify", "--allow-private", "--snapshot"])
+            .arg(&snap)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            stdout_of(&out).contains("level achieved: 2 (required 3)"),
+            "{}",
+            stdout_of(&out)
+        );
+        let out = citeproof()
+            .args(["verify", "--allow-private", "--level", "2", "--snapshot"])
+            .arg(&snap)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
+
+        // Without --allow-private the loopback address is refused.
+        let out = citeproof()
+            .args(["verify", "--json"])
+            .arg(format!("{base}/runs/complete"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(stdout_of(&out).contains("fetch-address-forbidden"));
+
+        let out = citeproof()
+            .args(["verify", "--allow-private"])
+            .arg(format!("{base}/runs/no-header"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(stdout_of(&out).contains("aca-header-missing"));
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    if let Err(e) = result {
+        std::panic::resume_unwind(e);
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        vec!["verify"],
+        vec!["verify", "--level", "4", "https://example.com/"],
+        vec!["verify", "--snapshot", "/definitely/not/here.json"],
+        vec![
+            "sign",
+            "manifest",
+            "/definitely/not/here.json",
+            "--key",
+            "k",
+            "--keyid",
+            "k",
+        ],
+        vec![
+            "httpsig",
+            "verify",
+            "--message",
+            "/definitely/not/here",
+            "--key",
+            "k",
+        ],
+        vec!["serve", "--addr", "8.8.8.8:80"],
+    ] {
+        let out = citeproof().args(&args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -1,0 +1,179 @@
+//! `citeproof conformance` and `citeproof adapter` end to end: the reference run in-process and
+//! as a child process over the adapter protocol, reports on disk, exit codes.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use assert_cmd::Command;
+
+fn citeproof() -> Command {
+    Command::cargo_bin("citeproof").unwrap()
+}
+
+fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn vectors() -> String {
+    root().join("vectors").display().to_string()
+}
+
+#[test]
+fn in_process_reference_passes_canon_with_a_summary() {
+    let out = citeproof()
+        .args(["conformance", "--suite", "canon", "--vectors", &vectors()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("citeproof-reference"), "{stdout}");
+    assert!(stdout.contains("canon    core     achieved"), "{stdout}");
+    assert!(stdout.contains("PASS: every case passed"), "{stdout}");
+    // not a terminal: no progress bar, no escape sequences
+    assert!(
+        !out.stderr.contains(&0x1b),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn reference_as_an_adapter_with_every_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("citeproof");
+    let implementation = format!("'{}' adapter", bin.display());
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let out = citeproof()
+        .args([
+            "conformance",
+            "--vectors",
+            &vectors(),
+            "--suite",
+            "canon",
+            "--impl",
+            &implementation,
+        ])
+        .args(["--report", "json", "--out", &path("r.json")])
+        .args(["--report", "junit", "--out", &path("r.xml")])
+        .args(["--report", "markdown", "--out", &path("r.md")])
+        .args(["--report", "html", "--out", &path("r.html")])
+        .args(["--report", "svg", "--out", &path("badge.svg")])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path("r.json")).unwrap()).unwrap();
+    assert_eq!(report["implementation"]["name"], "citeproof-reference");
+    assert_eq!(report["implementation"]["starts"], 1);
+    assert_eq!(report["success"], true);
+    assert!(report["totals"]["passed"].as_u64().unwrap() >= 180);
+    for name in ["r.xml", "r.md", "r.html", "badge.svg"] {
+        assert!(std::fs::metadata(path(name)).unwrap().len() > 100, "{name}");
+    }
+}
+
+#[test]
+fn report_to_stdout_moves_the_summary_to_stderr() {
+    let out = citeproof()
+        .args([
+            "conformance",
+            "--vectors",
+            &vectors(),
+            "--suite",
+            "canon/hash-bytes",
+            "--report",
+            "json",
+            "--out",
+            "-",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["totals"]["total"], 18);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("PASS"));
+}
+
+#[test]
+fn strict_xfail_fails_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let xfail = dir.path().join("xfail.txt");
+    std::fs::write(
+        &xfail,
+        "# passes, so this fails the run\ncanon-hash-bytes-abc\n",
+    )
+    .unwrap();
+    let out = citeproof()
+        .args([
+            "conformance",
+            "--vectors",
+            &vectors(),
+            "--suite",
+            "canon/hash-bytes",
+        ])
+        .arg("--xfail")
+        .arg(&xfail)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("FAILED  canon-hash-bytes-abc"), "{stdout}");
+    assert!(stdout.contains("but passed"), "{stdout}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["conformance", "--report", "json"][..],
+        &["conformance", "--report", "pdf", "--out", "x"],
+        &["conformance", "--suite", "no-such-spec"],
+        &["conformance", "--case-timeout", "0"],
+        &["conformance", "--vectors", "/nonexistent/vectors"],
+    ] {
+        let out = citeproof().args(args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn adapter_speaks_the_protocol() {
+    let list = citeproof().args(["adapter", "--list"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&list.stdout)
+            .lines()
+            .any(|l| l == "jcs-canonicalize")
+    );
+    let session = concat!(
+        "{\"cmd\":\"start\",\"protocol\":1}\n",
+        "{\"cmd\":\"run\",\"seq\":1,\"case\":{\"id\":\"canon-x\",\"operation\":\"hash-aef-text\",\"input\":{\"data_base64\":\"YWJjDQo=\"}}}\n",
+        "{\"cmd\":\"stop\"}\n",
+    );
+    let out = citeproof()
+        .arg("adapter")
+        .write_stdin(session)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["protocol"], 1);
+    // AEF §5 of "abc\r\n" is "abc": FIPS 180-2 example digest
+    assert_eq!(
+        lines[1],
+        serde_json::json!({"seq": 1, "result": "valid", "errors": [],
+            "output": {"hash": "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}})
+    );
+}

@@ -1,0 +1,134 @@
+//! Small helpers for walking untrusted JSON values and reporting at RFC 6901 pointers.
+
+use citeproof_model::{ContentHash, Incident, IncidentCode, Location, Timestamp};
+use serde_json::Value;
+
+/// `base` + `/` + escaped `token`.
+pub(crate) fn child(base: &str, token: &str) -> String {
+    let mut out = String::with_capacity(base.len() + token.len() + 1);
+    out.push_str(base);
+    out.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+pub(crate) fn index(base: &str, i: usize) -> String {
+    format!("{base}/{i}")
+}
+
+/// Where an incident about a document fetched from `url` happened.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Ctx {
+    pub url: Option<String>,
+}
+
+impl Ctx {
+    pub(crate) fn at(&self, code: IncidentCode, pointer: &str, message: String) -> Incident {
+        Incident::new(
+            code,
+            message,
+            Location {
+                pointer: Some(pointer.to_owned()),
+                url: self.url.clone(),
+                ..Location::default()
+            },
+        )
+    }
+
+    pub(crate) fn at_claim(
+        &self,
+        code: IncidentCode,
+        pointer: &str,
+        claim_id: Option<&str>,
+        message: String,
+    ) -> Incident {
+        let mut i = self.at(code, pointer, message);
+        i.location.claim_id = claim_id.map(str::to_owned);
+        i
+    }
+
+    pub(crate) fn at_step(
+        &self,
+        code: IncidentCode,
+        pointer: &str,
+        step: usize,
+        message: String,
+    ) -> Incident {
+        let mut i = self.at(code, pointer, message);
+        i.location.step = Some(step as u64);
+        i
+    }
+}
+
+/// A short name of a JSON value's type, for messages.
+pub(crate) fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A timestamp member (JSON-005): wrong type is `schema-violation`, a string that is not a
+/// profile timestamp is `schema-timestamp-invalid`.
+pub(crate) fn timestamp(v: &Value) -> Result<Timestamp, (IncidentCode, String)> {
+    let Some(s) = v.as_str() else {
+        return Err((
+            IncidentCode::SchemaViolation,
+            format!("expected a timestamp string, found {}", kind(v)),
+        ));
+    };
+    let t = Timestamp::parse(s).map_err(|e| (IncidentCode::SchemaTimestampInvalid, e))?;
+    if let Some(why) = t.profile_violation() {
+        return Err((
+            IncidentCode::SchemaTimestampInvalid,
+            format!("`{s}` is not a profile timestamp: {why}"),
+        ));
+    }
+    Ok(t)
+}
+
+/// A content hash (CANON-002): any value that is not `sha256:` + 64 lowercase hex.
+pub(crate) fn content_hash(v: &Value) -> Result<ContentHash, (IncidentCode, String)> {
+    let Some(s) = v.as_str() else {
+        return Err((
+            IncidentCode::CanonHashSyntax,
+            format!("a content hash must be a string, found {}", kind(v)),
+        ));
+    };
+    s.parse::<ContentHash>()
+        .map_err(|e| (IncidentCode::CanonHashSyntax, format!("`{s}`: {e}")))
+}
+
+/// JSON-003 integer: written without fraction or exponent, 0 to 2^53-1.
+pub(crate) fn profile_integer(v: &Value) -> Option<u64> {
+    let n = v.as_u64()?;
+    (n < (1u64 << 53)).then_some(n)
+}
+
+/// Compares two timestamps as instants (JSON-005). `Timestamp`'s own `Ord` breaks ties between
+/// equal instants by their text, which a rule comparing instants must not do. Offsets are whole
+/// minutes, so the fraction written is the instant's fraction.
+pub(crate) fn instant_cmp(a: &Timestamp, b: &Timestamp) -> std::cmp::Ordering {
+    a.unix_seconds()
+        .cmp(&b.unix_seconds())
+        .then_with(|| nanos(a.as_str()).cmp(&nanos(b.as_str())))
+}
+
+fn nanos(text: &str) -> u32 {
+    let digits: String = text
+        .get(19..)
+        .and_then(|rest| rest.strip_prefix('.'))
+        .map(|d| d.chars().take_while(char::is_ascii_digit).take(9).collect())
+        .unwrap_or_default();
+    format!("{digits:0<9}").parse().unwrap_or(0)
+}

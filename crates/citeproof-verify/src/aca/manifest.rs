@@ -1,0 +1,745 @@
+//! One manifest on its own: ACA-L2-003 to ACA-L2-010 and the chain rules ACA-L3-001 to
+//! ACA-L3-006. The value is walked by hand so that every violation gets the specific registry
+//! code the profile names (reporting rule 2) with a JSON pointer, and so that the parts that are
+//! valid can still be used by the later steps (reporting rule 3).
+
+use std::collections::BTreeSet;
+
+use citeproof_model::{
+    ContentHash, Incident, IncidentCode, Timestamp, jcs::canonicalize, sha256_bytes,
+};
+use serde_json::{Map, Value};
+
+use super::header::{is_claim_id, is_run_id};
+use super::jsonpath::{
+    Ctx, child, content_hash, index, instant_cmp, kind, profile_integer, timestamp,
+};
+use super::url::{equality_key, web_url_problem};
+
+/// What the checker found in one manifest. Incidents are split by the level they count toward:
+/// everything about `chain` (and the source-in-chain rule) is Level 3.
+#[derive(Debug, Clone, Default)]
+pub struct ManifestFindings {
+    pub level2: Vec<Incident>,
+    pub level3: Vec<Incident>,
+    pub manifest: CheckedManifest,
+}
+
+/// The usable parts of a manifest: each member is `Some` only when it is valid.
+#[derive(Debug, Clone, Default)]
+pub struct CheckedManifest {
+    pub run_id: Option<String>,
+    pub emitted_at: Option<Timestamp>,
+    pub claims: Vec<CheckedClaim>,
+    /// `Some` when `chain` is a non-empty array.
+    pub chain: Option<Vec<CheckedStep>>,
+    /// `true` when the manifest has a `chain` member at all (a Level 3 hint).
+    pub has_chain_member: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct CheckedClaim {
+    pub index: usize,
+    pub pointer: String,
+    pub claim_id: Option<String>,
+    pub text: Option<String>,
+    pub sources: Vec<CheckedSource>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct CheckedSource {
+    pub pointer: String,
+    pub url: Option<String>,
+    pub retrieved_at: Option<Timestamp>,
+    pub hash: Option<ContentHash>,
+    pub excerpt_offset: Option<(u64, u64)>,
+    pub excerpt_hash: Option<ContentHash>,
+    /// `false` when `excerpt_hash` is present but malformed.
+    pub excerpt_hash_ok: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct CheckedStep {
+    pub step: usize,
+    pub outputs_ref: Option<String>,
+    /// Valid web URLs of `sources`.
+    pub sources: Vec<String>,
+}
+
+/// Members of a manifest, a claim, a claim source and a chain step (ACA-L2-003, -005, -008,
+/// ACA-L3-001).
+const MANIFEST_MEMBERS: &[&str] = &["run_id", "agent_id", "emitted_at", "claims", "chain"];
+const CLAIM_MEMBERS: &[&str] = &["claim_id", "text", "sources", "confidence"];
+const SOURCE_MEMBERS: &[&str] = &[
+    "url",
+    "retrieved_at",
+    "hash",
+    "excerpt_offset",
+    "excerpt_hash",
+];
+const STEP_MEMBERS: &[&str] = &[
+    "step",
+    "tool",
+    "inputs",
+    "inputs_hash",
+    "inputs_ref",
+    "outputs_ref",
+    "sources",
+];
+
+fn unknown_members(
+    ctx: &Ctx,
+    obj: &Map<String, Value>,
+    known: &[&str],
+    base: &str,
+) -> Vec<Incident> {
+    obj.keys()
+        .filter(|k| !known.contains(&k.as_str()) && !k.starts_with("x-"))
+        .map(|k| {
+            ctx.at(
+                IncidentCode::UnknownMember,
+                base,
+                format!("unknown member `{k}` (only `x-` extension members may be added)"),
+            )
+        })
+        .collect()
+}
+
+/// Checks a parsed manifest. `url` is where it was fetched from (for incident locations).
+pub fn check_manifest(value: &Value, url: Option<&str>) -> ManifestFindings {
+    let ctx = Ctx {
+        url: url.map(str::to_owned),
+    };
+    let mut f = ManifestFindings::default();
+    let Some(obj) = value.as_object() else {
+        f.level2.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            "",
+            format!("a manifest must be a JSON object, found {}", kind(value)),
+        ));
+        return f;
+    };
+    let l2 = &mut f.level2;
+    l2.extend(unknown_members(&ctx, obj, MANIFEST_MEMBERS, ""));
+
+    match obj.get("run_id") {
+        None => l2.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            "",
+            "missing member `run_id`".into(),
+        )),
+        Some(Value::String(s)) if is_run_id(s) => f.manifest.run_id = Some(s.clone()),
+        Some(Value::String(s)) => l2.push(ctx.at(
+            IncidentCode::AcaRunIdInvalid,
+            "/run_id",
+            format!("run_id `{s}` does not match ^[A-Za-z0-9][A-Za-z0-9._:-]{{0,127}}$"),
+        )),
+        Some(v) => l2.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            "/run_id",
+            format!("run_id must be a string, found {}", kind(v)),
+        )),
+    }
+    match obj.get("agent_id") {
+        None => l2.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            "",
+            "missing member `agent_id`".into(),
+        )),
+        Some(Value::String(s)) if !s.is_empty() => {}
+        Some(v) => l2.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            "/agent_id",
+            format!("agent_id must be a non-empty string, found {}", describe(v)),
+        )),
+    }
+    match obj.get("emitted_at") {
+        None => l2.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            "",
+            "missing member `emitted_at`".into(),
+        )),
+        Some(v) => match timestamp(v) {
+            Ok(t) => f.manifest.emitted_at = Some(t),
+            Err((code, msg)) => l2.push(ctx.at(code, "/emitted_at", format!("emitted_at: {msg}"))),
+        },
+    }
+    match obj.get("claims") {
+        None => l2.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            "",
+            "missing member `claims`".into(),
+        )),
+        Some(Value::Array(claims)) if !claims.is_empty() => {
+            for (i, claim) in claims.iter().enumerate() {
+                let checked = check_claim(&ctx, claim, i, l2);
+                f.manifest.claims.push(checked);
+            }
+        }
+        Some(v) => l2.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            "/claims",
+            format!("claims must be a non-empty array, found {}", describe(v)),
+        )),
+    }
+
+    // ACA-L2-007 (first half): claim ids unique within the manifest.
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    for claim in &f.manifest.claims {
+        if let Some(id) = &claim.claim_id
+            && !seen.insert(id.as_str())
+        {
+            f.level2.push(ctx.at_claim(
+                IncidentCode::AcaClaimIdDuplicate,
+                &child(&claim.pointer, "claim_id"),
+                Some(id),
+                format!("claim_id `{id}` is used by more than one claim of this manifest"),
+            ));
+        }
+    }
+
+    // ACA-L2-010: retrieval before emission.
+    if let Some(emitted) = &f.manifest.emitted_at {
+        for claim in &f.manifest.claims {
+            for source in &claim.sources {
+                if let Some(retrieved) = &source.retrieved_at
+                    && instant_cmp(retrieved, emitted) == std::cmp::Ordering::Greater
+                {
+                    f.level2.push(ctx.at_claim(
+                        IncidentCode::AcaRetrievedAfterEmitted,
+                        &child(&source.pointer, "retrieved_at"),
+                        claim.claim_id.as_deref(),
+                        format!("retrieved_at {retrieved} is later than emitted_at {emitted}"),
+                    ));
+                }
+            }
+        }
+    }
+
+    // Level 3: the chain.
+    f.manifest.has_chain_member = obj.contains_key("chain");
+    match obj.get("chain") {
+        None => f.level3.push(ctx.at(
+            IncidentCode::AcaChainMissing,
+            "",
+            "the manifest has no `chain` (required for Level 3)".into(),
+        )),
+        Some(Value::Array(steps)) if steps.is_empty() => f.level3.push(ctx.at(
+            IncidentCode::AcaChainMissing,
+            "/chain",
+            "the manifest's `chain` is empty (Level 3 needs at least one step)".into(),
+        )),
+        Some(Value::Array(steps)) => {
+            let checked = check_chain(&ctx, steps, &mut f.level3);
+            // ACA-L3-006: every cited source appears in the chain.
+            let chain_sources: BTreeSet<String> = checked
+                .iter()
+                .flat_map(|s| s.sources.iter().map(|u| equality_key(u)))
+                .collect();
+            for claim in &f.manifest.claims {
+                for source in &claim.sources {
+                    if let Some(u) = &source.url
+                        && !chain_sources.contains(&equality_key(u))
+                    {
+                        f.level3.push(ctx.at_claim(
+                            IncidentCode::AcaSourceNotInChain,
+                            &child(&source.pointer, "url"),
+                            claim.claim_id.as_deref(),
+                            format!(
+                                "source `{u}` is cited but no chain step lists it in `sources`"
+                            ),
+                        ));
+                    }
+                }
+            }
+            f.manifest.chain = Some(checked);
+        }
+        Some(v) => f.level3.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            "/chain",
+            format!("chain must be an array of step objects, found {}", kind(v)),
+        )),
+    }
+    f
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::String(s) if s.is_empty() => "an empty string".into(),
+        Value::Array(a) if a.is_empty() => "an empty array".into(),
+        other => kind(other).into(),
+    }
+}
+
+fn check_claim(ctx: &Ctx, claim: &Value, i: usize, out: &mut Vec<Incident>) -> CheckedClaim {
+    let base = index("/claims", i);
+    let mut c = CheckedClaim {
+        index: i,
+        pointer: base.clone(),
+        ..CheckedClaim::default()
+    };
+    let Some(obj) = claim.as_object() else {
+        out.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            &base,
+            format!("a claim must be an object, found {}", kind(claim)),
+        ));
+        return c;
+    };
+    out.extend(unknown_members(ctx, obj, CLAIM_MEMBERS, &base));
+    match obj.get("claim_id") {
+        None => out.push(ctx.at(IncidentCode::SchemaViolation, &base, "missing member `claim_id`".into())),
+        Some(Value::String(s)) if is_claim_id(s) => c.claim_id = Some(s.clone()),
+        Some(Value::String(s)) => out.push(ctx.at(
+            IncidentCode::AcaClaimIdInvalid,
+            &child(&base, "claim_id"),
+            format!(
+                "claim_id {s:?} is not a stable id (^[A-Za-z0-9][A-Za-z0-9._:-]{{0,63}}$, no spaces or free text)"
+            ),
+        )),
+        Some(v) => out.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            &child(&base, "claim_id"),
+            format!("claim_id must be a string, found {}", kind(v)),
+        )),
+    }
+    let id = c.claim_id.clone();
+    match obj.get("text") {
+        None => out.push(ctx.at_claim(
+            IncidentCode::SchemaViolation,
+            &base,
+            id.as_deref(),
+            "missing member `text`".into(),
+        )),
+        Some(Value::String(s)) if !s.is_empty() => c.text = Some(s.clone()),
+        Some(v) => out.push(ctx.at_claim(
+            IncidentCode::SchemaViolation,
+            &child(&base, "text"),
+            id.as_deref(),
+            format!("text must be a non-empty string, found {}", describe(v)),
+        )),
+    }
+    if let Some(conf) = obj.get("confidence")
+        && !matches!(conf.as_str(), Some("high" | "medium" | "low"))
+    {
+        out.push(ctx.at_claim(
+            IncidentCode::AcaConfidenceInvalid,
+            &child(&base, "confidence"),
+            id.as_deref(),
+            format!("confidence must be `high`, `medium` or `low`, found {conf}"),
+        ));
+    }
+    match obj.get("sources") {
+        None => out.push(ctx.at_claim(
+            IncidentCode::SchemaViolation,
+            &base,
+            id.as_deref(),
+            "missing member `sources`".into(),
+        )),
+        Some(Value::Array(sources)) if !sources.is_empty() => {
+            for (j, s) in sources.iter().enumerate() {
+                let checked = check_source(
+                    ctx,
+                    s,
+                    &index(&child(&base, "sources"), j),
+                    id.as_deref(),
+                    out,
+                );
+                c.sources.push(checked);
+            }
+        }
+        Some(v) => out.push(ctx.at_claim(
+            IncidentCode::SchemaViolation,
+            &child(&base, "sources"),
+            id.as_deref(),
+            format!("sources must be a non-empty array, found {}", describe(v)),
+        )),
+    }
+    c
+}
+
+fn check_source(
+    ctx: &Ctx,
+    source: &Value,
+    base: &str,
+    claim_id: Option<&str>,
+    out: &mut Vec<Incident>,
+) -> CheckedSource {
+    let mut s = CheckedSource {
+        pointer: base.to_owned(),
+        excerpt_hash_ok: true,
+        ..CheckedSource::default()
+    };
+    let Some(obj) = source.as_object() else {
+        out.push(ctx.at_claim(
+            IncidentCode::SchemaViolation,
+            base,
+            claim_id,
+            format!("a claim source must be an object, found {}", kind(source)),
+        ));
+        return s;
+    };
+    for i in unknown_members(ctx, obj, SOURCE_MEMBERS, base) {
+        let mut i = i;
+        i.location.claim_id = claim_id.map(str::to_owned);
+        out.push(i);
+    }
+    match obj.get("url") {
+        None => out.push(ctx.at_claim(
+            IncidentCode::SchemaViolation,
+            base,
+            claim_id,
+            "missing member `url`".into(),
+        )),
+        Some(Value::String(u)) => match web_url_problem(u) {
+            None => s.url = Some(u.clone()),
+            Some(problem) => out.push(ctx.at_claim(
+                IncidentCode::AcaUrlInvalid,
+                &child(base, "url"),
+                claim_id,
+                format!("source URL `{u}` is not a web URL: {problem}"),
+            )),
+        },
+        Some(v) => out.push(ctx.at_claim(
+            IncidentCode::SchemaViolation,
+            &child(base, "url"),
+            claim_id,
+            format!("url must be a string, found {}", kind(v)),
+        )),
+    }
+    match obj.get("retrieved_at") {
+        None => out.push(ctx.at_claim(
+            IncidentCode::SchemaViolation,
+            base,
+            claim_id,
+            "missing member `retrieved_at`".into(),
+        )),
+        Some(v) => match timestamp(v) {
+            Ok(t) => s.retrieved_at = Some(t),
+            Err((code, msg)) => out.push(ctx.at_claim(
+                code,
+                &child(base, "retrieved_at"),
+                claim_id,
+                format!("retrieved_at: {msg}"),
+            )),
+        },
+    }
+    match obj.get("hash") {
+        None => out.push(ctx.at_claim(
+            IncidentCode::AcaHashMissing,
+            base,
+            claim_id,
+            "the source has no `hash`, so a changed source cannot be detected".into(),
+        )),
+        Some(v) => match content_hash(v) {
+            Ok(h) => s.hash = Some(h),
+            Err((code, msg)) => {
+                out.push(ctx.at_claim(code, &child(base, "hash"), claim_id, format!("hash: {msg}")))
+            }
+        },
+    }
+    match obj.get("excerpt_offset") {
+        None => out.push(ctx.at_claim(
+            IncidentCode::AcaOffsetMissing,
+            base,
+            claim_id,
+            "the source has no `excerpt_offset`".into(),
+        )),
+        Some(v) => match offset_pair(v) {
+            Some(pair) => s.excerpt_offset = Some(pair),
+            None => out.push(ctx.at_claim(
+                IncidentCode::AcaOffsetInvalid,
+                &child(base, "excerpt_offset"),
+                claim_id,
+                format!("excerpt_offset must be two integers [start, end] with 0 <= start < end, found {v}"),
+            )),
+        },
+    }
+    if let Some(v) = obj.get("excerpt_hash") {
+        match content_hash(v) {
+            Ok(h) => s.excerpt_hash = Some(h),
+            Err((code, msg)) => {
+                s.excerpt_hash_ok = false;
+                out.push(ctx.at_claim(
+                    code,
+                    &child(base, "excerpt_hash"),
+                    claim_id,
+                    format!("excerpt_hash: {msg}"),
+                ));
+            }
+        }
+    }
+    s
+}
+
+fn offset_pair(v: &Value) -> Option<(u64, u64)> {
+    let a = v.as_array()?;
+    if a.len() != 2 {
+        return None;
+    }
+    let start = profile_integer(&a[0])?;
+    let end = profile_integer(&a[1])?;
+    (start < end).then_some((start, end))
+}
+
+fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -> Vec<CheckedStep> {
+    // First pass: outputs_ref of every step (for inputs_ref resolution).
+    let outputs: Vec<Option<&str>> = steps
+        .iter()
+        .map(|s| {
+            s.get("outputs_ref")
+                .and_then(Value::as_str)
+                .filter(|r| !r.is_empty())
+        })
+        .collect();
+    let mut checked = Vec::with_capacity(steps.len());
+    for (i, step) in steps.iter().enumerate() {
+        let n = i + 1;
+        let base = index("/chain", i);
+        let mut c = CheckedStep {
+            step: n,
+            ..CheckedStep::default()
+        };
+        let Some(obj) = step.as_object() else {
+            out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &base,
+                n,
+                format!("a chain step must be an object, found {}", kind(step)),
+            ));
+            checked.push(c);
+            continue;
+        };
+        for mut inc in unknown_members(ctx, obj, STEP_MEMBERS, &base) {
+            inc.location.step = Some(n as u64);
+            out.push(inc);
+        }
+        match obj.get("step") {
+            None => out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &base,
+                n,
+                "missing member `step`".into(),
+            )),
+            Some(v) => match profile_integer(v) {
+                Some(k) if k == n as u64 => {}
+                Some(k) => out.push(ctx.at_step(
+                    IncidentCode::AcaChainStepOrder,
+                    &child(&base, "step"),
+                    n,
+                    format!(
+                        "element {n} of the chain has step {k}; steps must be 1 to n in array order"
+                    ),
+                )),
+                None => out.push(ctx.at_step(
+                    IncidentCode::SchemaViolation,
+                    &child(&base, "step"),
+                    n,
+                    format!("step must be an integer, found {v}"),
+                )),
+            },
+        }
+        match obj.get("tool") {
+            None => out.push(ctx.at_step(
+                IncidentCode::AcaChainToolMissing,
+                &base,
+                n,
+                "the step has no `tool`".into(),
+            )),
+            Some(Value::String(t)) if t.is_empty() => out.push(ctx.at_step(
+                IncidentCode::AcaChainToolMissing,
+                &child(&base, "tool"),
+                n,
+                "the step's `tool` is empty".into(),
+            )),
+            Some(Value::String(t)) if t.chars().count() > 256 => out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &child(&base, "tool"),
+                n,
+                "tool is longer than 256 characters".into(),
+            )),
+            Some(Value::String(_)) => {}
+            Some(v) => out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &child(&base, "tool"),
+                n,
+                format!("tool must be a string, found {}", kind(v)),
+            )),
+        }
+        match obj.get("outputs_ref") {
+            None => out.push(ctx.at_step(
+                IncidentCode::AcaChainOutputsRefMissing,
+                &base,
+                n,
+                "the step has no `outputs_ref`".into(),
+            )),
+            Some(Value::String(r)) if r.is_empty() => out.push(ctx.at_step(
+                IncidentCode::AcaChainOutputsRefMissing,
+                &child(&base, "outputs_ref"),
+                n,
+                "the step's `outputs_ref` is empty".into(),
+            )),
+            Some(Value::String(r)) if r.chars().count() > 2048 => out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &child(&base, "outputs_ref"),
+                n,
+                "outputs_ref is longer than 2048 characters".into(),
+            )),
+            Some(Value::String(r)) => {
+                if outputs[..i].contains(&Some(r.as_str())) {
+                    out.push(ctx.at_step(
+                        IncidentCode::AcaChainOutputsRefDuplicate,
+                        &child(&base, "outputs_ref"),
+                        n,
+                        format!("outputs_ref `{r}` is also the outputs_ref of an earlier step"),
+                    ));
+                }
+                c.outputs_ref = Some(r.clone());
+            }
+            Some(v) => out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &child(&base, "outputs_ref"),
+                n,
+                format!("outputs_ref must be a string, found {}", kind(v)),
+            )),
+        }
+        match obj.get("sources") {
+            None => {}
+            Some(Value::Array(urls)) => {
+                for (j, u) in urls.iter().enumerate() {
+                    let p = index(&child(&base, "sources"), j);
+                    match u {
+                        Value::String(s) => match web_url_problem(s) {
+                            None => c.sources.push(s.clone()),
+                            Some(problem) => out.push(ctx.at_step(
+                                IncidentCode::AcaUrlInvalid,
+                                &p,
+                                n,
+                                format!("chain source `{s}` is not a web URL: {problem}"),
+                            )),
+                        },
+                        v => out.push(ctx.at_step(
+                            IncidentCode::SchemaViolation,
+                            &p,
+                            n,
+                            format!("a chain source must be a URL string, found {}", kind(v)),
+                        )),
+                    }
+                }
+            }
+            Some(v) => out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &child(&base, "sources"),
+                n,
+                format!("sources must be an array of URLs, found {}", kind(v)),
+            )),
+        }
+        // ACA-L3-005: inputs.
+        let inputs = match obj.get("inputs") {
+            None => None,
+            Some(Value::Object(m)) => Some(m),
+            Some(v) => {
+                out.push(ctx.at_step(
+                    IncidentCode::SchemaViolation,
+                    &child(&base, "inputs"),
+                    n,
+                    format!("inputs must be a JSON object, found {}", kind(v)),
+                ));
+                None
+            }
+        };
+        let inputs_hash = match obj.get("inputs_hash") {
+            None => None,
+            Some(v) => match content_hash(v) {
+                Ok(h) => Some(h),
+                Err((code, msg)) => {
+                    out.push(ctx.at_step(
+                        code,
+                        &child(&base, "inputs_hash"),
+                        n,
+                        format!("inputs_hash: {msg}"),
+                    ));
+                    None
+                }
+            },
+        };
+        if let (Some(inputs), Some(recorded)) = (inputs, inputs_hash) {
+            let actual = sha256_bytes(&canonicalize(&Value::Object(inputs.clone())));
+            if actual != recorded {
+                out.push(ctx.at_step(
+                    IncidentCode::AcaChainInputsHashMismatch,
+                    &child(&base, "inputs_hash"),
+                    n,
+                    format!("inputs_hash is {recorded} but the JCS hash of inputs is {actual}"),
+                ));
+            }
+        }
+        if !obj.contains_key("inputs")
+            && !obj.contains_key("inputs_hash")
+            && !obj.contains_key("inputs_ref")
+        {
+            out.push(ctx.at_step(
+                IncidentCode::AcaChainInputsMissing,
+                &base,
+                n,
+                "the step has none of `inputs`, `inputs_hash` and `inputs_ref`".into(),
+            ));
+        }
+        // ACA-L3-004: inputs_ref.
+        if let Some(r) = obj.get("inputs_ref") {
+            let p = child(&base, "inputs_ref");
+            match refs_of(r) {
+                None => out.push(ctx.at_step(
+                    IncidentCode::AcaChainRefInvalid,
+                    &p,
+                    n,
+                    format!("inputs_ref must be a non-empty string or a non-empty array of distinct non-empty strings, found {r}"),
+                )),
+                Some(refs) => {
+                    for reference in refs {
+                        let earlier = outputs[..i].contains(&Some(reference));
+                        if earlier {
+                            continue;
+                        }
+                        let later = outputs[i..].contains(&Some(reference));
+                        if later {
+                            out.push(ctx.at_step(
+                                IncidentCode::AcaChainRefForward,
+                                &p,
+                                n,
+                                format!("inputs_ref `{reference}` names the output of this or a later step"),
+                            ));
+                        } else {
+                            out.push(ctx.at_step(
+                                IncidentCode::AcaChainRefUnknown,
+                                &p,
+                                n,
+                                format!("inputs_ref `{reference}` names no step's outputs_ref"),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        checked.push(c);
+    }
+    checked
+}
+
+fn refs_of(v: &Value) -> Option<Vec<&str>> {
+    match v {
+        Value::String(s) if !s.is_empty() => Some(vec![s.as_str()]),
+        Value::Array(items) if !items.is_empty() => {
+            let mut out: Vec<&str> = Vec::with_capacity(items.len());
+            for item in items {
+                let s = item.as_str().filter(|s| !s.is_empty())?;
+                if out.contains(&s) {
+                    return None;
+                }
+                out.push(s);
+            }
+            Some(out)
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,172 @@
+//! AEF Level 1 (Attach): the published schema, nothing narrower (JSON-003/JSON-005 exceptions),
+//! with the profile's specific codes, plus the warnings of AEF-4-004..006 and AEF-VOC-002.
+//!
+//! Everything here works on the raw JSON value and never assumes the schema passed, so the
+//! warnings are reported next to schema errors too.
+
+use citeproof_model::aef::{RetrievalMethod, SelectorType, SourceType};
+use citeproof_model::{Incident, IncidentCode, Location, Timestamp};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// Members holding enumerated values (AEF-VOC-001), with their landing-page-only values.
+const ENUMS: &[&str] = &[
+    "/source/type",
+    "/span/selector_type",
+    "/retrieval/method",
+    "/synthesis_role",
+];
+
+/// Replaces generic schema codes by the specific ones the profile names (reporting rule 2):
+/// `aef-version-unsupported` (AEF-4-001), `aef-vocabulary-invalid` (AEF-VOC-001),
+/// `schema-timestamp-invalid` (AEF-4-002, JSON-005) and `canon-hash-syntax` (CANON-002), when the
+/// offending member is a string (a wrong JSON type stays a `schema-violation`, except for
+/// `evidence_version`, which AEF-4-001 covers whatever its type).
+pub fn refine_schema_incidents(value: &Value, incidents: Vec<Incident>) -> Vec<Incident> {
+    let mut out: Vec<Incident> = Vec::with_capacity(incidents.len());
+    for mut incident in incidents {
+        if incident.code == IncidentCode::SchemaViolation
+            && let Some(pointer) = incident.location.pointer.as_deref()
+            && let Some(member) = value.pointer(pointer)
+        {
+            let code = match pointer {
+                // AEF-4-001: whatever it is, a present evidence_version other than "0.1".
+                "/evidence_version" => Some(IncidentCode::AefVersionUnsupported),
+                _ if !member.is_string() => None,
+                p if ENUMS.contains(&p) => Some(IncidentCode::AefVocabularyInvalid),
+                "/source/fetched_at" | "/source/published_at" => {
+                    Some(IncidentCode::SchemaTimestampInvalid)
+                }
+                "/verification/content_hash" => Some(IncidentCode::CanonHashSyntax),
+                _ => None,
+            };
+            if let Some(code) = code {
+                incident.code = code;
+                incident.severity = code.severity();
+            }
+        }
+        // One incident per code and member is enough (a `oneOf` can fail in several ways).
+        if !out.iter().any(|o| {
+            o.code == incident.code
+                && o.location == incident.location
+                && o.code != IncidentCode::SchemaViolation
+        }) {
+            out.push(incident);
+        }
+    }
+    out
+}
+
+fn string_at<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
+    value.pointer(pointer).and_then(Value::as_str)
+}
+
+fn parse_enum<T: DeserializeOwned>(value: &Value, pointer: &str) -> Option<T> {
+    value.pointer(pointer).and_then(|v| T::deserialize(v).ok())
+}
+
+fn warn(code: IncidentCode, message: impl Into<String>, pointer: &str) -> Incident {
+    Incident::new(code, message, Location::pointer(pointer))
+}
+
+/// The semantic rules of AEF Level 1 that a schema cannot express; all SHOULDs (warnings).
+pub fn semantic_check(value: &Value) -> Vec<Incident> {
+    let mut out = Vec::new();
+    // AEF-VOC-002: landing-page-only values.
+    if let Some(t) = parse_enum::<SourceType>(value, "/source/type")
+        && !t.is_spec_vocabulary()
+    {
+        out.push(warn(
+            IncidentCode::AefNonstandardVocabulary,
+            format!(
+                "source.type `{}` comes from the landing page, not the spec (spec values: document, webpage, api_response, knowledge_graph, aeo_declaration, dataset, database_row)",
+                string_at(value, "/source/type").unwrap_or_default()
+            ),
+            "/source/type",
+        ));
+    }
+    let selector_type = parse_enum::<SelectorType>(value, "/span/selector_type");
+    if let Some(t) = selector_type
+        && !t.is_spec_vocabulary()
+    {
+        out.push(warn(
+            IncidentCode::AefNonstandardVocabulary,
+            format!(
+                "span.selector_type `{}` comes from the landing page, not the spec{}",
+                string_at(value, "/span/selector_type").unwrap_or_default(),
+                if t == SelectorType::CssSelector {
+                    " (it is resolved as `css`)"
+                } else {
+                    ""
+                }
+            ),
+            "/span/selector_type",
+        ));
+    }
+    if let Some(m) = parse_enum::<RetrievalMethod>(value, "/retrieval/method")
+        && !m.is_spec_vocabulary()
+    {
+        out.push(warn(
+            IncidentCode::AefNonstandardVocabulary,
+            format!(
+                "retrieval.method `{}` comes from the landing page, not the spec{}",
+                string_at(value, "/retrieval/method").unwrap_or_default(),
+                if m == RetrievalMethod::Direct {
+                    " (it means `direct_fetch`)"
+                } else {
+                    ""
+                }
+            ),
+            "/retrieval/method",
+        ));
+    }
+    // AEF-4-004.
+    if let (Some(published), Some(fetched)) = (
+        string_at(value, "/source/published_at").and_then(|s| Timestamp::parse(s).ok()),
+        string_at(value, "/source/fetched_at").and_then(|s| Timestamp::parse(s).ok()),
+    ) && instant_key(&published) > instant_key(&fetched)
+    {
+        out.push(warn(
+            IncidentCode::AefPublishedAfterFetched,
+            format!("source.published_at {published} is later than source.fetched_at {fetched}"),
+            "/source/published_at",
+        ));
+    }
+    if let Some(t) = selector_type {
+        let span = value.pointer("/span");
+        let has = |m: &str| span.and_then(|s| s.get(m)).is_some();
+        // AEF-4-005.
+        if t != SelectorType::None && !has("exact_text") {
+            out.push(warn(
+                IncidentCode::AefExactTextMissing,
+                "span.exact_text is RECOMMENDED when the span selects part of the source",
+                "/span",
+            ));
+        }
+        // AEF-4-006.
+        if t == SelectorType::None && has("selector_value") {
+            out.push(warn(
+                IncidentCode::AefSelectorValueIgnored,
+                "span.selector_value is ignored when selector_type is `none`",
+                "/span/selector_value",
+            ));
+        }
+    }
+    out
+}
+
+/// A timestamp as an instant: Unix seconds and nanoseconds (from the fraction digits, which
+/// `time` also truncates to nanoseconds). `Timestamp`'s `Ord` breaks instant ties by text, which
+/// would make `…Z` and `…+00:00` unequal.
+fn instant_key(t: &Timestamp) -> (i64, u32) {
+    let digits: String = match t.as_str().get(19..) {
+        Some(rest) if rest.starts_with('.') => rest[1..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .take(9)
+            .collect(),
+        _ => String::new(),
+    };
+    let nanos = format!("{digits:0<9}").parse::<u32>().unwrap_or(0);
+    (t.unix_seconds(), nanos)
+}

@@ -1,0 +1,157 @@
+//! XML for the `xpath` selector (AEF-L2-007): namespace-well-formed XML 1.0 parsed by
+//! `roxmltree`, which never loads external entities. A document type declaration whose internal
+//! subset declares entities is refused before parsing, so no entity expansion (billion laughs,
+//! quadratic blowup) can happen.
+
+use roxmltree::{Document, ParsingOptions};
+
+/// Parses `text` under the profile's rules.
+pub fn parse(text: &str) -> Result<Document<'_>, String> {
+    if declares_entities(text) {
+        return Err("the document type declaration declares entities, which are refused".into());
+    }
+    let options = ParsingOptions {
+        allow_dtd: true,
+        ..ParsingOptions::default()
+    };
+    Document::parse_with_options(text, options).map_err(|e| format!("not well-formed XML: {e}"))
+}
+
+/// Whether the prolog has a `<!DOCTYPE` whose internal subset contains an `<!ENTITY`
+/// declaration (comments, processing instructions and quoted literals are skipped, so the word
+/// inside them does not count).
+pub fn declares_entities(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    // Prolog: XML declaration, comments, PIs, whitespace, then DOCTYPE or the root element.
+    loop {
+        while b
+            .get(i)
+            .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            i += 1;
+        }
+        if b[i..].starts_with(b"\xEF\xBB\xBF") {
+            i += 3;
+            continue;
+        }
+        if b[i..].starts_with(b"<?") {
+            match find(b, i + 2, b"?>") {
+                Some(end) => i = end + 2,
+                None => return false,
+            }
+        } else if b[i..].starts_with(b"<!--") {
+            match find(b, i + 4, b"-->") {
+                Some(end) => i = end + 3,
+                None => return false,
+            }
+        } else if b[i..].starts_with(b"<!DOCTYPE") {
+            return doctype_declares_entities(b, i + 9);
+        } else {
+            return false;
+        }
+    }
+}
+
+fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    b.get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| from + p)
+}
+
+fn doctype_declares_entities(b: &[u8], mut i: usize) -> bool {
+    // Name and external id, up to `[` or `>`.
+    loop {
+        match b.get(i) {
+            None | Some(b'>') => return false,
+            Some(b'[') => {
+                i += 1;
+                break;
+            }
+            Some(q @ (b'"' | b'\'')) => match b[i + 1..].iter().position(|c| c == q) {
+                Some(p) => i += p + 2,
+                None => return false,
+            },
+            Some(_) => i += 1,
+        }
+    }
+    // Internal subset.
+    loop {
+        match b.get(i) {
+            None | Some(b']') => return false,
+            Some(b' ' | b'\t' | b'\r' | b'\n') => i += 1,
+            Some(b'%') => i += 1,
+            Some(b'<') => {
+                if b[i..].starts_with(b"<!--") {
+                    match find(b, i + 4, b"-->") {
+                        Some(end) => i = end + 3,
+                        None => return false,
+                    }
+                } else if b[i..].starts_with(b"<?") {
+                    match find(b, i + 2, b"?>") {
+                        Some(end) => i = end + 2,
+                        None => return false,
+                    }
+                } else if b[i..].starts_with(b"<!ENTITY") {
+                    return true;
+                } else {
+                    // Another markup declaration: skip to its `>`, quoted literals included.
+                    i += 1;
+                    loop {
+                        match b.get(i) {
+                            None => return false,
+                            Some(b'>') => {
+                                i += 1;
+                                break;
+                            }
+                            Some(q @ (b'"' | b'\'')) => {
+                                match b[i + 1..].iter().position(|c| c == q) {
+                                    Some(p) => i += p + 2,
+                                    None => return false,
+                                }
+                            }
+                            Some(_) => i += 1,
+                        }
+                    }
+                }
+            }
+            Some(_) => i += 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entity_declarations_are_detected() {
+        assert!(declares_entities(
+            "<?xml version='1.0'?><!DOCTYPE a [<!ENTITY x 'y'>]><a>&x;</a>"
+        ));
+        assert!(declares_entities(
+            "<!-- c --><!DOCTYPE a [<!ELEMENT a ANY><!ATTLIST a b CDATA '>'>\n<!ENTITY % p 'q'>]><a/>"
+        ));
+        assert!(!declares_entities(
+            "<!DOCTYPE a [<!-- <!ENTITY x 'y'> --><!ELEMENT a ANY>]><a/>"
+        ));
+        assert!(!declares_entities(
+            "<!DOCTYPE html PUBLIC '-//W3C//DTD XHTML 1.0 Strict//EN' 'http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd'><html/>"
+        ));
+        assert!(!declares_entities("<a><!DOCTYPE b [<!ENTITY x 'y'>]></a>"));
+    }
+
+    #[test]
+    fn parse_refuses_entities_and_bad_xml() {
+        assert!(parse("<a>ok</a>").is_ok());
+        assert!(parse("<!DOCTYPE a [<!ELEMENT a ANY>]><a>ok</a>").is_ok());
+        assert!(parse("<!DOCTYPE a [<!ENTITY x 'y'>]><a>&x;</a>").is_err());
+        assert!(parse("<a><b></a>").is_err());
+        assert!(
+            parse("<p:a/>").is_err(),
+            "unbound prefix: not namespace-well-formed"
+        );
+        assert!(parse("<a>&nbsp;</a>").is_err());
+    }
+}
