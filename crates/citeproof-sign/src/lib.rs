@@ -9,6 +9,7 @@
 //! | [`response`] | the signed manifest response: JCS body, RFC 9530 `Content-Digest`, RFC 9421 Ed25519 signature |
 //! | [`discovery`] | the discovery document with its JWK Set; key files for `citeproof keygen` |
 //! | [`demo`] | a demo agent platform as data (complete and broken runs) |
+//! | [`aef`] | AI Evidence Format: build an evidence object from a source and a span (`exact_text`, `content_hash`), sign it (detached EdDSA JWS over its JCS form) |
 //!
 //! Nothing here panics on input; every failure is a [`SignError`] with a stable code.
 
