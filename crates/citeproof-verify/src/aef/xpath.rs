@@ -23,6 +23,9 @@ use roxmltree::{Document, Node, NodeType};
 /// level, and so does each binary operator of a chain (`a or b or c` is two levels), so that both
 /// parsing and evaluation recurse at most this deep.
 pub const MAX_DEPTH: usize = 100;
+
+/// Builds the node of one binary operator from its operands.
+type BinaryNode = fn(Box<Ast>, Box<Ast>) -> Ast;
 /// Longest expression accepted, in bytes.
 pub const MAX_EXPRESSION_BYTES: usize = 16 * 1024;
 /// Default work budget of one evaluation (node visits, comparisons, characters copied).
@@ -614,109 +617,74 @@ impl Parser {
         r
     }
 
-    fn or_expr(&mut self) -> Result<Ast, String> {
-        let mut lhs = self.and_expr()?;
+    /// One left-associative binary level of the XPath 1.0 grammar (§3.4, §3.5):
+    /// `operand (op operand)*`. Each operator counts toward the nesting bound, so a long chain
+    /// like `1+1+...+1` builds a deep tree only up to `MAX_DEPTH`.
+    fn binary_level(
+        &mut self,
+        operand: fn(&mut Self) -> Result<Ast, String>,
+        operator: fn(&Tok) -> Option<BinaryNode>,
+    ) -> Result<Ast, String> {
+        let mut lhs = operand(self)?;
         let mut chain = 0;
-        while self.eat(&Tok::Or) {
+        while let Some(node) = self.peek().and_then(operator) {
+            self.pos += 1;
             chain += 1;
             self.enter()?;
-            let rhs = self.and_expr()?;
-            lhs = Ast::Or(Box::new(lhs), Box::new(rhs));
+            let rhs = operand(self)?;
+            lhs = node(Box::new(lhs), Box::new(rhs));
         }
         self.depth -= chain;
         Ok(lhs)
+    }
+
+    fn or_expr(&mut self) -> Result<Ast, String> {
+        self.binary_level(Self::and_expr, |t| match t {
+            Tok::Or => Some(Ast::Or),
+            _ => None,
+        })
     }
 
     fn and_expr(&mut self) -> Result<Ast, String> {
-        let mut lhs = self.equality()?;
-        let mut chain = 0;
-        while self.eat(&Tok::And) {
-            chain += 1;
-            self.enter()?;
-            let rhs = self.equality()?;
-            lhs = Ast::And(Box::new(lhs), Box::new(rhs));
-        }
-        self.depth -= chain;
-        Ok(lhs)
+        self.binary_level(Self::equality, |t| match t {
+            Tok::And => Some(Ast::And),
+            _ => None,
+        })
     }
 
     fn equality(&mut self) -> Result<Ast, String> {
-        let mut lhs = self.relational()?;
-        let mut chain = 0;
-        loop {
-            let op = match self.peek() {
-                Some(Tok::Eq) => Cmp::Eq,
-                Some(Tok::Ne) => Cmp::Ne,
-                _ => break,
-            };
-            self.pos += 1;
-            chain += 1;
-            self.enter()?;
-            let rhs = self.relational()?;
-            lhs = Ast::Compare(op, Box::new(lhs), Box::new(rhs));
-        }
-        self.depth -= chain;
-        Ok(lhs)
+        self.binary_level(Self::relational, |t| match t {
+            Tok::Eq => Some(|l, r| Ast::Compare(Cmp::Eq, l, r)),
+            Tok::Ne => Some(|l, r| Ast::Compare(Cmp::Ne, l, r)),
+            _ => None,
+        })
     }
 
     fn relational(&mut self) -> Result<Ast, String> {
-        let mut lhs = self.additive()?;
-        let mut chain = 0;
-        loop {
-            let op = match self.peek() {
-                Some(Tok::Lt) => Cmp::Lt,
-                Some(Tok::Le) => Cmp::Le,
-                Some(Tok::Gt) => Cmp::Gt,
-                Some(Tok::Ge) => Cmp::Ge,
-                _ => break,
-            };
-            self.pos += 1;
-            chain += 1;
-            self.enter()?;
-            let rhs = self.additive()?;
-            lhs = Ast::Compare(op, Box::new(lhs), Box::new(rhs));
-        }
-        self.depth -= chain;
-        Ok(lhs)
+        self.binary_level(Self::additive, |t| match t {
+            Tok::Lt => Some(|l, r| Ast::Compare(Cmp::Lt, l, r)),
+            Tok::Le => Some(|l, r| Ast::Compare(Cmp::Le, l, r)),
+            Tok::Gt => Some(|l, r| Ast::Compare(Cmp::Gt, l, r)),
+            Tok::Ge => Some(|l, r| Ast::Compare(Cmp::Ge, l, r)),
+            _ => None,
+        })
     }
 
     fn additive(&mut self) -> Result<Ast, String> {
-        let mut lhs = self.multiplicative()?;
-        let mut chain = 0;
-        loop {
-            let op = match self.peek() {
-                Some(Tok::Plus) => Arith::Add,
-                Some(Tok::Minus) => Arith::Sub,
-                _ => break,
-            };
-            self.pos += 1;
-            chain += 1;
-            self.enter()?;
-            let rhs = self.multiplicative()?;
-            lhs = Ast::Arith(op, Box::new(lhs), Box::new(rhs));
-        }
-        self.depth -= chain;
-        Ok(lhs)
+        self.binary_level(Self::multiplicative, |t| match t {
+            Tok::Plus => Some(|l, r| Ast::Arith(Arith::Add, l, r)),
+            Tok::Minus => Some(|l, r| Ast::Arith(Arith::Sub, l, r)),
+            _ => None,
+        })
     }
 
     fn multiplicative(&mut self) -> Result<Ast, String> {
-        let mut lhs = self.unary()?;
-        let mut chain = 0;
-        loop {
-            let op = match self.peek() {
-                Some(Tok::Multiply) => Arith::Mul,
-                Some(Tok::Div) => Arith::Div,
-                Some(Tok::Mod) => Arith::Mod,
-                _ => break,
-            };
-            self.pos += 1;
-            chain += 1;
-            self.enter()?;
-            let rhs = self.unary()?;
-            lhs = Ast::Arith(op, Box::new(lhs), Box::new(rhs));
-        }
-        self.depth -= chain;
-        Ok(lhs)
+        self.binary_level(Self::unary, |t| match t {
+            Tok::Multiply => Some(|l, r| Ast::Arith(Arith::Mul, l, r)),
+            Tok::Div => Some(|l, r| Ast::Arith(Arith::Div, l, r)),
+            Tok::Mod => Some(|l, r| Ast::Arith(Arith::Mod, l, r)),
+            _ => None,
+        })
     }
 
     fn unary(&mut self) -> Result<Ast, String> {
