@@ -184,3 +184,52 @@ fn validate_reports_pointer_and_code_and_exits_1() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("json-duplicate-member"));
 }
+
+/// `validate --kind vectors` applies the vector rules beyond the schema (via the conformance
+/// lint): a duplicated case id and a case id without its spec's prefix are each reported.
+#[test]
+fn validate_vectors_applies_the_lint() {
+    let root = format!("{}/../..", env!("CARGO_MANIFEST_DIR"));
+    let good = format!("{root}/vectors/canon/hash-bytes.json");
+    let out = citeproof()
+        .args(["validate", "--kind", "vectors", &good])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&good).unwrap()).unwrap();
+    let first = file["cases"][0]["id"].clone();
+    file["cases"][1]["id"] = first;
+    file["cases"][2]["id"] = serde_json::json!("aca-wrong-prefix");
+    let out = citeproof()
+        .current_dir(&root)
+        .args(["validate", "--kind", "vectors", "--json", "-"])
+        .write_stdin(file.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let messages: Vec<&str> = report["incidents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["code"] == "vector-invalid")
+        .map(|i| i["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.contains("duplicate case id")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("must start with `canon-`")),
+        "{messages:?}"
+    );
+}

@@ -272,6 +272,8 @@ incident_codes! {
     ChainStale = "chain-stale", Warning, "A chain envelope's `lastVerified` is more than 180 days before the verification time.";
     ChainMapKeyMismatch = "chain-map-key-mismatch", Error, "A key of a `chains` map differs from the claim id of its envelope.";
     ChainRefUnresolved = "chain-ref-unresolved", Error, "A claim reference in an answer is not a full claim id present in its `chains` map.";
+    // ---- tooling (not a spec requirement) ----
+    VectorInvalid = "vector-invalid", Error, "A conformance vector file breaks a rule of the vector format beyond its schema (ids, prefixes, flags, requirement ids, expected results).";
 }
 
 impl fmt::Display for IncidentCode {

@@ -1,5 +1,10 @@
-use std::process::ExitCode;
+use std::{
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
 
+use citeproof_conformance::{lint::lint, profile::Profile};
+use citeproof_model::{Incident, IncidentCode, Location, Severity};
 use citeproof_schema::DocumentKind;
 use citeproof_verify::validate_document;
 
@@ -15,6 +20,10 @@ pub struct Args {
     /// Print a JSON report instead of text.
     #[arg(long)]
     json: bool,
+    /// With `--kind vectors`: the profile whose requirement ids the cases may cite (default:
+    /// `docs/PROFILE.md` in the nearest ancestor of the file or of the current directory).
+    #[arg(long)]
+    profile: Option<PathBuf>,
     /// Document file, or `-` for standard input.
     file: String,
 }
@@ -45,7 +54,16 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         ))
     })?;
     let bytes = read_document(&args.file)?;
-    let report = validate_document(kind, &bytes);
+    let mut report = validate_document(kind, &bytes);
+    if kind == DocumentKind::VectorFile && report.valid {
+        report
+            .incidents
+            .extend(lint_one_vector_file(&args, &bytes)?);
+        report.valid = report
+            .incidents
+            .iter()
+            .all(|i| i.severity != Severity::Error);
+    }
     if args.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| Failure::Usage(format!("cannot serialize report: {e}")))?;
@@ -64,5 +82,77 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+/// The vector rules beyond the schema (unique ids, id prefix, flags, requirement ids, operation
+/// contracts, expected results) are the conformance lint's; it runs here on a copy of the one
+/// file, placed as `<spec>/<name>` in a temporary vectors directory, so the rules exist once.
+fn lint_one_vector_file(args: &Args, bytes: &[u8]) -> Result<Vec<Incident>, Failure> {
+    let spec = serde_json::from_slice::<serde_json::Value>(bytes)
+        .ok()
+        .and_then(|v| v.get("spec").and_then(|s| s.as_str()).map(str::to_owned))
+        .unwrap_or_default();
+    let profile_path = match &args.profile {
+        Some(p) => p.clone(),
+        None => find_profile(&args.file).ok_or_else(|| {
+            Failure::Usage("cannot find docs/PROFILE.md above the file or the current directory; pass --profile".into())
+        })?,
+    };
+    let profile = Profile::load(&profile_path)
+        .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", profile_path.display())))?;
+    let dir = tempfile::tempdir()
+        .map_err(|e| Failure::Usage(format!("cannot create a temporary directory: {e}")))?;
+    // The suite loader reads `*.json` files only.
+    let name = match Path::new(&args.file).file_name() {
+        Some(n) if args.file != "-" && n.to_string_lossy().ends_with(".json") => {
+            n.to_string_lossy().into_owned()
+        }
+        _ => "standard-input.json".to_owned(),
+    };
+    let relative = format!("{spec}/{name}");
+    std::fs::create_dir_all(dir.path().join(&spec))
+        .and_then(|()| std::fs::write(dir.path().join(&relative), bytes))
+        .map_err(|e| Failure::Usage(format!("cannot write a temporary copy: {e}")))?;
+    let (lint_report, _) = lint(dir.path(), &profile);
+    let shown = display(&args.file);
+    let incident = |severity: Severity, message: &String| {
+        let message = message
+            .strip_prefix(&format!("{relative}: "))
+            .unwrap_or(message)
+            .to_owned();
+        Incident {
+            severity,
+            ..Incident::new(
+                IncidentCode::VectorInvalid,
+                format!("{shown}: {message}"),
+                Location::default(),
+            )
+        }
+    };
+    Ok(lint_report
+        .errors
+        .iter()
+        .map(|m| incident(Severity::Error, m))
+        .chain(
+            lint_report
+                .warnings
+                .iter()
+                .map(|m| incident(Severity::Warning, m)),
+        )
+        .collect())
+}
+
+fn find_profile(file: &str) -> Option<PathBuf> {
+    let start = |p: &Path| p.canonicalize().ok();
+    let mut roots = Vec::new();
+    if file != "-" {
+        roots.extend(start(Path::new(file)));
+    }
+    roots.extend(std::env::current_dir().ok());
+    roots.into_iter().find_map(|root| {
+        root.ancestors()
+            .map(|a| a.join("docs/PROFILE.md"))
+            .find(|p| p.is_file())
     })
 }
