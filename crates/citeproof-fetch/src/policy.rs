@@ -219,12 +219,15 @@ pub(crate) fn redirect_target(
         .iter()
         .filter(|(n, _)| n.eq_ignore_ascii_case("location"))
         .map(|(_, v)| v.as_str());
-    let Some(location) = locations.next() else {
-        return Ok(None);
-    };
     let redirect_invalid = |reason: String| FetchError::RedirectInvalid {
         url: sanitize(current.as_str()),
         reason,
+    };
+    // FETCH-005: a redirect status without a target fails the fetch; it is not a final answer.
+    let Some(location) = locations.next() else {
+        return Err(redirect_invalid(format!(
+            "{status} without a Location field"
+        )));
     };
     if locations.next().is_some() {
         return Err(redirect_invalid("several Location fields".to_owned()));

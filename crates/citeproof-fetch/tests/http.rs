@@ -339,15 +339,15 @@ fn redirects_to_forbidden_targets_are_refused_even_with_allow_private() {
     assert_eq!(server.requests(), n + 1);
 }
 
+/// FETCH-005: "A redirect without a `Location` ... fails the fetch."
 #[test]
-fn redirect_without_location_is_returned_as_response() {
+fn redirect_without_location_fails_the_fetch() {
     let server = serve(1, |req, _| {
         req.respond(bytes_response(302, b"nowhere".to_vec()))
             .unwrap();
     });
-    let r = loopback().fetch(&server.url("/")).unwrap();
-    assert_eq!(r.status, 302);
-    assert_eq!(r.body, b"nowhere");
+    let err = loopback().fetch(&server.url("/")).unwrap_err();
+    assert_eq!(err.code(), "fetch-redirect-invalid", "{err}");
 }
 
 #[test]
