@@ -244,6 +244,18 @@ for name, stype, value in [
         reqs=["AEF-VOC-001", "AEF-VOC-002"], flags=["landing-page-vocabulary"],
         working="PROFILE AEF-VOC-001/002: accepted with aef-nonstandard-vocabulary")
 
+# ---- SHOULD rules: accepted with a warning -----------------------------------------------------
+add("should-published-after-fetched", "published_at is a day after fetched_at.",
+    mutate(BASE, "source/published_at", "2026-05-13T03:45:00Z"), "acceptable", ["aef-published-after-fetched"],
+    reqs=["AEF-4-004"], working="PROFILE AEF-4-004: 2026-05-13T03:45:00Z is later than fetched_at 2026-05-12T03:45:00Z: a warning, never an error")
+add("should-exact-text-missing", "A css selector without exact_text.",
+    mutate(BASE, "span", {"selector_type": "css", "selector_value": "article > p"}), "acceptable", ["aef-exact-text-missing"],
+    reqs=["AEF-4-005"], working="PROFILE AEF-4-005: selector_type is not none and exact_text is absent: a warning")
+add("should-selector-value-ignored", "selector_type none with a selector_value.",
+    mutate(MINIMAL, "span", {"selector_type": "none", "selector_value": "whole document"}), "acceptable",
+    ["aef-selector-value-ignored"], reqs=["AEF-4-006"],
+    working="PROFILE AEF-4-006: with none the selector_value SHOULD be absent; present, it is ignored with a warning")
+
 # ---- invalid: version -----------------------------------------------------------------------
 for name, value in [("0-2", "0.2"), ("0-1-0", "0.1.0"), ("1-0", "1.0"), ("number", 0.1), ("empty", "")]:
     add(f"version-{name}", f"evidence_version {json.dumps(value)} is not the string \"0.1\".",

@@ -683,3 +683,53 @@ fn concurrent_fetches_share_one_fetcher() {
     }
     assert_eq!(server.requests(), 8);
 }
+
+/// Accepts one connection on loopback, reads the request, writes `reply`, closes. Bounded: one
+/// connection, 5 s.
+fn raw_server(reply: &'static [u8]) -> (u16, thread::JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let handle = thread::spawn(move || {
+        use std::io::Write;
+        listener.set_nonblocking(true).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok((mut socket, _)) = listener.accept() {
+                socket.set_nonblocking(false).unwrap();
+                socket
+                    .set_read_timeout(Some(Duration::from_secs(2)))
+                    .unwrap();
+                let mut buf = [0u8; 4096];
+                let _ = socket.read(&mut buf);
+                let _ = socket.write_all(reply);
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+    });
+    (port, handle)
+}
+
+/// FETCH-003: an https URL whose server does not speak TLS fails the handshake.
+#[test]
+fn tls_handshake_failure_is_fetch_tls_failed() {
+    let (port, server) = raw_server(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi");
+    let err = loopback()
+        .fetch(&format!("https://127.0.0.1:{port}/"))
+        .unwrap_err();
+    assert_eq!(err.code(), "fetch-tls-failed", "{err}");
+    server.join().unwrap();
+}
+
+/// FETCH-003/FETCH-004: a body cut short of its Content-Length fails the fetch; no partial body
+/// is returned.
+#[test]
+fn body_cut_short_fails_the_fetch() {
+    let (port, server) = raw_server(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b");
+    let err = loopback()
+        .fetch(&format!("http://127.0.0.1:{port}/"))
+        .unwrap_err();
+    // The peer closed after 10 of 100 announced bytes: an I/O failure, not a short response.
+    assert_eq!(err.code(), "fetch-io-failed", "{err}");
+    server.join().unwrap();
+}

@@ -169,94 +169,49 @@ impl<'s> Lexer<'s> {
         }
     }
 
+    /// A one-character token.
+    fn single(&mut self, tok: Tok) -> Tok {
+        self.pos += 1;
+        tok
+    }
+
+    /// `two` when the next character is `second` (`<=`, `//`, `::`...), else the one-character
+    /// token `one`, or an error when the first character cannot stand alone (`!`, `:`).
+    fn pair(&mut self, second: char, two: Tok, one: Option<Tok>) -> Result<Tok, String> {
+        if self.peek_at(1) == Some(second) {
+            self.pos += 2;
+            return Ok(two);
+        }
+        match one {
+            Some(tok) => Ok(self.single(tok)),
+            None => Err(format!(
+                "unexpected `{}` at character {}",
+                self.peek_at(0).unwrap_or_default(),
+                self.pos
+            )),
+        }
+    }
+
     fn run(mut self) -> Result<Vec<Tok>, String> {
         loop {
             self.skip_space();
             let Some(c) = self.peek_at(0) else { break };
             let tok = match c {
-                '(' => {
-                    self.pos += 1;
-                    Tok::LParen
-                }
-                ')' => {
-                    self.pos += 1;
-                    Tok::RParen
-                }
-                '[' => {
-                    self.pos += 1;
-                    Tok::LBracket
-                }
-                ']' => {
-                    self.pos += 1;
-                    Tok::RBracket
-                }
-                '@' => {
-                    self.pos += 1;
-                    Tok::At
-                }
-                ',' => {
-                    self.pos += 1;
-                    Tok::Comma
-                }
-                '|' => {
-                    self.pos += 1;
-                    Tok::Pipe
-                }
-                '+' => {
-                    self.pos += 1;
-                    Tok::Plus
-                }
-                '-' => {
-                    self.pos += 1;
-                    Tok::Minus
-                }
-                '=' => {
-                    self.pos += 1;
-                    Tok::Eq
-                }
-                '!' => {
-                    if self.peek_at(1) == Some('=') {
-                        self.pos += 2;
-                        Tok::Ne
-                    } else {
-                        return Err(format!("unexpected `!` at character {}", self.pos));
-                    }
-                }
-                '<' => {
-                    if self.peek_at(1) == Some('=') {
-                        self.pos += 2;
-                        Tok::Le
-                    } else {
-                        self.pos += 1;
-                        Tok::Lt
-                    }
-                }
-                '>' => {
-                    if self.peek_at(1) == Some('=') {
-                        self.pos += 2;
-                        Tok::Ge
-                    } else {
-                        self.pos += 1;
-                        Tok::Gt
-                    }
-                }
-                '/' => {
-                    if self.peek_at(1) == Some('/') {
-                        self.pos += 2;
-                        Tok::DoubleSlash
-                    } else {
-                        self.pos += 1;
-                        Tok::Slash
-                    }
-                }
-                ':' => {
-                    if self.peek_at(1) == Some(':') {
-                        self.pos += 2;
-                        Tok::ColonColon
-                    } else {
-                        return Err(format!("unexpected `:` at character {}", self.pos));
-                    }
-                }
+                '(' => self.single(Tok::LParen),
+                ')' => self.single(Tok::RParen),
+                '[' => self.single(Tok::LBracket),
+                ']' => self.single(Tok::RBracket),
+                '@' => self.single(Tok::At),
+                ',' => self.single(Tok::Comma),
+                '|' => self.single(Tok::Pipe),
+                '+' => self.single(Tok::Plus),
+                '-' => self.single(Tok::Minus),
+                '=' => self.single(Tok::Eq),
+                '!' => self.pair('=', Tok::Ne, None)?,
+                '<' => self.pair('=', Tok::Le, Some(Tok::Lt))?,
+                '>' => self.pair('=', Tok::Ge, Some(Tok::Gt))?,
+                '/' => self.pair('/', Tok::DoubleSlash, Some(Tok::Slash))?,
+                ':' => self.pair(':', Tok::ColonColon, None)?,
                 '"' | '\'' => {
                     let quote = c;
                     let start = self.pos + 1;
