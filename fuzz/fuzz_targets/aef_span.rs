@@ -4,7 +4,7 @@
 #![no_main]
 
 use citeproof_model::aef::{SelectorType, Span};
-use citeproof_verify::aef::compute_span;
+use citeproof_span::compute_span;
 use libfuzzer_sys::fuzz_target;
 
 const SELECTORS: &[SelectorType] = &[

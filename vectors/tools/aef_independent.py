@@ -3,7 +3,7 @@ the profile text with the Python standard library only (hashlib, html.parser, xm
 It never imports or runs citeproof. Used by:
 
 - vectors/tools/aef_vectors.py (the AEF Level 2 and Level 3 vector files);
-- crates/citeproof-verify/tests/fixtures/aef/expected.py (the fixture expectations).
+- vectors/fixtures/aef/expected.py (the fixture expectations).
 
 Only what those generators need is here: the §5 text hash, normalized text and lines, text
 paragraphs, T(n) and paragraphs of HTML, XPath string-values through ElementTree, RFC 8785 for

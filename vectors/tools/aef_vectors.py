@@ -11,7 +11,7 @@ Run: python3 vectors/tools/aef_vectors.py   (standard library + `cryptography`)
 
 Nothing here imports or runs citeproof. Span texts and AEF §5 hashes come from the independent
 implementation in aef_independent.py (html.parser, xml.etree, hashlib) over the fixtures in
-crates/citeproof-verify/tests/fixtures/aef/ (the case list is shared with their expected.py);
+vectors/fixtures/aef/ (the case list is shared with their expected.py);
 signatures are made with pyca/cryptography's Ed25519 (deterministic, RFC 8032) over a payload
 canonicalized by aef_independent.jcs; error codes are read off docs/PROFILE.md, the rule named
 in each case's derivation.
@@ -25,7 +25,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 REPO = os.path.dirname(os.path.dirname(HERE))
-FIXTURES = os.path.join(REPO, "crates", "citeproof-verify", "tests", "fixtures", "aef")
+FIXTURES = os.path.join(REPO, "vectors", "fixtures", "aef")
 sys.path.insert(0, FIXTURES)
 
 import aef_independent as ind  # noqa: E402
@@ -38,7 +38,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey 
 EMPTY_HASH = ind.aef_hash(b"")
 
 FLAGS = {
-    "fixture": "The source is a document committed under crates/citeproof-verify/tests/fixtures/aef/.",
+    "fixture": "The source is a document committed under vectors/fixtures/aef/.",
     "selector-syntax": "The selector value's syntax (AEF-SEL-*), checked when the span is resolved (Level 2).",
     "landing-page-vocabulary": "Uses a selector type only the landing page (seed 001) has.",
     "hash": "The declared content_hash or exact_text does not match the resolved span.",

@@ -1,5 +1,5 @@
 //! `citeproof evidence new|sign|verify`: outputs and exit codes (0 verified / written, 1 invalid
-//! or not verified, 2 usage errors). Sources come from the AEF fixtures of citeproof-verify and
+//! or not verified, 2 usage errors). Sources come from the AEF fixtures in vectors/fixtures/aef and
 //! from a loopback HTTP server; expected hashes come from the fixtures' independently computed
 //! `expected.json`.
 
@@ -12,7 +12,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../citeproof-verify/tests/fixtures/aef")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors/fixtures/aef")
 }
 
 fn fixture(name: &str) -> String {

@@ -1,18 +1,18 @@
-//! The implementation side of the adapter protocol for the reference (`citeproof adapter`):
-//! reads commands from `input`, one JSON object per line, and writes replies to `output`.
+//! The implementation side of the adapter protocol for any in-process [`Implementation`] (the
+//! reference behind `citeproof adapter`): reads commands from `input`, one JSON object per line,
+//! and writes replies to `output`.
 
 use std::io::{self, BufRead, Write};
 
 use serde_json::Value;
 
-use crate::{
-    protocol::{self, Reply},
-    reference::Reference,
-};
+use citeproof_model::protocol::Implementation;
+
+use crate::protocol::{self, Reply};
 
 /// Serves the protocol until `stop` or end of input. Protocol errors are written to `log`.
 pub fn serve(
-    reference: &Reference,
+    reference: &dyn Implementation,
     input: impl BufRead,
     mut output: impl Write,
     mut log: impl Write,
@@ -84,6 +84,37 @@ pub fn serve(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use citeproof_model::protocol::ImplementationInfo;
+
+    /// Canonicalizes with the model's JCS; skips every other operation.
+    struct Jcs;
+
+    impl Implementation for Jcs {
+        fn info(&self) -> ImplementationInfo {
+            ImplementationInfo {
+                name: "jcs-only".into(),
+                version: "0".into(),
+                language: "rust".into(),
+                homepage: None,
+                operations: vec!["jcs-canonicalize".into()],
+            }
+        }
+        fn run(&self, operation: &str, input: &Value) -> Reply {
+            match (operation, input.get("json").and_then(Value::as_str)) {
+                ("jcs-canonicalize", Some(text)) => {
+                    match citeproof_model::jcs::canonicalize_json(text.as_bytes()) {
+                        Ok(c) => Reply::valid(Some(
+                            serde_json::json!({"canonical": String::from_utf8_lossy(&c)}),
+                        )),
+                        Err(e) => Reply::invalid(vec![e.code.as_str().to_owned()]),
+                    }
+                }
+                _ => Reply::Skipped {
+                    message: "not implemented".into(),
+                },
+            }
+        }
+    }
 
     #[test]
     fn serves_a_session() {
@@ -101,7 +132,7 @@ mod tests {
         );
         let mut out = Vec::new();
         let mut log = Vec::new();
-        serve(&Reference::new(), input.as_bytes(), &mut out, &mut log).unwrap();
+        serve(&Jcs, input.as_bytes(), &mut out, &mut log).unwrap();
         let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
         assert_eq!(lines.len(), 3);
         assert!(protocol::parse_hello(lines[0].as_bytes()).is_ok());

@@ -2,9 +2,10 @@
 //! of `vectors/`, the JSON-lines adapter protocol of `docs/ADAPTER.md`, the runner (in-process
 //! reference or any command speaking the protocol), level verdicts and reports.
 //!
-//! The reference implementation of the protocol's operations is [`reference::Reference`], a
-//! dispatch table with one module per spec; [`adapter::serve`] speaks the protocol for it over
-//! any reader/writer (`citeproof adapter`).
+//! The runner knows no spec: implementations are processes speaking the protocol, or in-process
+//! [`Implementation`](citeproof_model::protocol::Implementation)s such as `citeproof-reference`;
+//! [`adapter::serve`] speaks the protocol for an in-process implementation over any
+//! reader/writer (`citeproof adapter`).
 
 pub mod adapter;
 pub mod glob;
@@ -12,7 +13,6 @@ pub mod lint;
 pub mod process;
 pub mod profile;
 pub mod protocol;
-pub mod reference;
 pub mod report;
 pub mod runner;
 pub mod suite;

@@ -2,12 +2,13 @@
 //! the operation registry (every operation's name, spec and input members), and the checks the
 //! runner applies to every line an implementation writes.
 
-use std::{collections::BTreeSet, fmt, sync::OnceLock};
+use std::{collections::BTreeSet, sync::OnceLock};
 
-use serde_json::{Map, Value, json};
+pub use citeproof_model::protocol::{
+    Answer, ImplementationInfo, PROTOCOL_VERSION, Reply, ResultReply,
+};
 
-/// Version of the protocol spoken by this runner.
-pub const PROTOCOL_VERSION: u64 = 1;
+use serde_json::{Value, json};
 
 /// Longest line the runner accepts from an implementation, in bytes (newline excluded).
 pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
@@ -109,132 +110,6 @@ ops! {
 /// Looks an operation up by name.
 pub fn operation(name: &str) -> Option<&'static OperationSpec> {
     OPERATIONS.iter().find(|op| op.name == name)
-}
-
-/// What the implementation said about itself in its hello line.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ImplementationInfo {
-    pub name: String,
-    pub version: String,
-    pub language: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub homepage: Option<String>,
-    /// Supported operations; `["*"]` means all.
-    pub operations: Vec<String>,
-}
-
-impl ImplementationInfo {
-    pub fn supports(&self, operation: &str) -> bool {
-        self.operations.iter().any(|o| o == "*" || o == operation)
-    }
-
-    /// The hello line an implementation writes.
-    pub fn hello_json(&self) -> Value {
-        let mut implementation = json!({
-            "name": self.name,
-            "version": self.version,
-            "language": self.language,
-        });
-        if let (Some(h), Some(obj)) = (&self.homepage, implementation.as_object_mut()) {
-            obj.insert("homepage".into(), Value::String(h.clone()));
-        }
-        json!({
-            "protocol": PROTOCOL_VERSION,
-            "implementation": implementation,
-            "operations": self.operations,
-        })
-    }
-}
-
-/// `valid` or `invalid`: the answer of an implementation to one case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Answer {
-    Valid,
-    Invalid,
-}
-
-impl fmt::Display for Answer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Answer::Valid => "valid",
-            Answer::Invalid => "invalid",
-        })
-    }
-}
-
-/// The reply of an implementation to one `run` command (without its `seq`).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
-    Result(ResultReply),
-    /// The implementation declined the case (e.g. an unsupported variant of an operation).
-    Skipped {
-        message: String,
-    },
-    /// The implementation could not run the case (bad input, internal error).
-    Errored {
-        message: String,
-    },
-}
-
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-pub struct ResultReply {
-    pub result: Option<Answer>,
-    pub errors: Vec<String>,
-    pub warnings: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub output: Option<Value>,
-}
-
-impl Reply {
-    pub fn valid(output: Option<Value>) -> Reply {
-        Reply::Result(ResultReply {
-            result: Some(Answer::Valid),
-            output,
-            ..ResultReply::default()
-        })
-    }
-
-    pub fn invalid(errors: Vec<String>) -> Reply {
-        Reply::Result(ResultReply {
-            result: Some(Answer::Invalid),
-            errors,
-            ..ResultReply::default()
-        })
-    }
-
-    pub fn errored(message: impl Into<String>) -> Reply {
-        Reply::Errored {
-            message: message.into(),
-        }
-    }
-
-    /// The wire form of this reply for `seq`.
-    pub fn to_json(&self, seq: u64) -> Value {
-        let mut obj = Map::new();
-        obj.insert("seq".into(), json!(seq));
-        match self {
-            Reply::Result(r) => {
-                obj.insert("result".into(), json!(r.result.unwrap_or(Answer::Invalid)));
-                obj.insert("errors".into(), json!(r.errors));
-                if !r.warnings.is_empty() {
-                    obj.insert("warnings".into(), json!(r.warnings));
-                }
-                if let Some(o) = &r.output {
-                    obj.insert("output".into(), o.clone());
-                }
-            }
-            Reply::Skipped { message } => {
-                obj.insert("skipped".into(), json!(true));
-                obj.insert("message".into(), json!(message));
-            }
-            Reply::Errored { message } => {
-                obj.insert("errored".into(), json!(true));
-                obj.insert("message".into(), json!(message));
-            }
-        }
-        Value::Object(obj)
-    }
 }
 
 /// The `start` line.

@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use citeproof_model::protocol::Implementation;
 use citeproof_model::vectors::Validity;
 use serde_json::Value;
 
@@ -9,7 +10,6 @@ use crate::{
     glob,
     process::{ProcessOptions, Subprocess},
     protocol::{self, Answer, ImplementationInfo, Reply, ResultReply},
-    reference::Reference,
     suite::{Case, Expected, Suite},
 };
 
@@ -101,18 +101,29 @@ impl Default for RunOptions {
 /// Default of `--max-errors`.
 pub const DEFAULT_MAX_ERRORS: usize = 20;
 
+/// An implementation called directly (the reference, a test double).
+pub struct InProcess(pub Box<dyn Implementation>);
+
+impl std::fmt::Debug for InProcess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("InProcess")
+            .field(&self.0.info().name)
+            .finish()
+    }
+}
+
 /// The implementation under test.
 #[derive(Debug)]
 pub enum Target {
-    /// The reference, called directly.
-    InProcess(Reference),
+    /// An implementation in this process.
+    InProcess(InProcess),
     /// A command speaking the adapter protocol.
     Command(Box<Subprocess>),
 }
 
 impl Target {
-    pub fn reference() -> Target {
-        Target::InProcess(Reference::new())
+    pub fn in_process(implementation: Box<dyn Implementation>) -> Target {
+        Target::InProcess(InProcess(implementation))
     }
 
     pub fn command(argv: Vec<String>, options: ProcessOptions) -> Target {
@@ -121,7 +132,7 @@ impl Target {
 
     fn start(&mut self) -> Result<ImplementationInfo, (String, Option<String>)> {
         match self {
-            Target::InProcess(r) => Ok(r.info()),
+            Target::InProcess(r) => Ok(r.0.info()),
             Target::Command(p) => p
                 .ensure_started()
                 .map_err(|e| (e.reply.err().unwrap_or_default(), e.stderr)),
@@ -132,7 +143,7 @@ impl Target {
         match self {
             Target::InProcess(r) => {
                 // The reference's replies go through the same wire checks as any adapter's.
-                let reply = r.run(&case.operation, &case.input);
+                let reply = r.0.run(&case.operation, &case.input);
                 let line = reply.to_json(seq).to_string();
                 (protocol::parse_reply(line.as_bytes(), seq), None)
             }

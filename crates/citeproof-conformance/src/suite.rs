@@ -18,8 +18,9 @@ use serde_json::Value;
 use crate::glob;
 
 /// Directories under `vectors/` that hold no vector files.
-/// `tools/` holds the independent generators, `meta/` the coverage exemptions.
-pub const NON_VECTOR_DIRS: &[&str] = &["tools", "meta"];
+/// `tools/` holds the independent generators, `meta/` the coverage exemptions, `fixtures/` the
+/// documents the generators and the crates' tests read.
+pub const NON_VECTOR_DIRS: &[&str] = &["tools", "meta", "fixtures"];
 
 /// The loaded vectors.
 #[derive(Debug, Clone)]

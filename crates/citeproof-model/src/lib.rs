@@ -9,12 +9,14 @@ pub mod aef;
 pub mod archive;
 pub mod envelope;
 pub mod hash;
+pub mod ids;
 pub mod incident;
 pub mod jcs;
 pub mod json;
 pub mod jwk;
 pub mod ledger;
 pub mod primitives;
+pub mod protocol;
 pub mod snapshot;
 pub mod vectors;
 pub mod weburl;
@@ -22,3 +24,16 @@ pub mod weburl;
 pub use hash::{ContentHash, aef_text_hash, sha256_bytes};
 pub use incident::{Incident, IncidentCode, Location, Severity};
 pub use primitives::{Extensions, HttpUrl, Rfc3339DateTime, Timestamp};
+
+/// Typed parse of a schema-valid value. A failure here means the schema admits something the
+/// type does not: reported as `schema-violation`, never unwrapped.
+#[allow(clippy::result_large_err)] // `Incident` is the finding type everywhere
+pub fn typed<T: serde::de::DeserializeOwned>(value: &serde_json::Value) -> Result<T, Incident> {
+    T::deserialize(value).map_err(|e| {
+        Incident::new(
+            IncidentCode::SchemaViolation,
+            format!("document does not match its type: {e}"),
+            Location::pointer(""),
+        )
+    })
+}

@@ -181,6 +181,30 @@ fn is_ip_literal(literal: &str) -> bool {
     literal.parse::<std::net::Ipv6Addr>().is_ok()
 }
 
+/// The key under which two URLs compare equal: the WHATWG serialization, or the input itself
+/// when the WHATWG parser rejects it (such a URL is only equal to itself).
+pub fn equality_key(text: &str) -> String {
+    match url::Url::parse(text) {
+        Ok(u) => u.into(),
+        Err(_) => text.to_owned(),
+    }
+}
+
+/// URL equality of the profile.
+pub fn urls_equal(a: &str, b: &str) -> bool {
+    a == b || equality_key(a) == equality_key(b)
+}
+
+/// The origin `scheme://host[:port]` (WHATWG, default port omitted) of a URL.
+pub fn origin_of(text: &str) -> Option<String> {
+    let u = url::Url::parse(text).ok()?;
+    let origin = u.origin();
+    if !origin.is_tuple() {
+        return None;
+    }
+    Some(origin.ascii_serialization())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,9 @@
 
 use std::process::ExitCode;
 
-use citeproof_conformance::{adapter, reference::Reference};
+use citeproof_conformance::adapter;
+use citeproof_model::protocol::Implementation as _;
+use citeproof_reference::Reference;
 
 use super::Failure;
 

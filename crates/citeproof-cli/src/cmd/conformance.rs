@@ -148,7 +148,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
 
     let mut target = match &args.implementation {
-        None => Target::reference(),
+        None => Target::in_process(Box::new(citeproof_reference::Reference::new())),
         Some(cmd) => Target::command(split_command(cmd).map_err(Failure::Usage)?, process.clone()),
     };
     let options = RunOptions {

@@ -10,13 +10,13 @@
 
 use std::process::ExitCode;
 
+use citeproof_aef::build::{EvidenceSignOptions, NewEvidence, build_evidence, sign_evidence};
+use citeproof_aef::{self as aef, AefReport, SourceChoice, VerifyOptions};
 use citeproof_fetch::{FetchPolicy, Fetcher, HttpFetcher};
 use citeproof_jose::{KeySet, SigningKey, load_public_keys, load_signing_key};
 use citeproof_model::aef::{RetrievalMethod, SelectorType, SourceType, SynthesisRole};
 use citeproof_model::json::parse_strict;
 use citeproof_model::{Severity, Timestamp, sha256_bytes};
-use citeproof_sign::aef::{EvidenceSignOptions, NewEvidence, build_evidence, sign_evidence};
-use citeproof_verify::aef::{self, AefReport, SourceChoice, VerifyOptions};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -177,7 +177,7 @@ fn media_type_of(path: &str) -> &'static str {
         "md" | "markdown" => "text/markdown",
         "json" => "application/json",
         "pdf" => "application/pdf",
-        _ => aef::media::OCTET_STREAM,
+        _ => citeproof_span::media::OCTET_STREAM,
     }
 }
 
@@ -339,7 +339,7 @@ fn load_source(a: &NewArgs) -> Result<(Vec<u8>, String, String), Failure> {
         }
         let media = a.media_type.clone().unwrap_or_else(|| {
             resp.content_type_essence()
-                .unwrap_or_else(|| aef::media::OCTET_STREAM.to_owned())
+                .unwrap_or_else(|| citeproof_span::media::OCTET_STREAM.to_owned())
         });
         Ok((
             resp.body,

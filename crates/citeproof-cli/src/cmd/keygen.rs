@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use citeproof_sign::{generate_key, key_files};
+use citeproof_aca::sign::{generate_key, key_files};
 
 use super::Failure;
 

@@ -5,8 +5,8 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
-use citeproof_sign::demo::{DemoSite, build_demo_site};
-use citeproof_sign::{generate_key, load_signing_key};
+use citeproof_aca::sign::{generate_key, load_signing_key};
+use citeproof_cli::demo::{DemoSite, build_demo_site};
 
 use super::Failure;
 use crate::input::read_limited;
@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long)]
     key: Option<String>,
     /// Key id the demo publishes and signs with.
-    #[arg(long, default_value = citeproof_sign::demo::DEMO_KID)]
+    #[arg(long, default_value = citeproof_cli::demo::DEMO_KID)]
     kid: String,
 }
 

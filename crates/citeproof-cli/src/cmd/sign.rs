@@ -3,9 +3,9 @@
 
 use std::process::ExitCode;
 
+use citeproof_aca::sign::{ManifestSignOptions, load_signing_key, sign_manifest_value};
 use citeproof_model::json::parse_strict;
 use citeproof_model::{Incident, Severity};
-use citeproof_sign::{ManifestSignOptions, load_signing_key, sign_manifest_value};
 
 use super::Failure;
 use crate::input::{display, read_document, read_limited};
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let bytes = read_document(&a.manifest)?;
     let value = parse_strict(&bytes)
         .map_err(|e| Failure::Invalid(format!("{}: {}", display(&a.manifest), e.to_incident())))?;
-    let errors: Vec<Incident> = citeproof_verify::aca::validate_manifest_value(&value)
+    let errors: Vec<Incident> = citeproof_aca::validate_manifest_value(&value)
         .into_iter()
         .filter(|i| i.severity == Severity::Error)
         .collect();

@@ -5,8 +5,8 @@ use std::{
 
 use citeproof_conformance::{lint::lint, profile::Profile};
 use citeproof_model::{Incident, IncidentCode, Location, Severity};
+use citeproof_reference::validate_document;
 use citeproof_schema::DocumentKind;
-use citeproof_verify::validate_document;
 
 use super::Failure;
 use crate::input::{display, read_document};

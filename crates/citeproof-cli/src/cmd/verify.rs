@@ -4,8 +4,8 @@
 
 use std::process::ExitCode;
 
+use citeproof_aca::{AcaReport, VerifyOptions, verify_snapshot_bytes, verify_url};
 use citeproof_fetch::{FetchPolicy, HttpFetcher, RecordingFetcher};
-use citeproof_verify::aca::{AcaReport, VerifyOptions, verify_snapshot_bytes, verify_url};
 
 use super::Failure;
 use crate::input::read_limited;
@@ -78,7 +78,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             level: u8,
             required_level: u8,
             verified: bool,
-            incidents: &'a [citeproof_verify::aca::AcaIncident],
+            incidents: &'a [citeproof_aca::AcaIncident],
         }
         let out = Out {
             level: report.level,

@@ -74,10 +74,6 @@ pub fn run_command(argv: &[&str], suite: &Suite, options: &RunOptions) -> RunRes
     run(suite, &mut target, options, |_| {})
 }
 
-pub fn run_reference(suite: &Suite, options: &RunOptions) -> RunResult {
-    run(suite, &mut Target::reference(), options, |_| {})
-}
-
 /// A suite made of vector files written to a temporary directory (files that do not load are
 /// left out; the lint reports them).
 pub fn temp_suite(files: &[(&str, serde_json::Value)]) -> (tempfile::TempDir, Suite) {

@@ -1,0 +1,64 @@
+//! Agent Citation Attribution (seed 000): validate, verify and sign, Levels 1-3.
+//!
+//! - [`verify`]: the reference verifier: `Citation-Source` (ACA-L1-*), manifests and their chain
+//!   (ACA-L2-*, ACA-L3-001 to -006), the discovery document and keys (ACA-DISC-*), the support
+//!   check behind the [`SupportJudge`] trait, RFC 9421 signatures of manifest responses
+//!   (ACA-L3-007 to -014), and the seed's four-step flow over a
+//!   [`Fetcher`](citeproof_fetch::Fetcher) returning the level achieved and every incident;
+//! - [`sign`]: the reference signer: the `Citation-Source` emitter, the chain builder, signed
+//!   manifest responses (JCS body, RFC 9530 `Content-Digest`, RFC 9421 Ed25519) and the discovery
+//!   document;
+//! - [`ops`]: the conformance operations of docs/ADAPTER.md §5.2.
+
+pub mod ops;
+pub mod sign;
+pub mod verify;
+
+pub use verify::header::{HeaderEntry, HeaderParse, parse_citation_source};
+pub use verify::manifest::{ManifestFindings, check_manifest};
+pub use verify::support::{Judgement, LexicalJudge, SupportJudge};
+pub use verify::{
+    AcaIncident, AcaReport, ClaimReport, ManifestReport, SourceReport, VerifyOptions,
+    verify_response, verify_snapshot, verify_snapshot_bytes, verify_url,
+};
+
+use citeproof_model::{Incident, IncidentCode, json::parse_strict};
+use serde_json::Value;
+
+/// Document validation of a manifest on its own (what `citeproof validate --kind manifest` and
+/// the `aca-manifest-validate` operation report): every rule that needs only the document.
+/// An absent `chain` is not reported (a Level 2 manifest has none; ACA-L3-001 is a requirement
+/// on the response); a `chain` that is present must be a non-empty array of valid steps.
+pub fn validate_manifest_value(value: &Value) -> Vec<Incident> {
+    let f = check_manifest(value, None);
+    let has_chain = value.get("chain").is_some();
+    f.level2
+        .into_iter()
+        .chain(
+            f.level3
+                .into_iter()
+                .filter(|i| has_chain || i.code != IncidentCode::AcaChainMissing),
+        )
+        .collect()
+}
+
+/// Document validation of a discovery document, as Level 3 requires it.
+pub fn validate_discovery_value(value: &Value) -> Vec<Incident> {
+    verify::discovery::check_discovery(value, None).incidents
+}
+
+/// Strict parse, then [`validate_manifest_value`].
+pub fn validate_manifest_bytes(bytes: &[u8]) -> Vec<Incident> {
+    match parse_strict(bytes) {
+        Ok(v) => validate_manifest_value(&v),
+        Err(e) => vec![e.to_incident()],
+    }
+}
+
+/// Strict parse, then [`validate_discovery_value`].
+pub fn validate_discovery_bytes(bytes: &[u8]) -> Vec<Incident> {
+    match parse_strict(bytes) {
+        Ok(v) => validate_discovery_value(&v),
+        Err(e) => vec![e.to_incident()],
+    }
+}

@@ -1,0 +1,275 @@
+//! Agent Citation Attribution operations (docs/ADAPTER.md §5.2), backed by [`crate::verify`]
+//! and [`crate::sign`].
+
+use crate::sign::{
+    EntryText, ManifestSignOptions, SignError, format_citation_source, load_signing_key,
+    sign_manifest_value,
+};
+use crate::verify::signature::verify_http_message;
+use crate::{
+    VerifyOptions, parse_citation_source, validate_discovery_bytes, validate_manifest_bytes,
+    validate_manifest_value, verify_snapshot_bytes,
+};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use citeproof_model::{Incident, IncidentCode, Location, Severity};
+use serde_json::{Value, json};
+
+use citeproof_model::protocol::{
+    Answer, OperationFn, Reply, ResultReply, bad_input as bad, from_incidents, str_member,
+};
+
+pub const OPERATIONS: &[(&str, OperationFn)] = &[
+    ("aca-header-parse", header_parse),
+    ("aca-header-emit", header_emit),
+    ("aca-manifest-validate", manifest_validate),
+    ("aca-discovery-validate", discovery_validate),
+    ("aca-verify-snapshot", verify_snapshot_op),
+    ("aca-manifest-sign", manifest_sign),
+    ("httpsig-verify", httpsig_verify),
+];
+
+fn int_member(input: &Value, name: &str) -> Result<i64, Reply> {
+    input
+        .get(name)
+        .and_then(Value::as_i64)
+        .ok_or_else(|| bad(format!("`{name}` must be an integer")))
+}
+
+fn header_parse(input: &Value) -> Reply {
+    let Some(values) = input.get("values").and_then(Value::as_array) else {
+        return bad("`values` must be an array of strings");
+    };
+    let mut lines = Vec::with_capacity(values.len());
+    for v in values {
+        match v.as_str() {
+            Some(s) => lines.push(s),
+            None => return bad("`values` must be an array of strings"),
+        }
+    }
+    let parsed = parse_citation_source(&lines);
+    let entries = serde_json::to_value(&parsed.entries).unwrap_or(Value::Null);
+    from_incidents(&parsed.incidents, Some(json!({ "entries": entries })))
+}
+
+fn header_emit(input: &Value) -> Reply {
+    let Some(entries) = input.get("entries").and_then(Value::as_array) else {
+        return bad("`entries` must be an array");
+    };
+    struct Owned {
+        source: String,
+        manifest: Option<String>,
+        run: Option<String>,
+        params: Vec<(String, String)>,
+    }
+    let mut owned = Vec::with_capacity(entries.len());
+    for e in entries {
+        let text = |name: &str| e.get(name).and_then(Value::as_str).map(str::to_owned);
+        let Some(source) = text("source") else {
+            return bad("every entry needs a string `source`");
+        };
+        let mut params = Vec::new();
+        if let Some(list) = e.get("params") {
+            let Some(list) = list.as_array() else {
+                return bad("`params` must be an array of [name, value] pairs");
+            };
+            for p in list {
+                match (
+                    p.get(0).and_then(Value::as_str),
+                    p.get(1).and_then(Value::as_str),
+                    p.as_array().map(Vec::len),
+                ) {
+                    (Some(n), Some(v), Some(2)) => params.push((n.to_owned(), v.to_owned())),
+                    _ => return bad("`params` must be an array of [name, value] pairs"),
+                }
+            }
+        }
+        owned.push(Owned {
+            source,
+            manifest: text("manifest"),
+            run: text("run"),
+            params,
+        });
+    }
+    let texts: Vec<EntryText<'_>> = owned
+        .iter()
+        .map(|o| EntryText {
+            source: &o.source,
+            manifest: o.manifest.as_deref(),
+            run: o.run.as_deref(),
+            params: &o.params,
+        })
+        .collect();
+    let value = format_citation_source(&texts);
+    // The emitter never writes what the parser would reject: check with the parser.
+    let lines: Vec<&str> = if owned.is_empty() {
+        Vec::new()
+    } else {
+        vec![value.as_str()]
+    };
+    let parsed = parse_citation_source(&lines);
+    from_incidents(&parsed.incidents, Some(json!({ "value": value })))
+}
+
+fn manifest_validate(input: &Value) -> Reply {
+    match str_member(input, "document") {
+        Ok(text) => from_incidents(&validate_manifest_bytes(text.as_bytes()), None),
+        Err(r) => r,
+    }
+}
+
+fn discovery_validate(input: &Value) -> Reply {
+    match str_member(input, "document") {
+        Ok(text) => from_incidents(&validate_discovery_bytes(text.as_bytes()), None),
+        Err(r) => r,
+    }
+}
+
+/// Codes of incidents by severity, without repeats, in order.
+fn split_codes(incidents: &[Incident]) -> (Vec<String>, Vec<String>) {
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    for i in incidents {
+        let list = match i.severity {
+            Severity::Error => &mut errors,
+            Severity::Warning => &mut warnings,
+        };
+        let code = i.code.as_str().to_owned();
+        if !list.contains(&code) {
+            list.push(code);
+        }
+    }
+    (errors, warnings)
+}
+
+fn verify_snapshot_op(input: &Value) -> Reply {
+    let Some(snapshot) = input.get("snapshot") else {
+        return bad("`snapshot` is required");
+    };
+    let now = match int_member(input, "now") {
+        Ok(n) => n,
+        Err(r) => return r,
+    };
+    let required = match input.get("required_level").and_then(Value::as_u64) {
+        Some(l @ 1..=3) => l as u8,
+        _ => return bad("`required_level` must be 1, 2 or 3"),
+    };
+    let Ok(bytes) = serde_json::to_vec(snapshot) else {
+        return bad("`snapshot` cannot be serialized");
+    };
+    let mut opts = VerifyOptions::new(now);
+    opts.required_level = Some(required);
+    let report = verify_snapshot_bytes(&bytes, &opts);
+    let (errors, warnings) = split_codes(&report.plain_incidents());
+    Reply::Result(ResultReply {
+        result: Some(if report.level >= required {
+            Answer::Valid
+        } else {
+            Answer::Invalid
+        }),
+        errors,
+        warnings,
+        output: Some(json!({ "level": report.level })),
+    })
+}
+
+fn manifest_sign(input: &Value) -> Reply {
+    let Some(manifest) = input.get("manifest") else {
+        return bad("`manifest` is required");
+    };
+    let keyid = match str_member(input, "keyid") {
+        Ok(k) => k.to_owned(),
+        Err(r) => return r,
+    };
+    let created = match int_member(input, "created") {
+        Ok(n) => n,
+        Err(r) => return r,
+    };
+    let expires = match input.get("expires") {
+        None => None,
+        Some(v) => match v.as_i64() {
+            Some(n) => Some(n),
+            None => return bad("`expires` must be an integer"),
+        },
+    };
+    let mut incidents = validate_manifest_value(manifest);
+    let key = match input.get("private_jwk").map(serde_json::to_vec) {
+        Some(Ok(bytes)) => match load_signing_key(&bytes) {
+            Ok(k) => Some(k),
+            Err(SignError::Key { code, message }) => {
+                let code = IncidentCode::from_code(code).unwrap_or(IncidentCode::JwkMalformed);
+                incidents.push(Incident::new(
+                    code,
+                    message,
+                    Location::pointer("/private_jwk"),
+                ));
+                None
+            }
+            Err(e) => return bad(e.to_string()),
+        },
+        _ => return bad("`private_jwk` is required"),
+    };
+    if incidents.iter().any(|i| i.severity == Severity::Error) {
+        return from_incidents(&incidents, None);
+    }
+    let Some(key) = key else {
+        return bad("no key");
+    };
+    let opts = ManifestSignOptions {
+        keyid,
+        created,
+        expires,
+    };
+    match sign_manifest_value(manifest, &key, &opts) {
+        Ok(signed) => Reply::valid(Some(json!({
+            "status": signed.status,
+            "headers": signed.headers,
+            "body_base64": STANDARD.encode(&signed.body),
+        }))),
+        Err(e) => bad(e.to_string()),
+    }
+}
+
+fn httpsig_verify(input: &Value) -> Reply {
+    let message = match str_member(input, "message") {
+        Ok(m) => m,
+        Err(r) => return r,
+    };
+    let Some(keys) = input.get("keys") else {
+        return bad("`keys` is required");
+    };
+    let now = match int_member(input, "now") {
+        Ok(n) => n,
+        Err(r) => return r,
+    };
+    let required = match input.get("required_components") {
+        None => None,
+        Some(Value::Array(items)) => {
+            let mut out = Vec::with_capacity(items.len());
+            for i in items {
+                match i.as_str() {
+                    Some(s) => out.push(s.to_owned()),
+                    None => return bad("`required_components` must be an array of strings"),
+                }
+            }
+            Some(out)
+        }
+        Some(_) => return bad("`required_components` must be an array of strings"),
+    };
+    match verify_http_message(message.as_bytes(), keys, now, required) {
+        Ok(outcome) => {
+            let output = outcome
+                .signature_base
+                .map(|b| json!({ "signature_base": b }));
+            let mut reply = from_incidents(&outcome.incidents, output);
+            if let Reply::Result(r) = &mut reply
+                && r.result == Some(Answer::Valid)
+                && r.output.is_none()
+            {
+                r.result = Some(Answer::Invalid);
+            }
+            reply
+        }
+        Err(e) => bad(format!("`message` is not an HTTP/1.1 message: {e}")),
+    }
+}

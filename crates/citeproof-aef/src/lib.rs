@@ -1,0 +1,333 @@
+//! AI Evidence Format v0.1: validate, verify (Levels 1-3) and build evidence objects, as made
+//! precise by `docs/PROFILE.md` (AEF-4-*, AEF-VOC-*, AEF-SEL-*, AEF-5-*, AEF-L2-*, AEF-L3-*).
+//!
+//! - [`validate`]: Level 1 (Attach), what `citeproof validate --kind evidence` reports: the
+//!   published schema with the profile's specific codes, plus warnings;
+//! - [`verify`] / [`verify_value`]: Levels 1-3 over a [`Fetcher`], returning the level achieved
+//!   and every incident with the level it counts toward; spans are resolved by
+//!   [`citeproof_span::compute_span`], the same function the builder uses;
+//! - [`signature`]: the detached JWS of Level 3;
+//! - [`build`]: build an evidence object from a source and a span, and sign it;
+//! - [`ops`]: the conformance operations of docs/ADAPTER.md §5.3.
+
+pub mod build;
+mod fetch;
+pub mod ops;
+pub mod signature;
+mod validate;
+
+use citeproof_fetch::{FetchPolicy, Fetcher, SnapshotFetcher};
+use citeproof_jose::KeySet;
+use citeproof_model::aef::Evidence;
+use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
+use citeproof_model::{
+    Incident, IncidentCode, Location, Severity, aef_text_hash, json::parse_strict,
+};
+use citeproof_schema::{DocumentKind, SchemaValidator};
+use serde::Serialize;
+use serde_json::Value;
+
+pub use citeproof_span::{ComputedSpan, SpanError, compute_span};
+pub use validate::{refine_schema_incidents, semantic_check};
+
+use fetch::{FetchOutcome, fetch_ok};
+
+/// Level 1 of an evidence value: schema (published-schema semantics, specific codes) and the
+/// semantic warnings. Errors mean the document is not an AEF evidence object (level 0).
+pub fn validate(value: &Value) -> Vec<Incident> {
+    let schema = match SchemaValidator::new(DocumentKind::AefEvidence) {
+        Ok(v) => v.validate(value),
+        Err(e) => vec![Incident::new(
+            IncidentCode::SchemaViolation,
+            e.to_string(),
+            Location::default(),
+        )],
+    };
+    let mut out = refine_schema_incidents(value, schema);
+    out.extend(semantic_check(value));
+    out
+}
+
+/// Where the source comes from for Level 2.
+#[derive(Debug, Clone, Default)]
+pub enum SourceChoice {
+    /// Fetch `source.uri` (it must be a web URL).
+    #[default]
+    FromUri,
+    /// Fetch this URL instead of `source.uri` (a mirror, a local server).
+    Url(String),
+    /// Use these bytes, served as `media_type` (a local file; no fetch).
+    Bytes { media_type: String, body: Vec<u8> },
+}
+
+/// How to verify an evidence object.
+#[derive(Debug, Clone, Default)]
+pub struct VerifyOptions {
+    pub source: SourceChoice,
+    /// Keys to verify the JWS with instead of fetching `verification.signing_key_uri`.
+    pub keys: Option<KeySet>,
+    /// Level to check up to and require. `None`: the level the object claims, 3 when it has
+    /// `verification.signature`, else 2.
+    pub required_level: Option<u8>,
+}
+
+/// An incident with the conformance level it counts toward.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AefIncident {
+    pub level: u8,
+    #[serde(flatten)]
+    pub incident: Incident,
+}
+
+/// Result of verifying one evidence object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AefReport {
+    /// Level achieved, 0-3.
+    pub level: u8,
+    /// Level checked and required.
+    pub required_level: u8,
+    /// `level >= required_level`.
+    pub verified: bool,
+    pub incidents: Vec<AefIncident>,
+    /// The resolved span, when Level 2 got that far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<ComputedSpan>,
+}
+
+impl AefReport {
+    /// The incidents without their levels.
+    pub fn plain_incidents(&self) -> Vec<Incident> {
+        self.incidents.iter().map(|i| i.incident.clone()).collect()
+    }
+
+    /// Whether an incident with this code was reported.
+    pub fn has(&self, code: IncidentCode) -> bool {
+        self.incidents.iter().any(|i| i.incident.code == code)
+    }
+}
+
+struct Run {
+    incidents: Vec<AefIncident>,
+}
+
+impl Run {
+    fn push(&mut self, level: u8, incident: Incident) {
+        self.incidents.push(AefIncident { level, incident });
+    }
+    fn extend(&mut self, level: u8, incidents: impl IntoIterator<Item = Incident>) {
+        for i in incidents {
+            self.push(level, i);
+        }
+    }
+    fn fails(&self, level: u8) -> bool {
+        self.incidents
+            .iter()
+            .any(|i| i.level == level && i.incident.severity == Severity::Error)
+    }
+    fn finish(self, required: u8, checked: u8, span: Option<ComputedSpan>) -> AefReport {
+        let mut level = 0;
+        for n in 1..=checked {
+            if self.fails(n) {
+                break;
+            }
+            level = n;
+        }
+        AefReport {
+            level,
+            required_level: required,
+            verified: level >= required,
+            incidents: self.incidents,
+            span,
+        }
+    }
+}
+
+/// Verifies an evidence object given as bytes (strict I-JSON first: JSON-001/002).
+pub fn verify(bytes: &[u8], fetcher: &dyn Fetcher, options: &VerifyOptions) -> AefReport {
+    match parse_strict(bytes) {
+        Ok(value) => verify_value(&value, fetcher, options),
+        Err(e) => {
+            let mut run = Run {
+                incidents: Vec::new(),
+            };
+            run.push(1, e.to_incident());
+            run.finish(options.required_level.unwrap_or(1).clamp(1, 3), 1, None)
+        }
+    }
+}
+
+/// Verifies a parsed evidence object up to the required level.
+pub fn verify_value(value: &Value, fetcher: &dyn Fetcher, options: &VerifyOptions) -> AefReport {
+    let has_signature = value.pointer("/verification/signature").is_some();
+    let required = options
+        .required_level
+        .unwrap_or(if has_signature { 3 } else { 2 })
+        .clamp(1, 3);
+    let mut run = Run {
+        incidents: Vec::new(),
+    };
+    // ---- Level 1 ----
+    run.extend(1, validate(value));
+    if run.fails(1) {
+        return run.finish(required, 1, None);
+    }
+    let evidence: Evidence = match citeproof_model::typed(value) {
+        Ok(e) => e,
+        Err(incident) => {
+            run.push(1, incident);
+            return run.finish(required, 1, None);
+        }
+    };
+    if required < 2 {
+        return run.finish(required, 1, None);
+    }
+    // ---- Level 2 ----
+    let span = level2(&evidence, fetcher, options, &mut run);
+    if required < 3 {
+        return run.finish(required, 2, span);
+    }
+    // ---- Level 3 ----
+    let keys = match &options.keys {
+        Some(set) => signature::KeySource::Given(set),
+        None => signature::KeySource::Fetch(fetcher),
+    };
+    let l3 = signature::check(value, keys);
+    run.extend(3, l3);
+    run.finish(required, 3, span)
+}
+
+/// Verifies an evidence object (raw JSON bytes) with every fetch answered from `resources`
+/// (absolute URL → stored response), under the same rules as live fetching (FETCH-008): the
+/// conformance operation `aef-verify`.
+pub fn verify_with_resources(
+    bytes: &[u8],
+    resources: std::collections::BTreeMap<String, StoredResponse>,
+    options: &VerifyOptions,
+) -> AefReport {
+    let snapshot = WebSnapshot {
+        snapshot_version: citeproof_fetch::SNAPSHOT_VERSION,
+        // The snapshot format carries an agent response; AEF has none, so a placeholder at a
+        // reserved name (RFC 6761 `.invalid`) stands in for it.
+        response: SnapshotResponse {
+            url: "https://evidence.invalid/".into(),
+            status: 204,
+            headers: Vec::new(),
+            body_base64: String::new(),
+        },
+        resources,
+    };
+    match SnapshotFetcher::new(&snapshot, FetchPolicy::default()) {
+        Ok(fetcher) => verify(bytes, &fetcher, options),
+        Err(e) => verify(bytes, &FailingFetcher(e), options),
+    }
+}
+
+/// A fetcher whose every fetch fails with the same error (an unusable snapshot).
+struct FailingFetcher(citeproof_fetch::FetchError);
+
+impl Fetcher for FailingFetcher {
+    fn fetch(
+        &self,
+        _url: &str,
+    ) -> Result<citeproof_fetch::FetchedResponse, citeproof_fetch::FetchError> {
+        Err(self.0.clone())
+    }
+}
+
+fn level2(
+    evidence: &Evidence,
+    fetcher: &dyn Fetcher,
+    options: &VerifyOptions,
+    run: &mut Run,
+) -> Option<ComputedSpan> {
+    let declared = evidence.verification.content_hash;
+    // AEF-5-002: needs no fetch.
+    if let Some(exact) = &evidence.span.exact_text {
+        match aef_text_hash(exact.as_bytes()) {
+            Ok(h) if h == declared => {}
+            Ok(h) => run.push(
+                2,
+                Incident::new(
+                    IncidentCode::AefExactTextMismatch,
+                    format!("the §5 hash of span.exact_text is {h}, not the declared {declared}"),
+                    Location::pointer("/span/exact_text"),
+                ),
+            ),
+            Err(_) => {} // a JSON string is always UTF-8
+        }
+    }
+    // AEF-SEL-*: selector syntax, before fetching anything.
+    let span = &evidence.span;
+    if let Err(incident) = citeproof_span::parse_span_selector(span) {
+        run.push(2, incident);
+        return None;
+    }
+    // AEF-L2-001.
+    let (media_type, body) = match &options.source {
+        SourceChoice::Bytes { media_type, body } => (media_type.clone(), body.clone()),
+        choice => {
+            let url = match choice {
+                SourceChoice::Url(u) => u.as_str(),
+                _ => evidence.source.uri.as_str(),
+            };
+            if matches!(choice, SourceChoice::FromUri)
+                && let Some(problem) = citeproof_model::weburl::web_url_problem(url)
+            {
+                run.push(
+                    2,
+                    Incident::new(
+                        IncidentCode::AefSourceFetchFailed,
+                        format!("source.uri cannot be fetched: it is not a web URL ({problem})"),
+                        Location::pointer("/source/uri"),
+                    ),
+                );
+                return None;
+            }
+            match fetch_ok(fetcher, url) {
+                FetchOutcome::Ok(resp) => (
+                    resp.content_type_essence()
+                        .unwrap_or_else(|| citeproof_span::media::OCTET_STREAM.to_owned()),
+                    resp.body,
+                ),
+                FetchOutcome::Failed(cause) => {
+                    run.push(
+                        2,
+                        Incident::new(
+                            IncidentCode::AefSourceFetchFailed,
+                            format!("the source could not be fetched: {}", cause.message),
+                            Location {
+                                url: Some(url.to_owned()),
+                                ..Location::default()
+                            },
+                        ),
+                    );
+                    run.push(2, cause);
+                    return None;
+                }
+            }
+        }
+    };
+    // AEF-L2-002..009, then AEF-5-001.
+    match compute_span(span, &media_type, &body) {
+        Ok(computed) => {
+            if computed.content_hash != declared {
+                run.push(
+                    2,
+                    Incident::new(
+                        IncidentCode::AefContentHashMismatch,
+                        format!(
+                            "the §5 hash of the resolved span is {}, not the declared {declared}",
+                            computed.content_hash
+                        ),
+                        Location::pointer("/verification/content_hash"),
+                    ),
+                );
+            }
+            Some(computed)
+        }
+        Err(incident) => {
+            run.push(2, incident);
+            None
+        }
+    }
+}

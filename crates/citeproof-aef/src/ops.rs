@@ -1,0 +1,216 @@
+//! AI Evidence Format operations (docs/ADAPTER.md §5.3).
+
+use std::collections::BTreeMap;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use citeproof_model::aef::Span;
+use citeproof_model::snapshot::StoredResponse;
+use citeproof_model::{ContentHash, Incident, IncidentCode, Location, Severity, aef_text_hash};
+use citeproof_span::compute_span;
+
+use crate::build::{EvidenceSignOptions, sign_evidence};
+use crate::signature::{KeySource, check as check_signature};
+use crate::{VerifyOptions, verify_with_resources};
+use serde_json::{Value, json};
+
+use citeproof_model::protocol::{
+    Answer, OperationFn, Reply, ResultReply, bad_input as bad, from_incidents, str_member,
+};
+
+pub const OPERATIONS: &[(&str, OperationFn)] = &[
+    ("aef-validate", aef_validate),
+    ("aef-verify-span", aef_verify_span),
+    ("aef-jws-sign", aef_jws_sign),
+    ("aef-jws-verify", aef_jws_verify),
+    ("aef-verify", aef_verify),
+];
+
+/// A JSON document given either as raw text (a string) or as a JSON value.
+fn document_bytes(input: &Value, name: &str) -> Result<Vec<u8>, Reply> {
+    match input.get(name) {
+        Some(Value::String(text)) => Ok(text.as_bytes().to_vec()),
+        Some(v @ Value::Object(_)) => serde_json::to_vec(v).map_err(|e| bad(e.to_string())),
+        _ => Err(bad(format!("`{name}` must be a JSON object or its text"))),
+    }
+}
+
+fn aef_validate(input: &Value) -> Reply {
+    match str_member(input, "document") {
+        Ok(text) => {
+            let incidents = match citeproof_model::json::parse_strict(text.as_bytes()) {
+                Ok(value) => crate::validate(&value),
+                Err(e) => vec![e.to_incident()],
+            };
+            from_incidents(&incidents, None)
+        }
+        Err(r) => r,
+    }
+}
+
+fn aef_verify_span(input: &Value) -> Reply {
+    let Some(evidence) = input.get("evidence").filter(|v| v.is_object()) else {
+        return bad("`evidence` must be a JSON object");
+    };
+    let span: Span = match evidence
+        .get("span")
+        .map(|s| serde_json::from_value(s.clone()))
+    {
+        Some(Ok(span)) => span,
+        Some(Err(e)) => return bad(format!("`evidence.span` is not an AEF span: {e}")),
+        None => return bad("`evidence.span` is required"),
+    };
+    let declared: ContentHash = match evidence
+        .pointer("/verification/content_hash")
+        .and_then(Value::as_str)
+        .map(str::parse)
+    {
+        Some(Ok(h)) => h,
+        _ => return bad("`evidence.verification.content_hash` must be a content hash"),
+    };
+    let Some(source) = input.get("source") else {
+        return bad("`source` is required");
+    };
+    let media_type = match source.get("media_type").and_then(Value::as_str) {
+        Some(m) => m,
+        None => return bad("`source.media_type` must be a string"),
+    };
+    let body = match source
+        .get("body_base64")
+        .and_then(Value::as_str)
+        .map(|b| STANDARD.decode(b))
+    {
+        Some(Ok(b)) => b,
+        _ => return bad("`source.body_base64` must be standard base64"),
+    };
+    let mut incidents: Vec<Incident> = Vec::new();
+    // AEF-5-002 needs no source.
+    if let Some(exact) = &span.exact_text
+        && let Ok(h) = aef_text_hash(exact.as_bytes())
+        && h != declared
+    {
+        incidents.push(Incident::new(
+            IncidentCode::AefExactTextMismatch,
+            format!("the §5 hash of span.exact_text is {h}, not {declared}"),
+            Location::pointer("/span/exact_text"),
+        ));
+    }
+    let output = match compute_span(&span, media_type, &body) {
+        Ok(computed) => {
+            if computed.content_hash != declared {
+                incidents.push(Incident::new(
+                    IncidentCode::AefContentHashMismatch,
+                    format!(
+                        "the §5 hash of the resolved span is {}, not {declared}",
+                        computed.content_hash
+                    ),
+                    Location::pointer("/verification/content_hash"),
+                ));
+            }
+            Some(json!({
+                "exact_text": computed.exact_text,
+                "content_hash": computed.content_hash.to_string(),
+            }))
+        }
+        Err(incident) => {
+            incidents.push(incident);
+            None
+        }
+    };
+    from_incidents(&incidents, output)
+}
+
+fn aef_jws_sign(input: &Value) -> Reply {
+    let Some(evidence) = input.get("evidence").filter(|v| v.is_object()) else {
+        return bad("`evidence` must be a JSON object");
+    };
+    let key_bytes = match document_bytes(input, "private_jwk") {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let key = match citeproof_jose::load_signing_key(&key_bytes) {
+        Ok(k) => k,
+        Err(e) => return bad(format!("`private_jwk`: {e}")),
+    };
+    let kid = match input.get("kid") {
+        None => None,
+        Some(Value::String(k)) => Some(k.clone()),
+        Some(_) => return bad("`kid` must be a string"),
+    };
+    let options = EvidenceSignOptions {
+        kid,
+        ..EvidenceSignOptions::default()
+    };
+    match sign_evidence(evidence, &key, &options) {
+        Ok(signed) => {
+            let signature = signed
+                .pointer("/verification/signature")
+                .cloned()
+                .unwrap_or(Value::Null);
+            Reply::valid(Some(json!({ "signature": signature })))
+        }
+        Err(e) => bad(e.to_string()),
+    }
+}
+
+fn aef_jws_verify(input: &Value) -> Reply {
+    let Some(evidence) = input.get("evidence").filter(|v| v.is_object()) else {
+        return bad("`evidence` must be a JSON object");
+    };
+    let key_document = match document_bytes(input, "key_document") {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let incidents = check_signature(evidence, KeySource::Document(&key_document));
+    from_incidents(&incidents, None)
+}
+
+fn aef_verify(input: &Value) -> Reply {
+    let document = match str_member(input, "document") {
+        Ok(d) => d,
+        Err(r) => return r,
+    };
+    let resources: BTreeMap<String, StoredResponse> = match input
+        .get("resources")
+        .map(|r| serde_json::from_value(r.clone()))
+    {
+        Some(Ok(r)) => r,
+        Some(Err(e)) => return bad(format!("`resources`: {e}")),
+        None => return bad("`resources` is required"),
+    };
+    if input.get("now").and_then(Value::as_i64).is_none() {
+        return bad("`now` must be an integer");
+    }
+    let required = match input.get("required_level").and_then(Value::as_u64) {
+        Some(n @ 1..=3) => n as u8,
+        _ => return bad("`required_level` must be 1, 2 or 3"),
+    };
+    let options = VerifyOptions {
+        required_level: Some(required),
+        ..VerifyOptions::default()
+    };
+    let report = verify_with_resources(document.as_bytes(), resources, &options);
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    for i in &report.incidents {
+        let list = match i.incident.severity {
+            Severity::Error => &mut errors,
+            Severity::Warning => &mut warnings,
+        };
+        let code = i.incident.code.as_str().to_owned();
+        if !list.contains(&code) {
+            list.push(code);
+        }
+    }
+    let verified = report.verified;
+    Reply::Result(ResultReply {
+        result: Some(if verified {
+            Answer::Valid
+        } else {
+            Answer::Invalid
+        }),
+        errors,
+        warnings,
+        output: verified.then(|| json!({ "level": report.level })),
+    })
+}

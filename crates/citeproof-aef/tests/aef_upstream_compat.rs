@@ -1,0 +1,366 @@
+//! citeproof's AEF validation vs the upstream published schema, over the same documents.
+//!
+//! Property: upstream accepts ⇒ citeproof reports no error; upstream rejects ⇒ citeproof reports
+//! an error, or flags the document with `aef-nonstandard-vocabulary` (landing-page vocabulary,
+//! which the profile accepts with a warning).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use citeproof_model::{IncidentCode, Severity};
+
+use serde_json::{Value, json};
+
+fn upstream() -> jsonschema::Validator {
+    let text = include_str!("data/upstream-aef/evidence.schema.json");
+    let schema: Value = serde_json::from_str(text).unwrap();
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap()
+}
+
+/// A complete, valid evidence object. `exact_text` is omitted so the hash is unconstrained.
+fn base() -> Value {
+    json!({
+        "evidence_version": "0.1",
+        "evidence_id": "ev-2026-05-12-a4f9c1",
+        "claim_text": "The AEO Protocol defines three pillars: Declare, Discover, and Audit.",
+        "source": {
+            "uri": "https://github.com/mizcausevic-dev/aeo-protocol-spec/blob/main/SPEC.md",
+            "type": "document",
+            "title": "AEO Protocol v0.1 — Specification",
+            "publisher": "mizcausevic-dev",
+            "published_at": "2026-05-01T00:00:00Z",
+            "fetched_at": "2026-05-12T03:45:00Z"
+        },
+        "span": {
+            "selector_type": "text_quote",
+            "selector_value": "## 3. The three pillars",
+            "surrounding_context": "context"
+        },
+        "retrieval": { "method": "hybrid", "confidence": 0.93, "rank": 1, "freshness_age_seconds": 90, "retriever_id": "r1" },
+        "verification": {
+            "content_hash": "sha256:c7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1",
+            "signed_by": "pipeline"
+        },
+        "synthesis_role": "supporting",
+        "notes": "n"
+    })
+}
+
+const PATHS: &[&str] = &[
+    "/evidence_version",
+    "/evidence_id",
+    "/claim_text",
+    "/source",
+    "/source/uri",
+    "/source/type",
+    "/source/title",
+    "/source/publisher",
+    "/source/published_at",
+    "/source/fetched_at",
+    "/span",
+    "/span/selector_type",
+    "/span/selector_value",
+    "/span/exact_text",
+    "/span/surrounding_context",
+    "/retrieval",
+    "/retrieval/method",
+    "/retrieval/confidence",
+    "/retrieval/rank",
+    "/retrieval/freshness_age_seconds",
+    "/retrieval/retriever_id",
+    "/verification",
+    "/verification/content_hash",
+    "/verification/signature",
+    "/verification/signing_key_uri",
+    "/verification/signed_by",
+    "/synthesis_role",
+    "/notes",
+];
+
+fn set(doc: &mut Value, path: &str, v: Value) {
+    let (parent, last) = path.rsplit_once('/').unwrap();
+    if let Some(Value::Object(m)) = doc.pointer_mut(parent) {
+        m.insert(last.to_owned(), v);
+    }
+}
+
+fn remove(doc: &mut Value, path: &str) {
+    let (parent, last) = path.rsplit_once('/').unwrap();
+    if let Some(Value::Object(m)) = doc.pointer_mut(parent) {
+        m.remove(last);
+    }
+}
+
+fn corpus() -> Vec<(String, Value)> {
+    let mut out = vec![("base".to_owned(), base())];
+    let values = [
+        json!(null),
+        json!(0),
+        json!(1),
+        json!(-1),
+        json!(1.5),
+        json!(1e30),
+        json!(""),
+        json!("x"),
+        json!(true),
+        json!([]),
+        json!({}),
+        json!("0.1"),
+        json!(0.1),
+    ];
+    for path in PATHS {
+        let mut d = base();
+        remove(&mut d, path);
+        out.push((format!("remove {path}"), d));
+        for v in &values {
+            let mut d = base();
+            set(&mut d, path, v.clone());
+            out.push((format!("{path} = {v}"), d));
+        }
+    }
+    for parent in ["", "/source", "/span", "/retrieval", "/verification"] {
+        for name in ["extra", "x-extension", "$schema", "@context"] {
+            let mut d = base();
+            set(&mut d, &format!("{parent}/{name}"), json!("v"));
+            out.push((format!("{parent}/{name} added"), d));
+        }
+    }
+    let enums: &[(&str, &[&str])] = &[
+        (
+            "/source/type",
+            &[
+                "document",
+                "webpage",
+                "api_response",
+                "knowledge_graph",
+                "aeo_declaration",
+                "dataset",
+                "database_row",
+                "api",
+                "book",
+                "paper",
+                "Webpage",
+                "web_page",
+                "other",
+            ],
+        ),
+        (
+            "/span/selector_type",
+            &[
+                "byte_range",
+                "line_range",
+                "xpath",
+                "css",
+                "text_quote",
+                "paragraph_index",
+                "none",
+                "css_selector",
+                "fragment_identifier",
+                "page_range",
+                "CSS",
+                "regex",
+            ],
+        ),
+        (
+            "/retrieval/method",
+            &[
+                "vector",
+                "keyword",
+                "graph",
+                "hybrid",
+                "direct_fetch",
+                "model_recall",
+                "semantic",
+                "direct",
+                "Vector",
+                "bm25",
+            ],
+        ),
+        (
+            "/synthesis_role",
+            &[
+                "supporting",
+                "contradicting",
+                "partial",
+                "background",
+                "neutral",
+                "Supporting",
+            ],
+        ),
+    ];
+    for (path, names) in enums {
+        for name in *names {
+            let mut d = base();
+            set(&mut d, path, json!(name));
+            out.push((format!("{path} = {name}"), d));
+        }
+    }
+    for uri in [
+        "https://example.com/a",
+        "urn:isbn:0451450523",
+        "mailto:a@example.com",
+        "relative/path",
+        "https://exa mple.com/",
+        "",
+        "http://[::1]/x",
+        "https://example.com/a#frag",
+        "file:///etc/passwd",
+        "\\\\server\\share",
+    ] {
+        for path in ["/source/uri", "/verification/signing_key_uri"] {
+            let mut d = base();
+            set(&mut d, path, json!(uri));
+            out.push((format!("{path} = {uri:?}"), d));
+        }
+    }
+    for ts in [
+        "2026-05-12T03:45:00Z",
+        "2026-05-12T03:45:00.123456Z",
+        "2026-05-12T03:45:00+05:30",
+        "2026-05-12t03:45:00z",
+        "2026-05-12 03:45:00Z",
+        "2026-05-12",
+        "2026-05-12T03:45:00",
+        "2026-13-12T03:45:00Z",
+        "2026-02-30T03:45:00Z",
+        "2016-12-31T23:59:60Z",
+        "2026-05-12T24:00:00Z",
+        "2026-05-12T03:45:00-00:00",
+        "+2026-05-12T03:45:00Z",
+        "2026-05-12T03:45Z",
+    ] {
+        for path in ["/source/fetched_at", "/source/published_at"] {
+            let mut d = base();
+            set(&mut d, path, json!(ts));
+            out.push((format!("{path} = {ts:?}"), d));
+        }
+    }
+    for h in [
+        "sha256:C7D1F2A3B4C5D6E7F8A9B0C1D2E3F4A5B6C7D8E9F0A1B2C3D4E5F6A7B8C9D0E1",
+        "sha256:c7d1",
+        "sha-256:c7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1",
+        "c7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1",
+        "sha256:c7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1\n",
+        "sha256:g7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1",
+    ] {
+        let mut d = base();
+        set(&mut d, "/verification/content_hash", json!(h));
+        out.push((format!("content_hash = {h:?}"), d));
+    }
+    for (path, v) in [
+        ("/retrieval/confidence", json!(-0.0)),
+        ("/retrieval/confidence", json!(1.0)),
+        ("/retrieval/confidence", json!(1.0000001)),
+        ("/retrieval/rank", json!(1.0)),
+        ("/retrieval/rank", json!(0)),
+        ("/retrieval/rank", json!(18446744073709551615u64)),
+        ("/retrieval/freshness_age_seconds", json!(0.0)),
+        ("/retrieval/freshness_age_seconds", json!(-0.5)),
+    ] {
+        let mut d = base();
+        set(&mut d, path, v.clone());
+        out.push((format!("{path} = {v}"), d));
+    }
+    // selector_value is required unless selector_type is none.
+    for st in ["none", "css", "page_range"] {
+        let mut d = base();
+        set(&mut d, "/span/selector_type", json!(st));
+        remove(&mut d, "/span/selector_value");
+        out.push((format!("selector_type {st} without selector_value"), d));
+    }
+    // Selector syntax is Level 2 (AEF-SEL-*): at Level 1 any string is accepted, as upstream.
+    for st in [
+        "byte_range",
+        "line_range",
+        "xpath",
+        "css",
+        "text_quote",
+        "paragraph_index",
+        "none",
+    ] {
+        for v in [
+            "",
+            "10-2",
+            "01-5",
+            "p::before",
+            "//p[",
+            "$x",
+            "char=5",
+            ":~:text=a b",
+            "not a selector",
+        ] {
+            let mut d = base();
+            set(&mut d, "/span/selector_type", json!(st));
+            set(&mut d, "/span/selector_value", json!(v));
+            out.push((format!("selector {st} = {v:?}"), d));
+        }
+    }
+    // exact_text that does not hash to content_hash is a Level 2 finding (AEF-5-002).
+    let mut d = base();
+    set(
+        &mut d,
+        "/span/exact_text",
+        json!("## 3. The three pillars and more"),
+    );
+    out.push(("exact_text not matching the hash".into(), d));
+    // Leap seconds and other RFC 3339 corners JSON Schema's date-time decides.
+    for ts in [
+        "2026-05-12T23:59:60Z",
+        "2026-06-30T23:59:60+01:00",
+        "1998-12-31T15:59:60.123-08:00",
+        "2026-05-12T23:59:61Z",
+        "0000-01-01T00:00:00Z",
+        "9999-12-31T23:59:59-23:59",
+    ] {
+        let mut d = base();
+        set(&mut d, "/source/fetched_at", json!(ts));
+        out.push((format!("fetched_at = {ts:?} (leap/corner)"), d));
+    }
+    out.push(("not an object".into(), json!([base()])));
+    out
+}
+
+#[test]
+fn citeproof_accepts_what_upstream_accepts_and_rejects_or_flags_the_rest() {
+    let upstream = upstream();
+    let (mut both_valid, mut both_invalid, mut flagged) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for (name, doc) in corpus() {
+        let upstream_valid = upstream.is_valid(&doc);
+        let incidents = citeproof_aef::validate(&doc);
+        let has_error = incidents.iter().any(|i| i.severity == Severity::Error);
+        let has_flag = incidents
+            .iter()
+            .any(|i| i.code == IncidentCode::AefNonstandardVocabulary);
+        match (upstream_valid, has_error, has_flag) {
+            (true, false, false) => both_valid += 1,
+            (false, true, _) => both_invalid += 1,
+            (false, false, true) => flagged += 1,
+            _ => failures.push(format!(
+                "{name}: upstream valid={upstream_valid}, citeproof incidents={incidents:?}"
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    // The corpus must exercise all three outcomes, or the property proves nothing.
+    assert!(
+        both_valid >= 40,
+        "only {both_valid} documents valid on both sides"
+    );
+    assert!(
+        both_invalid >= 200,
+        "only {both_invalid} documents invalid on both sides"
+    );
+    assert_eq!(
+        flagged, 8,
+        "each landing-page-only value is flagged exactly once"
+    );
+}

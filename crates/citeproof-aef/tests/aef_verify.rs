@@ -1,0 +1,748 @@
+//! AEF Levels 1-3 end to end: evidence objects verified against sources and key documents served
+//! from recorded responses, every AEF incident code exercised (the last test checks that).
+//!
+//! Hashes here are AEF §5 hashes computed independently with Python hashlib:
+//!   python3 -c "import hashlib;print(hashlib.sha256(b'three pillars').hexdigest())"
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use citeproof_aef::build::{EvidenceSignOptions, sign_evidence};
+use citeproof_aef::{AefReport, SourceChoice, VerifyOptions, verify_with_resources};
+use citeproof_jose::SigningKey;
+use citeproof_model::IncidentCode;
+use citeproof_model::snapshot::StoredResponse;
+use serde_json::{Value, json};
+
+const THREE_PILLARS: &str =
+    "sha256:e38f3d1f3a04e02ce84f88defa025bd5c3c5609ca70fbac9a7dbd691c8c7326f";
+const PAGE: &str = "https://example.com/aeo";
+const KEYS: &str = "https://keys.example.com/aef.json";
+
+static SEEN: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+
+fn article() -> Vec<u8> {
+    std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../vectors/fixtures/aef/article.html"
+    ))
+    .unwrap()
+}
+
+fn stored(status: u16, headers: &[(&str, &str)], body: &[u8]) -> StoredResponse {
+    StoredResponse {
+        status,
+        headers: headers
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect(),
+        body_base64: STANDARD.encode(body),
+    }
+}
+
+fn evidence() -> Value {
+    json!({
+        "evidence_version": "0.1",
+        "evidence_id": "ev-1",
+        "claim_text": "The AEO Protocol defines three pillars.",
+        "source": { "uri": PAGE, "type": "webpage", "fetched_at": "2026-05-12T03:45:00Z" },
+        "span": { "selector_type": "text_quote", "selector_value": "three pillars", "exact_text": "three pillars" },
+        "retrieval": { "method": "direct_fetch" },
+        "verification": { "content_hash": THREE_PILLARS },
+        "synthesis_role": "supporting"
+    })
+}
+
+fn key() -> SigningKey {
+    SigningKey::from_secret_bytes(&[7u8; 32])
+}
+
+fn jwks(kid: &str) -> Vec<u8> {
+    let jwk = serde_json::to_value(key().verifying_key().to_jwk(Some(kid))).unwrap();
+    serde_json::to_vec(&json!({ "keys": [jwk] })).unwrap()
+}
+
+fn signed(doc: &Value, kid: &str) -> Value {
+    let options = EvidenceSignOptions {
+        kid: Some(kid.to_owned()),
+        signed_by: Some("pipeline-1".into()),
+        signing_key_uri: Some(KEYS.into()),
+    };
+    sign_evidence(doc, &key(), &options).unwrap()
+}
+
+fn resources() -> BTreeMap<String, StoredResponse> {
+    let mut r = BTreeMap::new();
+    r.insert(
+        PAGE.to_owned(),
+        stored(
+            200,
+            &[("Content-Type", "text/html; charset=utf-8")],
+            &article(),
+        ),
+    );
+    r.insert(
+        KEYS.to_owned(),
+        stored(200, &[("Content-Type", "application/json")], &jwks("k1")),
+    );
+    r
+}
+
+fn run(doc: &Value, res: BTreeMap<String, StoredResponse>, level: Option<u8>) -> AefReport {
+    let options = VerifyOptions {
+        required_level: level,
+        ..VerifyOptions::default()
+    };
+    let report = verify_with_resources(&serde_json::to_vec(doc).unwrap(), res, &options);
+    let mut seen = SEEN.lock().unwrap();
+    for i in &report.incidents {
+        seen.insert(i.incident.code.as_str());
+    }
+    report
+}
+
+fn codes(r: &AefReport) -> Vec<&'static str> {
+    r.incidents
+        .iter()
+        .map(|i| i.incident.code.as_str())
+        .collect()
+}
+
+fn set(doc: &mut Value, pointer: &str, v: Value) {
+    let (parent, last) = pointer.rsplit_once('/').unwrap();
+    doc.pointer_mut(parent)
+        .unwrap()
+        .as_object_mut()
+        .unwrap()
+        .insert(last.into(), v);
+}
+
+fn remove(doc: &mut Value, pointer: &str) {
+    let (parent, last) = pointer.rsplit_once('/').unwrap();
+    doc.pointer_mut(parent)
+        .unwrap()
+        .as_object_mut()
+        .unwrap()
+        .remove(last);
+}
+
+#[test]
+fn level_2_and_level_3_are_reached() {
+    let r = run(&evidence(), resources(), None);
+    assert_eq!(
+        (r.level, r.required_level, r.verified),
+        (2, 2, true),
+        "{:?}",
+        codes(&r)
+    );
+    assert_eq!(r.span.as_ref().unwrap().exact_text, "three pillars");
+    let s = signed(&evidence(), "k1");
+    let r = run(&s, resources(), None);
+    assert_eq!(
+        (r.level, r.required_level, r.verified),
+        (3, 3, true),
+        "{:?}",
+        codes(&r)
+    );
+    // signing_key_uri is outside the payload: changing it keeps the signature valid.
+    let mut moved = s.clone();
+    set(
+        &mut moved,
+        "/verification/signing_key_uri",
+        json!("https://mirror.example.com/k.json"),
+    );
+    let mut res = resources();
+    res.insert(
+        "https://mirror.example.com/k.json".into(),
+        stored(200, &[], &jwks("k1")),
+    );
+    assert_eq!(run(&moved, res, None).level, 3);
+}
+
+#[test]
+fn level_1_failures_give_level_0() {
+    for (pointer, value, code) in [
+        ("/evidence_version", json!("0.2"), "aef-version-unsupported"),
+        ("/source/type", json!("blog"), "aef-vocabulary-invalid"),
+        (
+            "/retrieval/method",
+            json!("Vector"),
+            "aef-vocabulary-invalid",
+        ),
+        (
+            "/source/fetched_at",
+            json!("yesterday"),
+            "schema-timestamp-invalid",
+        ),
+        (
+            "/verification/content_hash",
+            json!("sha256:ABC"),
+            "canon-hash-syntax",
+        ),
+        ("/extra", json!(1), "unknown-member"),
+    ] {
+        let mut doc = evidence();
+        set(&mut doc, pointer, value);
+        let r = run(&doc, resources(), None);
+        assert_eq!(r.level, 0, "{pointer}");
+        assert!(codes(&r).contains(&code), "{pointer}: {:?}", codes(&r));
+    }
+}
+
+#[test]
+fn warnings_do_not_lower_the_level() {
+    let mut doc = evidence();
+    set(&mut doc, "/source/type", json!("paper"));
+    set(&mut doc, "/retrieval/method", json!("direct"));
+    set(
+        &mut doc,
+        "/source/published_at",
+        json!("2026-06-01T00:00:00Z"),
+    );
+    remove(&mut doc, "/span/exact_text");
+    let r = run(&doc, resources(), None);
+    assert_eq!(r.level, 2, "{:?}", codes(&r));
+    for c in [
+        "aef-nonstandard-vocabulary",
+        "aef-published-after-fetched",
+        "aef-exact-text-missing",
+    ] {
+        assert!(codes(&r).contains(&c), "{c}: {:?}", codes(&r));
+    }
+    let mut whole = evidence();
+    set(
+        &mut whole,
+        "/span",
+        json!({ "selector_type": "none", "selector_value": "ignored" }),
+    );
+    set(
+        &mut whole,
+        "/source/uri",
+        json!("https://example.com/notes.txt"),
+    );
+    // §5 hash of "abc\n" is the hash of "abc" (FIPS 180-2 example):
+    set(
+        &mut whole,
+        "/verification/content_hash",
+        json!("sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+    );
+    let mut res = resources();
+    res.insert(
+        "https://example.com/notes.txt".into(),
+        stored(200, &[("Content-Type", "text/plain")], b"abc\n"),
+    );
+    let r = run(&whole, res, None);
+    assert_eq!(r.level, 2, "{:?}", codes(&r));
+    assert!(codes(&r).contains(&"aef-selector-value-ignored"));
+}
+
+#[test]
+fn level_2_failures_give_level_1() {
+    let cases: Vec<(Value, BTreeMap<String, StoredResponse>, Vec<&str>)> = vec![
+        // AEF-SEL-001
+        (
+            {
+                let mut d = evidence();
+                set(
+                    &mut d,
+                    "/span",
+                    json!({ "selector_type": "byte_range", "selector_value": "10-2" }),
+                );
+                d
+            },
+            resources(),
+            vec!["aef-selector-invalid"],
+        ),
+        // AEF-L2-001 and FETCH-008 / FETCH-007 / FETCH-006 causes
+        (
+            evidence(),
+            BTreeMap::new(),
+            vec!["aef-source-fetch-failed", "fetch-not-in-snapshot"],
+        ),
+        (
+            evidence(),
+            [(PAGE.to_owned(), stored(404, &[], b"gone"))].into(),
+            vec!["aef-source-fetch-failed", "fetch-http-status"],
+        ),
+        (
+            evidence(),
+            [(
+                PAGE.to_owned(),
+                stored(200, &[("Content-Encoding", "gzip")], b"\x1f\x8b"),
+            )]
+            .into(),
+            vec!["aef-source-fetch-failed", "fetch-content-encoding"],
+        ),
+        (
+            {
+                let mut d = evidence();
+                set(&mut d, "/source/uri", json!("urn:isbn:0451450523"));
+                d
+            },
+            resources(),
+            vec!["aef-source-fetch-failed"],
+        ),
+        (
+            {
+                let mut d = evidence();
+                set(&mut d, "/source/uri", json!("http://127.0.0.1/page"));
+                d
+            },
+            resources(),
+            vec!["aef-source-fetch-failed", "fetch-address-forbidden"],
+        ),
+        // AEF-5-001
+        (
+            {
+                let mut d = evidence();
+                set(
+                    &mut d,
+                    "/span",
+                    json!({ "selector_type": "text_quote", "selector_value": "three pillars: Declare" }),
+                );
+                d
+            },
+            resources(),
+            vec!["aef-content-hash-mismatch"],
+        ),
+        // AEF-5-002: exact_text does not hash to content_hash (no fetch needed)
+        (
+            {
+                let mut d = evidence();
+                set(&mut d, "/span/exact_text", json!("three pillars!"));
+                d
+            },
+            BTreeMap::new(),
+            vec!["aef-exact-text-mismatch"],
+        ),
+        // AEF-L2-002 / -006 / -007 / -009
+        (
+            {
+                let mut d = evidence();
+                set(
+                    &mut d,
+                    "/span",
+                    json!({ "selector_type": "css", "selector_value": "p", "exact_text": "three pillars" }),
+                );
+                d
+            },
+            [(
+                PAGE.to_owned(),
+                stored(200, &[("Content-Type", "text/plain")], b"three pillars"),
+            )]
+            .into(),
+            vec!["aef-selector-unsupported-media"],
+        ),
+        (
+            {
+                let mut d = evidence();
+                set(
+                    &mut d,
+                    "/span",
+                    json!({ "selector_type": "text_quote", "selector_value": "Auditors" }),
+                );
+                d
+            },
+            resources(),
+            vec!["aef-span-ambiguous"],
+        ),
+        (
+            {
+                let mut d = evidence();
+                set(
+                    &mut d,
+                    "/span",
+                    json!({ "selector_type": "text_quote", "selector_value": "four pillars" }),
+                );
+                d
+            },
+            resources(),
+            vec!["aef-span-not-found"],
+        ),
+        (
+            {
+                let mut d = evidence();
+                set(
+                    &mut d,
+                    "/span",
+                    json!({ "selector_type": "paragraph_index", "selector_value": "99" }),
+                );
+                d
+            },
+            resources(),
+            vec!["aef-span-out-of-range"],
+        ),
+        (
+            {
+                let mut d = evidence();
+                set(
+                    &mut d,
+                    "/span",
+                    json!({ "selector_type": "xpath", "selector_value": "/a" }),
+                );
+                d
+            },
+            [(
+                PAGE.to_owned(),
+                stored(200, &[("Content-Type", "application/xml")], b"<a><b></a>"),
+            )]
+            .into(),
+            vec!["aef-source-unparseable"],
+        ),
+        (
+            {
+                let mut d = evidence();
+                set(
+                    &mut d,
+                    "/span",
+                    json!({ "selector_type": "page_range", "selector_value": "1-1" }),
+                );
+                d
+            },
+            [(
+                PAGE.to_owned(),
+                stored(
+                    200,
+                    &[("Content-Type", "application/pdf")],
+                    &std::fs::read(concat!(
+                        env!("CARGO_MANIFEST_DIR"),
+                        "/../../vectors/fixtures/aef/report.pdf"
+                    ))
+                    .unwrap(),
+                ),
+            )]
+            .into(),
+            vec!["aef-span-unverifiable"],
+        ),
+        (
+            {
+                let mut d = evidence();
+                set(&mut d, "/span", json!({ "selector_type": "none" }));
+                d
+            },
+            [(PAGE.to_owned(), stored(200, &[], b"\xff\xfe"))].into(),
+            vec!["canon-text-not-utf8"],
+        ),
+    ];
+    for (i, (doc, res, want)) in cases.into_iter().enumerate() {
+        let r = run(&doc, res, None);
+        assert_eq!(r.level, 1, "case {i}: {:?}", codes(&r));
+        for w in want {
+            assert!(
+                codes(&r).contains(&w),
+                "case {i}: {w} missing from {:?}",
+                codes(&r)
+            );
+        }
+    }
+}
+
+#[test]
+fn the_landing_page_example_fails_level_2_on_its_placeholder_hash() {
+    // seeds/001, "A canonical example", verbatim.
+    let doc = json!({
+        "evidence_version": "0.1",
+        "evidence_id": "ev-2026-05-12-a4f9c1",
+        "claim_text": "The AEO Protocol defines three pillars: Declare, Discover, and Audit.",
+        "source": {
+            "uri": "https://github.com/mizcausevic-dev/aeo-protocol-spec/blob/main/SPEC.md",
+            "type": "document",
+            "title": "AEO Protocol v0.1 — Specification",
+            "publisher": "mizcausevic-dev",
+            "fetched_at": "2026-05-12T03:45:00Z"
+        },
+        "span": {
+            "selector_type": "text_quote",
+            "selector_value": "## 3. The three pillars",
+            "exact_text": "## 3. The three pillars\n\n### 3.1 Declare\n\nThe entity publishes a single JSON document at a fixed path describing itself."
+        },
+        "retrieval": { "method": "hybrid", "confidence": 0.93, "rank": 1, "freshness_age_seconds": 90 },
+        "verification": { "content_hash": "sha256:c7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1" },
+        "synthesis_role": "supporting"
+    });
+    let r = run(&doc, BTreeMap::new(), Some(1));
+    assert_eq!(r.level, 1);
+    let r = run(&doc, BTreeMap::new(), None);
+    assert_eq!(r.level, 1);
+    assert!(
+        codes(&r).contains(&"aef-exact-text-mismatch"),
+        "{:?}",
+        codes(&r)
+    );
+}
+
+fn jws_with_header(header: &str, signature: &[u8]) -> String {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    format!(
+        "{}..{}",
+        URL_SAFE_NO_PAD.encode(header),
+        URL_SAFE_NO_PAD.encode(signature)
+    )
+}
+
+#[test]
+fn level_3_failures_give_level_2() {
+    let good = signed(&evidence(), "k1");
+    let good_sig = good["verification"]["signature"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let with_sig = |s: &str| {
+        let mut d = good.clone();
+        set(&mut d, "/verification/signature", json!(s));
+        d
+    };
+    let key_doc = |body: Value| {
+        let mut r = resources();
+        r.insert(
+            KEYS.into(),
+            stored(200, &[], &serde_json::to_vec(&body).unwrap()),
+        );
+        r
+    };
+    let x = key().verifying_key().to_jwk(None).x;
+    let cases: Vec<(Value, BTreeMap<String, StoredResponse>, Vec<&str>)> = vec![
+        (evidence(), resources(), vec!["aef-signature-missing"]),
+        (
+            {
+                let mut d = good.clone();
+                set(
+                    &mut d,
+                    "/claim_text",
+                    json!("The AEO Protocol defines four pillars."),
+                );
+                d
+            },
+            resources(),
+            vec!["aef-signature-invalid"],
+        ),
+        (
+            {
+                // signed_by is inside the payload
+                let mut d = good.clone();
+                set(&mut d, "/verification/signed_by", json!("someone-else"));
+                d
+            },
+            resources(),
+            vec!["aef-signature-invalid"],
+        ),
+        (
+            signed(&evidence(), "k2"),
+            resources(),
+            vec!["aef-key-unresolved"],
+        ),
+        (
+            good.clone(),
+            BTreeMap::from([(PAGE.to_owned(), resources()[PAGE].clone())]),
+            vec!["aef-key-unresolved", "fetch-not-in-snapshot"],
+        ),
+        (
+            {
+                let mut d = good.clone();
+                remove(&mut d, "/verification/signing_key_uri");
+                d
+            },
+            resources(),
+            vec!["aef-key-unresolved"],
+        ),
+        (
+            {
+                let mut d = good.clone();
+                set(
+                    &mut d,
+                    "/verification/signing_key_uri",
+                    json!("http://keys.example.com/aef.json"),
+                );
+                d
+            },
+            resources(),
+            vec!["aef-key-unresolved"],
+        ),
+        (
+            with_sig(&good_sig.replace("..", ".e30.")),
+            resources(),
+            vec!["jws-payload-attached"],
+        ),
+        (with_sig("abc"), resources(), vec!["jws-malformed"]),
+        (
+            with_sig(&"a".repeat(70_000)),
+            resources(),
+            vec!["jws-too-large"],
+        ),
+        (
+            with_sig(&format!("{}=..{}", "eyJhbGciOiJFZERTQSJ9", "AA")),
+            resources(),
+            vec!["jws-base64-invalid"],
+        ),
+        (
+            with_sig(&jws_with_header("[1]", &[0; 64])),
+            resources(),
+            vec!["jws-header-invalid"],
+        ),
+        (
+            with_sig(&jws_with_header("{}", &[0; 64])),
+            resources(),
+            vec!["jws-alg-missing"],
+        ),
+        (
+            with_sig(&jws_with_header(r#"{"alg":"none"}"#, &[0; 64])),
+            resources(),
+            vec!["jws-alg-forbidden"],
+        ),
+        (
+            with_sig(&jws_with_header(r#"{"alg":"HS256"}"#, &[0; 64])),
+            resources(),
+            vec!["jws-alg-forbidden"],
+        ),
+        (
+            with_sig(&jws_with_header(
+                r#"{"alg":"EdDSA","crit":["exp"]}"#,
+                &[0; 64],
+            )),
+            resources(),
+            vec!["jws-crit-unsupported"],
+        ),
+        (
+            with_sig(&jws_with_header(r#"{"alg":"EdDSA","b64":false}"#, &[0; 64])),
+            resources(),
+            vec!["jws-b64-unsupported"],
+        ),
+        (
+            with_sig(&jws_with_header(r#"{"alg":"EdDSA","kid":"k1"}"#, &[0; 63])),
+            resources(),
+            vec!["aef-signature-invalid"],
+        ),
+        (
+            good.clone(),
+            key_doc(json!({ "keys": [] })),
+            vec!["aef-key-unresolved", "jwk-set-empty"],
+        ),
+        (
+            good.clone(),
+            key_doc(json!({ "kty": "RSA", "n": "x", "e": "AQAB" })),
+            vec!["aef-key-unresolved", "jwk-unsupported-key-type"],
+        ),
+        (
+            good.clone(),
+            key_doc(json!({ "kty": "OKP", "crv": "X25519", "x": x })),
+            vec!["aef-key-unresolved", "jwk-unsupported-curve"],
+        ),
+        (
+            good.clone(),
+            key_doc(json!({ "kty": "OKP", "crv": "Ed25519", "x": "AAAA" })),
+            vec!["aef-key-unresolved", "jwk-invalid-key-length"],
+        ),
+        (
+            good.clone(),
+            key_doc(json!({ "kty": "OKP", "crv": "Ed25519", "x": x, "d": x })),
+            vec!["aef-key-unresolved", "jwk-private-key-published"],
+        ),
+        (
+            good.clone(),
+            key_doc(json!({ "kty": "OKP", "crv": "Ed25519", "x": x, "use": "enc" })),
+            vec!["aef-key-unresolved", "jwk-use-mismatch"],
+        ),
+        (
+            good.clone(),
+            key_doc(json!({ "kty": "OKP", "crv": "Ed25519", "x": x, "alg": "ES256" })),
+            vec!["aef-key-unresolved", "jwk-alg-mismatch"],
+        ),
+        (
+            good.clone(),
+            key_doc(json!({ "kty": "OKP", "crv": "Ed25519", "x": 5 })),
+            vec!["aef-key-unresolved", "jwk-malformed"],
+        ),
+        (
+            good.clone(),
+            // The identity point (0, 1) encodes as 01 00..00: small order.
+            key_doc(
+                json!({ "kty": "OKP", "crv": "Ed25519", "x": "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }),
+            ),
+            vec!["aef-key-unresolved", "jwk-weak-key"],
+        ),
+        (
+            good.clone(),
+            // y = 2^255 - 1 >= p: not a canonical encoding.
+            key_doc(
+                json!({ "kty": "OKP", "crv": "Ed25519", "x": "__________________________________________8" }),
+            ),
+            vec!["aef-key-unresolved", "jwk-invalid-point"],
+        ),
+        (
+            good.clone(),
+            key_doc(json!({ "keys": [
+                serde_json::to_value(key().verifying_key().to_jwk(Some("k1"))).unwrap(),
+                serde_json::to_value(key().verifying_key().to_jwk(Some("k1"))).unwrap()
+            ] })),
+            vec!["aef-key-unresolved", "jwk-duplicate-kid"],
+        ),
+    ];
+    for (i, (doc, res, want)) in cases.into_iter().enumerate() {
+        let r = run(&doc, res, Some(3));
+        assert_eq!(r.level, 2, "case {i}: {:?}", codes(&r));
+        for w in &want {
+            assert!(
+                codes(&r).contains(w),
+                "case {i}: {w} missing from {:?}",
+                codes(&r)
+            );
+        }
+    }
+}
+
+#[test]
+fn given_keys_replace_the_key_uri_and_local_sources_need_no_fetch() {
+    let s = signed(&evidence(), "k1");
+    let options = VerifyOptions {
+        source: SourceChoice::Bytes {
+            media_type: "text/html".into(),
+            body: article(),
+        },
+        keys: Some(citeproof_jose::KeySet::single(key().verifying_key(), None)),
+        required_level: None,
+    };
+    let r = verify_with_resources(&serde_json::to_vec(&s).unwrap(), BTreeMap::new(), &options);
+    assert_eq!(r.level, 3, "{:?}", codes(&r));
+    let other = SigningKey::from_secret_bytes(&[9u8; 32]);
+    let options = VerifyOptions {
+        keys: Some(citeproof_jose::KeySet::single(other.verifying_key(), None)),
+        ..options
+    };
+    let r = verify_with_resources(&serde_json::to_vec(&s).unwrap(), BTreeMap::new(), &options);
+    assert_eq!(r.level, 2);
+    assert!(codes(&r).contains(&"aef-signature-invalid"));
+}
+
+#[test]
+fn non_json_input_is_level_0() {
+    let r = verify_with_resources(
+        b"{\"a\":1,\"a\":2}",
+        BTreeMap::new(),
+        &VerifyOptions::default(),
+    );
+    assert_eq!(r.level, 0);
+    assert_eq!(codes(&r), ["json-duplicate-member"]);
+}
+
+/// Runs last (alphabetically after the others, and it re-runs them to be order-independent).
+#[test]
+fn zz_every_aef_code_is_exercised() {
+    level_1_failures_give_level_0();
+    warnings_do_not_lower_the_level();
+    level_2_failures_give_level_1();
+    level_3_failures_give_level_2();
+    the_landing_page_example_fails_level_2_on_its_placeholder_hash();
+    let seen = SEEN.lock().unwrap().clone();
+    let missing: Vec<&str> = IncidentCode::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .filter(|c| c.starts_with("aef-") || c.starts_with("jws-") || c.starts_with("jwk-"))
+        .filter(|c| *c != "jwk-kid-missing") // not an AEF rule: AEF keys need no kid (AEF-L3-004)
+        .filter(|c| !seen.contains(c))
+        .collect();
+    assert!(missing.is_empty(), "not exercised: {missing:?}");
+}

@@ -1,0 +1,415 @@
+//! A small demo agent platform, as data: every route (path → response) of a site that serves
+//! the discovery document, source documents, one complete Level 3 run, one complete Level 2
+//! run and several runs broken in different ways. `citeproof serve` serves it over HTTP; the
+//! round-trip tests serve it from a loopback server too.
+//!
+//! Everything is produced with the public signer API (ledger → manifest → signed response), so
+//! the demo is also an end-to-end example of that API.
+
+use std::collections::BTreeMap;
+
+use citeproof_jose::SigningKey;
+use citeproof_model::aca::{Confidence, Manifest};
+use citeproof_model::jcs::canonicalize;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use citeproof_aca::sign::discovery::DISCOVERY_PATH;
+use citeproof_aca::sign::{
+    DiscoveryConfig, ManifestSignOptions, SignError, SignedResponse, StepInputs,
+    discovery_document, emit_citation_source, entries_for_run, jwk_set, sign_manifest,
+    unsigned_manifest_response,
+};
+use citeproof_ledger::{
+    AttributionLedger, ClaimInput, Excerpt, LedgerConfig, LedgerError, RunId, SteppingClock,
+};
+
+/// One response of the demo site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DemoResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+/// One demo run, as listed at `GET /runs`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DemoRun {
+    pub url: String,
+    pub expected_level: u8,
+    pub description: String,
+}
+
+/// The whole site.
+#[derive(Debug, Clone)]
+pub struct DemoSite {
+    pub base_url: String,
+    /// Routes by path (no query).
+    pub routes: BTreeMap<String, DemoResponse>,
+    pub runs: Vec<DemoRun>,
+}
+
+impl DemoSite {
+    /// The response for a request path (query ignored), or a 404.
+    pub fn respond(&self, path: &str) -> DemoResponse {
+        let path = path.split(['?', '#']).next().unwrap_or("/");
+        self.routes
+            .get(path)
+            .cloned()
+            .unwrap_or_else(|| DemoResponse {
+                status: 404,
+                headers: vec![("Content-Type".into(), "text/plain; charset=utf-8".into())],
+                body: format!("not found: {path}\ntry GET /runs\n").into_bytes(),
+            })
+    }
+}
+
+/// The `kid` of the demo's published key.
+pub const DEMO_KID: &str = "demo-2026";
+/// The `kid` a broken run signs with: the key is not published.
+pub const UNPUBLISHED_KID: &str = "demo-unpublished";
+
+const GEO: &str = "<!doctype html>\n<html><head><title>Programmatic GEO framework</title></head><body>\n<h1>Programmatic GEO framework</h1>\n<p>Programmatic GEO templates emit at most one canonical question per page.</p>\n<p>Each template page links to its parent hub and to three sibling pages.</p>\n</body></html>\n";
+const CRAWL: &str = "Crawl budget notes\n\nAI crawlers revisit pages with stable canonical URLs more often than pages whose URLs change.\nSitemaps should list only canonical URLs.\n";
+const GEO_QUOTE: &str = "Programmatic GEO templates emit at most one canonical question per page.";
+const CRAWL_QUOTE: &str =
+    "AI crawlers revisit pages with stable canonical URLs more often than pages whose URLs change.";
+
+fn text_response(status: u16, content_type: &str, body: &[u8]) -> DemoResponse {
+    DemoResponse {
+        status,
+        headers: vec![("Content-Type".into(), content_type.into())],
+        body: body.to_vec(),
+    }
+}
+
+fn from_signed(r: SignedResponse) -> DemoResponse {
+    DemoResponse {
+        status: r.status,
+        headers: r.headers,
+        body: r.body,
+    }
+}
+
+struct Builder<'a> {
+    base: String,
+    key: &'a SigningKey,
+    kid: String,
+    now: i64,
+    site: DemoSite,
+}
+
+/// What one run cites.
+#[derive(Clone, Copy)]
+struct ClaimSpec {
+    text: &'static str,
+    source_path: &'static str,
+    source_body: &'static str,
+    quote: &'static str,
+}
+
+/// How one run is served.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Serve {
+    Signed,
+    SignedUnpublishedKey,
+    Unsigned,
+    Level2,
+    TamperedAfterSigning,
+}
+
+impl<'a> Builder<'a> {
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// Builds a run through the ledger and returns its manifest.
+    fn manifest(
+        &self,
+        run_id: &str,
+        claims: &[ClaimSpec],
+        with_chain: bool,
+    ) -> Result<Manifest, LedgerError> {
+        let clock = SteppingClock::new(self.now - 120, 1);
+        let mut ledger =
+            AttributionLedger::new(LedgerConfig::strict(), RunId::new(run_id)?, Box::new(clock));
+        let mut q = Map::new();
+        q.insert(
+            "query".into(),
+            json!("programmatic GEO canonical questions"),
+        );
+        let search = ledger.tool_call("web_search", StepInputs::Public(q), &[])?;
+        let mut private = Map::new();
+        private.insert("api_key_id".into(), json!("demo-internal"));
+        private.insert(
+            "urls".into(),
+            json!(
+                claims
+                    .iter()
+                    .map(|c| self.url(c.source_path))
+                    .collect::<Vec<_>>()
+            ),
+        );
+        let fetch = ledger.tool_call("fetch_pages", StepInputs::Private(private), &[&search])?;
+        let mut captures = BTreeMap::new();
+        for c in claims {
+            if !captures.contains_key(c.source_path) {
+                let id = ledger.capture(
+                    &fetch,
+                    &self.url(c.source_path),
+                    c.source_body.as_bytes().to_vec(),
+                    "web_fetch",
+                )?;
+                captures.insert(c.source_path, id);
+            }
+        }
+        let _answer = ledger.tool_call("compose_answer", StepInputs::None, &[&fetch])?;
+        for c in claims {
+            let Some(cap) = captures.get(c.source_path) else {
+                continue;
+            };
+            ledger.register(
+                ClaimInput::attributed(c.text, *cap, Excerpt::quote(c.quote))
+                    .with_confidence(Confidence::High),
+            )?;
+        }
+        ledger.register(ClaimInput::unattributed(
+            "This answer was composed from the pages fetched in this run.",
+            false,
+        ))?;
+        ledger.build_manifest("demo.citeproof/v1", with_chain)
+    }
+
+    fn serve_manifest(&self, manifest: &Manifest, how: Serve) -> Result<DemoResponse, LedgerError> {
+        let opts = ManifestSignOptions {
+            keyid: self.kid.clone(),
+            created: self.now - 60,
+            expires: None,
+        };
+        Ok(match how {
+            Serve::Signed => from_signed(sign_manifest(manifest, self.key, &opts)?),
+            Serve::SignedUnpublishedKey => {
+                let other = SigningKey::from_secret_bytes(&[7u8; 32]);
+                let opts = ManifestSignOptions {
+                    keyid: UNPUBLISHED_KID.into(),
+                    ..opts
+                };
+                from_signed(sign_manifest(manifest, &other, &opts)?)
+            }
+            Serve::Unsigned | Serve::Level2 => from_signed(unsigned_manifest_response(manifest)?),
+            Serve::TamperedAfterSigning => {
+                let signed = sign_manifest(manifest, self.key, &opts)?;
+                // Rewritten in transit: the agent id changes, the headers stay.
+                let mut value: Value = serde_json::from_slice(&signed.body)
+                    .map_err(|e| SignError::InvalidDocument(e.to_string()))?;
+                if let Some(obj) = value.as_object_mut() {
+                    obj.insert("agent_id".into(), json!("impostor.example/v9"));
+                }
+                DemoResponse {
+                    status: 200,
+                    headers: signed.headers,
+                    body: canonicalize(&value),
+                }
+            }
+        })
+    }
+
+    fn agent_response(&self, text: &str, header: Option<String>) -> DemoResponse {
+        let mut headers = vec![(
+            "Content-Type".to_owned(),
+            "text/plain; charset=utf-8".to_owned(),
+        )];
+        if let Some(h) = header {
+            headers.push(("Citation-Source".into(), h));
+        }
+        DemoResponse {
+            status: 200,
+            headers,
+            body: text.as_bytes().to_vec(),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        name: &str,
+        claims: &[ClaimSpec],
+        how: Serve,
+        header_run: Option<&str>,
+        manifest_run: &str,
+        expected_level: u8,
+        description: &str,
+    ) -> Result<(), LedgerError> {
+        let path = format!("/runs/{name}");
+        let manifest_path = format!("{path}/manifest");
+        let manifest = self.manifest(manifest_run, claims, how != Serve::Level2)?;
+        let served = self.serve_manifest(&manifest, how)?;
+        self.site.routes.insert(manifest_path.clone(), served);
+        let sources: Vec<String> = {
+            let mut v: Vec<String> = Vec::new();
+            for c in claims {
+                let u = self.url(c.source_path);
+                if !v.contains(&u) {
+                    v.push(u);
+                }
+            }
+            v
+        };
+        let entries = entries_for_run(&sources, &self.url(&manifest_path), header_run)?;
+        let header = emit_citation_source(&entries)?;
+        let answer: String = claims
+            .iter()
+            .map(|c| format!("{} ", c.text))
+            .collect::<String>()
+            .trim_end()
+            .to_owned()
+            + "\n";
+        let resp = self.agent_response(&answer, Some(header));
+        self.site.routes.insert(path.clone(), resp);
+        self.site.runs.push(DemoRun {
+            url: self.url(&path),
+            expected_level,
+            description: description.to_owned(),
+        });
+        Ok(())
+    }
+}
+
+/// Builds the demo site for `base_url` (e.g. `http://127.0.0.1:8080`), signing with `key`
+/// (published under `kid`, e.g. [`DEMO_KID`]); `now` (Unix seconds) dates the runs.
+pub fn build_demo_site(
+    base_url: &str,
+    key: &SigningKey,
+    kid: &str,
+    now: i64,
+) -> Result<DemoSite, LedgerError> {
+    let base = base_url.trim_end_matches('/').to_owned();
+    let mut b = Builder {
+        base: base.clone(),
+        key,
+        kid: kid.to_owned(),
+        now,
+        site: DemoSite {
+            base_url: base.clone(),
+            routes: BTreeMap::new(),
+            runs: Vec::new(),
+        },
+    };
+    let geo = ClaimSpec {
+        text: GEO_QUOTE,
+        source_path: "/sources/geo-framework.html",
+        source_body: GEO,
+        quote: GEO_QUOTE,
+    };
+    let crawl = ClaimSpec {
+        text: "AI crawlers revisit pages with stable canonical URLs more often.",
+        source_path: "/sources/crawl-budget.txt",
+        source_body: CRAWL,
+        quote: CRAWL_QUOTE,
+    };
+    b.site.routes.insert(
+        geo.source_path.into(),
+        text_response(200, "text/html; charset=utf-8", GEO.as_bytes()),
+    );
+    b.site.routes.insert(
+        crawl.source_path.into(),
+        text_response(200, "text/plain; charset=utf-8", CRAWL.as_bytes()),
+    );
+    // Served with an edit elsewhere in the page: the hash no longer matches, the excerpt is intact.
+    let changed_body = format!("<!-- updated after the run -->\n{GEO}");
+    b.site.routes.insert(
+        "/sources/geo-framework-live.html".into(),
+        text_response(200, "text/html; charset=utf-8", changed_body.as_bytes()),
+    );
+
+    let discovery = discovery_document(&DiscoveryConfig {
+        manifest_schema: format!("{base}/schema/manifest-v1.json"),
+        contact: "attribution@demo.citeproof.invalid".into(),
+        keys: vec![(kid.to_owned(), key.verifying_key())],
+        jwks_uri: None,
+    })?;
+    let json_response = |v: &Value| DemoResponse {
+        status: 200,
+        headers: vec![("Content-Type".into(), "application/json".into())],
+        body: canonicalize(v),
+    };
+    let disc_value =
+        serde_json::to_value(&discovery).map_err(|e| SignError::InvalidDocument(e.to_string()))?;
+    b.site
+        .routes
+        .insert(DISCOVERY_PATH.into(), json_response(&disc_value));
+    let jwks = serde_json::to_value(jwk_set(&[(kid.to_owned(), key.verifying_key())])?)
+        .map_err(|e| SignError::InvalidDocument(e.to_string()))?;
+    b.site
+        .routes
+        .insert("/keys/jwks.json".into(), json_response(&jwks));
+
+    b.run("complete", &[geo, crawl], Serve::Signed, Some("demo-complete"), "demo-complete", 3,
+        "Complete Level 3 run: two sources, a chain with a private step, a manifest signed with the published key.")?;
+    b.run("level2", &[geo, crawl], Serve::Level2, Some("demo-level2"), "demo-level2", 2,
+        "Complete Level 2 run: hashes, offsets and supported claims, but no chain and no signature (it claims Level 2 only).")?;
+    b.run("unsigned", &[geo], Serve::Unsigned, Some("demo-unsigned"), "demo-unsigned", 2,
+        "Broken at Level 3: the manifest has a chain but its response is not signed (aca-signature-missing).")?;
+    b.run("tampered", &[geo], Serve::TamperedAfterSigning, Some("demo-tampered"), "demo-tampered", 2,
+        "Broken at Level 3: the manifest was rewritten after signing; the signed Content-Digest no longer matches the body (aca-content-digest-mismatch).")?;
+    b.run("wrong-key", &[geo], Serve::SignedUnpublishedKey, Some("demo-wrong-key"), "demo-wrong-key", 2,
+        "Broken at Level 3: the manifest is signed with a key the discovery document does not publish (aca-key-unresolved).")?;
+    let changed = ClaimSpec {
+        source_path: "/sources/geo-framework-live.html",
+        ..geo
+    };
+    b.run("changed-source", &[changed], Serve::Signed, Some("demo-changed"), "demo-changed", 1,
+        "Broken at Level 2: the source changed after the run; the excerpt is still there (aca-source-hash-mismatch with aca-excerpt-intact).")?;
+    b.run("reused-manifest", &[geo], Serve::Signed, Some("demo-reuse-2"), "demo-reuse-1", 1,
+        "Broken at Level 2: the response of run demo-reuse-2 points to the manifest of run demo-reuse-1 (aca-run-mismatch).")?;
+    let unsupported = ClaimSpec {
+        text: "Programmatic GEO templates emit five canonical questions per page.",
+        ..geo
+    };
+    b.run(
+        "unsupported-claim",
+        &[unsupported],
+        Serve::Signed,
+        Some("demo-unsupported"),
+        "demo-unsupported",
+        1,
+        "Broken at Level 2: the claim says more than its excerpt (aca-claim-unsupported).",
+    )?;
+    // No header at all.
+    let path = "/runs/no-header";
+    b.site.routes.insert(
+        path.into(),
+        b.agent_response("An answer without any citation.\n", None),
+    );
+    b.site.runs.push(DemoRun {
+        url: b.url(path),
+        expected_level: 0,
+        description:
+            "Broken at Level 1: the response has no Citation-Source header (aca-header-missing)."
+                .into(),
+    });
+
+    let runs = serde_json::to_value(&b.site.runs)
+        .map_err(|e| SignError::InvalidDocument(e.to_string()))?;
+    let mut runs_body =
+        serde_json::to_vec_pretty(&runs).map_err(|e| SignError::InvalidDocument(e.to_string()))?;
+    runs_body.push(b'\n');
+    b.site.routes.insert(
+        "/runs".into(),
+        text_response(200, "application/json", &runs_body),
+    );
+    let mut index = String::from(
+        "citeproof demo agent platform\n\nGET /runs lists the demo runs. Verify one with:\n\n",
+    );
+    for r in &b.site.runs {
+        index.push_str(&format!(
+            "  citeproof verify --allow-private {}   # expected level {}\n",
+            r.url, r.expected_level
+        ));
+    }
+    b.site.routes.insert(
+        "/".into(),
+        text_response(200, "text/plain; charset=utf-8", index.as_bytes()),
+    );
+    Ok(b.site)
+}
