@@ -389,39 +389,22 @@ fn apply_xfail(result: &mut CaseResult, xfail: &[String]) {
 pub fn evaluate(expected: &Expected, actual: &ResultReply) -> Result<(), String> {
     let answer = actual.result.unwrap_or(Answer::Invalid);
     match (expected.result, answer) {
-        (Validity::Valid, Answer::Invalid) => Err(format!(
-            "expected valid, got invalid with errors [{}]",
-            actual.errors.join(", ")
-        )),
-        (Validity::Invalid, Answer::Valid) => Err(format!(
-            "expected invalid with errors [{}], got valid",
-            expected.errors.join(", ")
-        )),
-        (Validity::Invalid, Answer::Invalid) => {
-            let missing: Vec<&str> = expected
-                .errors
-                .iter()
-                .filter(|c| !actual.errors.contains(c))
-                .map(String::as_str)
-                .collect();
-            if missing.is_empty() {
-                Ok(())
-            } else {
-                Err(format!(
-                    "invalid as expected, but error codes [{}] are missing (got [{}])",
-                    missing.join(", "),
-                    actual.errors.join(", ")
-                ))
-            }
+        (Validity::Valid, Answer::Invalid) => {
+            return Err(format!(
+                "expected valid, got invalid with errors [{}]",
+                actual.errors.join(", ")
+            ));
         }
+        (Validity::Invalid, Answer::Valid) => {
+            return Err(format!(
+                "expected invalid with errors [{}], got valid",
+                expected.errors.join(", ")
+            ));
+        }
+        (Validity::Invalid, Answer::Invalid) => compare_errors(expected, &actual.errors)?,
         (Validity::Valid | Validity::Acceptable, Answer::Valid) => {
             if expected.result == Validity::Acceptable {
-                let missing: Vec<&str> = expected
-                    .errors
-                    .iter()
-                    .filter(|c| !actual.warnings.contains(c))
-                    .map(String::as_str)
-                    .collect();
+                let missing = missing_codes(&expected.errors, &actual.warnings);
                 if !missing.is_empty() {
                     return Err(format!(
                         "accepted (acceptable), but the warning codes [{}] are missing (got warnings [{}])",
@@ -430,13 +413,64 @@ pub fn evaluate(expected: &Expected, actual: &ResultReply) -> Result<(), String>
                     ));
                 }
             }
-            match &expected.output {
-                None => Ok(()),
-                Some(want) => compare_output(want, actual.output.as_ref()),
+            if let Some(want) = &expected.output {
+                compare_output(want, actual.output.as_ref())?;
             }
         }
-        (Validity::Acceptable, Answer::Invalid) => Ok(()),
+        (Validity::Acceptable, Answer::Invalid) => return Ok(()),
     }
+    match &expected.warnings {
+        Some(want) => compare_warnings(want, &actual.warnings),
+        None => Ok(()),
+    }
+}
+
+fn missing_codes<'a>(want: &'a [String], got: &[String]) -> Vec<&'a str> {
+    want.iter()
+        .filter(|c| !got.contains(c))
+        .map(String::as_str)
+        .collect()
+}
+
+fn compare_errors(expected: &Expected, got: &[String]) -> Result<(), String> {
+    let missing = missing_codes(&expected.errors, got);
+    let extra = if expected.errors_match.is_exact() {
+        missing_codes(got, &expected.errors)
+    } else {
+        Vec::new()
+    };
+    if missing.is_empty() && extra.is_empty() {
+        return Ok(());
+    }
+    let mut why = Vec::new();
+    if !missing.is_empty() {
+        why.push(format!("error codes [{}] are missing", missing.join(", ")));
+    }
+    if !extra.is_empty() {
+        why.push(format!(
+            "error codes [{}] were not expected (the case lists exactly [{}])",
+            extra.join(", "),
+            expected.errors.join(", ")
+        ));
+    }
+    Err(format!(
+        "invalid as expected, but {} (got [{}])",
+        why.join(" and "),
+        got.join(", ")
+    ))
+}
+
+fn compare_warnings(want: &[String], got: &[String]) -> Result<(), String> {
+    let missing = missing_codes(want, got);
+    let extra = missing_codes(got, want);
+    if missing.is_empty() && extra.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "warning codes differ: expected exactly [{}], got [{}]",
+        want.join(", "),
+        got.join(", ")
+    ))
 }
 
 /// Every member of the expected output must be present and JSON-equal; other members of the
@@ -503,11 +537,14 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::suite::ErrorsMatch;
 
     fn expected(result: Validity, errors: &[&str], output: Option<Value>) -> Expected {
         Expected {
             result,
             errors: errors.iter().map(|s| (*s).to_owned()).collect(),
+            errors_match: ErrorsMatch::Exact,
+            warnings: None,
             output,
         }
     }
@@ -551,10 +588,28 @@ mod tests {
         assert!(evaluate(&v, &reply(Answer::Valid, &[], &[], None)).is_err());
         assert!(evaluate(&v, &reply(Answer::Invalid, &["a"], &[], None)).is_err());
 
-        let i = expected(Validity::Invalid, &["a", "b"], None);
-        assert!(evaluate(&i, &reply(Answer::Invalid, &["b", "a", "c"], &[], None)).is_ok());
+        let mut i = expected(Validity::Invalid, &["a", "b"], None);
+        assert!(evaluate(&i, &reply(Answer::Invalid, &["b", "a"], &[], None)).is_ok());
+        // Exact by default: listing every registered code does not pass.
+        assert!(evaluate(&i, &reply(Answer::Invalid, &["b", "a", "c"], &[], None)).is_err());
         assert!(evaluate(&i, &reply(Answer::Invalid, &["a"], &[], None)).is_err());
         assert!(evaluate(&i, &reply(Answer::Valid, &[], &[], None)).is_err());
+        i.errors_match = ErrorsMatch::Superset;
+        assert!(evaluate(&i, &reply(Answer::Invalid, &["b", "a", "c"], &[], None)).is_ok());
+        assert!(evaluate(&i, &reply(Answer::Invalid, &["a", "c"], &[], None)).is_err());
+
+        // Warnings, when listed, are asserted in both directions and on either result.
+        let mut w = expected(Validity::Valid, &[], None);
+        w.warnings = Some(vec!["w".into()]);
+        assert!(evaluate(&w, &reply(Answer::Valid, &[], &["w"], None)).is_ok());
+        assert!(evaluate(&w, &reply(Answer::Valid, &[], &[], None)).is_err());
+        assert!(evaluate(&w, &reply(Answer::Valid, &[], &["w", "x"], None)).is_err());
+        w.warnings = Some(Vec::new());
+        assert!(evaluate(&w, &reply(Answer::Valid, &[], &["w"], None)).is_err());
+        let mut iw = expected(Validity::Invalid, &["a"], None);
+        iw.warnings = Some(vec!["w".into()]);
+        assert!(evaluate(&iw, &reply(Answer::Invalid, &["a"], &["w"], None)).is_ok());
+        assert!(evaluate(&iw, &reply(Answer::Invalid, &["a"], &[], None)).is_err());
 
         let a = expected(Validity::Acceptable, &["w"], None);
         assert!(evaluate(&a, &reply(Answer::Invalid, &["x"], &[], None)).is_ok());

@@ -69,9 +69,18 @@ pub struct Expected {
     pub result: Validity,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
+    /// How `errors` is compared with the answer's error codes (default: exactly).
+    #[serde(default, skip_serializing_if = "ErrorsMatch::is_exact")]
+    pub errors_match: ErrorsMatch,
+    /// When present, the answer's warning codes must be exactly these (as a set), whatever the
+    /// result; `[]` asserts that no warning is raised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<Value>,
 }
+
+pub use citeproof_model::vectors::ErrorsMatch;
 
 #[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]

@@ -114,12 +114,37 @@ pub enum Validity {
 #[serde(deny_unknown_fields)]
 pub struct Expected {
     pub result: Validity,
-    /// Codes that must all appear when `result` is `invalid`.
+    /// Error codes of an `invalid` answer: exactly these unless `errors_match` is `superset`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<IncidentCode>,
+    /// `exact` (default): the answer's error codes equal `errors` as a set. `superset`: they
+    /// include every code of `errors` (for inputs where an implementation may find more).
+    #[serde(default, skip_serializing_if = "ErrorsMatch::is_exact")]
+    pub errors_match: ErrorsMatch,
+    /// When present, the answer's warning codes equal these as a set, whatever the result; `[]`
+    /// asserts that no warning is raised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<Vec<IncidentCode>>,
     /// The exact output, for operations that produce one (canonical form, hash, header, signature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<Value>,
+}
+
+/// How the error codes of an `invalid` answer are compared with `expected.errors`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ErrorsMatch {
+    /// The same set of codes.
+    #[default]
+    Exact,
+    /// Every listed code, and possibly more.
+    Superset,
+}
+
+impl ErrorsMatch {
+    pub fn is_exact(&self) -> bool {
+        *self == ErrorsMatch::Exact
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
