@@ -4,6 +4,7 @@
 
 mod builder;
 mod error;
+pub mod ops;
 
 pub use builder::{
     AttributionLedger, CaptureId, ClaimInput, Clock, CoverageReport, Excerpt, LedgerConfig, RunId,

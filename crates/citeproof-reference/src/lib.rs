@@ -20,6 +20,9 @@ pub const SPECS: &[&[(&str, OperationFn)]] = &[
     canon::OPERATIONS,
     citeproof_aca::ops::OPERATIONS,
     citeproof_aef::ops::OPERATIONS,
+    citeproof_archive::ops::OPERATIONS,
+    citeproof_ledger::ops::OPERATIONS,
+    citeproof_chain::ops::OPERATIONS,
 ];
 
 /// The dispatch table of the reference implementation.

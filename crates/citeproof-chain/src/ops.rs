@@ -1,0 +1,6 @@
+//! The conformance operations of this spec (docs/ADAPTER.md), for `citeproof-reference`.
+
+use citeproof_model::protocol::OperationFn;
+
+/// Operation name and implementation, in document order.
+pub const OPERATIONS: &[(&str, OperationFn)] = &[];
