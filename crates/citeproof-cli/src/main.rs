@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 mod input;
+mod out;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -22,39 +23,58 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Generate an Ed25519 key: private PEM, public PEM and a JWK Set.
-    Keygen(cmd::keygen::Args),
-    /// Sign an ACA manifest as an RFC 9421 signed HTTP response.
-    Sign(cmd::sign::Args),
+    /// Agent Citation Attribution: verify agent responses, sign manifests.
+    Aca(cmd::aca::Args),
+    /// AI Evidence Format: build, sign and verify evidence objects.
+    Aef(cmd::aef::Args),
     /// RFC 9421 HTTP message signatures: verify a request or response in a file.
     Httpsig(cmd::httpsig::Args),
-    /// Verify an agent response (ACA Levels 1-3), live or from a web snapshot.
-    Verify(cmd::verify::Args),
-    /// AI Evidence Format evidence objects: verify (Levels 1-3), sign, or build from a source.
-    Evidence(cmd::evidence::Args),
-    /// Serve a demo agent platform with complete and broken runs on loopback.
-    Serve(cmd::serve::Args),
+    /// Generate an Ed25519 key: private PEM, public PEM and a JWK Set.
+    Keygen(cmd::keygen::Args),
     /// Write the RFC 8785 (JCS) form of a JSON document to stdout (no trailing newline).
     Canon(cmd::canon::Args),
     /// Print `sha256:<hex>` of a file: raw bytes, or AEF §5 text with --text.
     Hash(cmd::hash::Args),
-    /// Validate a document against its schema and the semantic rules of docs/PROFILE.md.
+    /// Validate a document against its schema and the rules of docs/PROFILE.md.
     Validate(cmd::validate::Args),
     /// Run the conformance vectors against the reference (in-process) or an adapter (--impl).
     Conformance(cmd::conformance::Args),
     /// Serve the reference implementation over the adapter protocol on stdin/stdout.
     Adapter(cmd::adapter::Args),
+    /// A demo agent platform with complete and broken runs, on loopback.
+    Demo(cmd::demo::Args),
+    // Spellings of the previous release, kept for one release with a notice on stderr.
+    #[command(hide = true)]
+    Verify(cmd::aca::verify::Args),
+    #[command(hide = true)]
+    Sign(cmd::aca::sign::LegacyArgs),
+    #[command(hide = true)]
+    Evidence(cmd::aef::Args),
+    #[command(hide = true)]
+    Serve(cmd::demo::ServeArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
+        Command::Aca(args) => cmd::aca::run(args),
+        Command::Aef(args) => cmd::aef::run(args),
         Command::Keygen(args) => cmd::keygen::run(args),
-        Command::Sign(args) => cmd::sign::run(args),
         Command::Httpsig(args) => cmd::httpsig::run(args),
-        Command::Verify(args) => cmd::verify::run(args),
-        Command::Evidence(args) => cmd::evidence::run(args),
-        Command::Serve(args) => cmd::serve::run(args),
+        Command::Demo(args) => cmd::demo::run(args),
+        Command::Verify(args) => {
+            eprintln!("citeproof: note: `citeproof verify` is now `citeproof aca verify`");
+            cmd::aca::verify::run(args)
+        }
+        Command::Sign(args) => cmd::aca::sign::run_legacy(args),
+        Command::Evidence(args) => {
+            eprintln!("citeproof: note: `citeproof evidence` is now `citeproof aef`");
+            cmd::aef::run(args)
+        }
+        Command::Serve(args) => {
+            eprintln!("citeproof: note: `citeproof serve` is now `citeproof demo serve`");
+            cmd::demo::serve(args)
+        }
         Command::Canon(args) => cmd::canon::run(args),
         Command::Hash(args) => cmd::hash::run(args),
         Command::Validate(args) => cmd::validate::run(args),

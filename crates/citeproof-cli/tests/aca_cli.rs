@@ -123,11 +123,11 @@ fn keygen_sign_and_httpsig_verify_round_trip() {
     let mpath = dir.path().join("manifest.json");
     std::fs::write(&mpath, manifest).unwrap();
     let out = citeproof()
-        .args(["sign", "manifest"])
+        .args(["aca", "sign"])
         .arg(&mpath)
         .arg("--key")
         .arg(keys.join("private.pem"))
-        .args(["--keyid", "agent-2026-04", "--created", "1777370400"])
+        .args(["--kid", "agent-2026-04", "--created", "1777370400"])
         .output()
         .unwrap();
     assert_eq!(
@@ -195,7 +195,7 @@ fn keygen_sign_and_httpsig_verify_round_trip() {
     // An invalid manifest is refused (exit 1) unless --allow-invalid.
     std::fs::write(&mpath, manifest.replace("\"c1\"", "\"claim one\"")).unwrap();
     let out = citeproof()
-        .args(["sign", "manifest"])
+        .args(["aca", "sign"])
         .arg(&mpath)
         .arg("--key")
         .arg(keys.join("private.pem"))
@@ -210,7 +210,7 @@ fn keygen_sign_and_httpsig_verify_round_trip() {
 fn start_server() -> (std::process::Child, String) {
     let bin = assert_cmd::cargo::cargo_bin("citeproof");
     let mut child = StdCommand::new(bin)
-        .args(["serve", "--addr", "127.0.0.1:0"])
+        .args(["demo", "serve", "--addr", "127.0.0.1:0"])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -231,7 +231,7 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
     let result = std::panic::catch_unwind(|| {
         // GET /runs through the verifier's own fetcher is overkill; use the CLI on each run.
         let out = citeproof()
-            .args(["verify", "--allow-private", "--json"])
+            .args(["aca", "verify", "--allow-private", "--json"])
             .arg(format!("{base}/runs/complete"))
             .output()
             .unwrap();
@@ -244,7 +244,13 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
         let dir = tempfile::tempdir().unwrap();
         let snap = dir.path().join("unsigned.json");
         let out = citeproof()
-            .args(["verify", "--allow-private", "--json", "--save-snapshot"])
+            .args([
+                "aca",
+                "verify",
+                "--allow-private",
+                "--json",
+                "--save-snapshot",
+            ])
             .arg(&snap)
             .arg(format!("{base}/runs/unsigned"))
             .output()
@@ -265,7 +271,7 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
 
         // Offline replay of the saved snapshot: same level; --level 2 is met.
         let out = citeproof()
-            .args(["verify", "--allow-private", "--snapshot"])
+            .args(["aca", "verify", "--allow-private", "--snapshot"])
             .arg(&snap)
             .output()
             .unwrap();
@@ -276,7 +282,14 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
             stdout_of(&out)
         );
         let out = citeproof()
-            .args(["verify", "--allow-private", "--level", "2", "--snapshot"])
+            .args([
+                "aca",
+                "verify",
+                "--allow-private",
+                "--level",
+                "2",
+                "--snapshot",
+            ])
             .arg(&snap)
             .output()
             .unwrap();
@@ -284,7 +297,7 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
 
         // Without --allow-private the loopback address is refused.
         let out = citeproof()
-            .args(["verify", "--json"])
+            .args(["aca", "verify", "--json"])
             .arg(format!("{base}/runs/complete"))
             .output()
             .unwrap();
@@ -292,7 +305,7 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
         assert!(stdout_of(&out).contains("fetch-address-forbidden"));
 
         let out = citeproof()
-            .args(["verify", "--allow-private"])
+            .args(["aca", "verify", "--allow-private"])
             .arg(format!("{base}/runs/no-header"))
             .output()
             .unwrap();
@@ -309,9 +322,9 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
 #[test]
 fn usage_errors_exit_2() {
     for args in [
-        vec!["verify"],
-        vec!["verify", "--level", "4", "https://example.com/"],
-        vec!["verify", "--snapshot", "/definitely/not/here.json"],
+        vec!["aca", "verify"],
+        vec!["aca", "verify", "--level", "4", "https://example.com/"],
+        vec!["aca", "verify", "--snapshot", "/definitely/not/here.json"],
         vec![
             "sign",
             "manifest",
@@ -329,7 +342,7 @@ fn usage_errors_exit_2() {
             "--key",
             "k",
         ],
-        vec!["serve", "--addr", "8.8.8.8:80"],
+        vec!["demo", "serve", "--addr", "8.8.8.8:80"],
     ] {
         let out = citeproof().args(&args).output().unwrap();
         assert_eq!(

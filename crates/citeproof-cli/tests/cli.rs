@@ -233,3 +233,136 @@ fn validate_vectors_applies_the_lint() {
         "{messages:?}"
     );
 }
+
+#[test]
+fn a_closed_stdout_ends_quietly_with_the_command_s_own_exit_status() {
+    use std::io::Write;
+    use std::process::{Command as Std, Stdio};
+    // 2 MiB of output into a pipe whose reader is already gone: every write gets EPIPE.
+    let big = format!("[{}]", vec!["\"0123456789abcdef\""; 110_000].join(","));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.json");
+    std::fs::write(&path, big).unwrap();
+    let mut child = Std::new(assert_cmd::cargo::cargo_bin("citeproof"))
+        .args(["canon", path.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // The same for a --json report.
+    let mut child = Std::new(assert_cmd::cargo::cargo_bin("citeproof"))
+        .args(["canon", "--json", path.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let _ = child.stdin.take().map(|mut s| s.write_all(b""));
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert!(!stderr_of(&out).contains("panicked"));
+}
+
+#[test]
+fn json_reports_share_one_envelope() {
+    let parse = |out: &std::process::Output| -> serde_json::Value {
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+    };
+    let out = citeproof()
+        .args(["hash", "--json", "-"])
+        .write_stdin("abc")
+        .output()
+        .unwrap();
+    let v = parse(&out);
+    assert_eq!(v["command"], "hash");
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["incidents"], serde_json::json!([]));
+    assert_eq!(v["hash"], ABC_SHA256);
+
+    let out = citeproof()
+        .args(["canon", "--json", "-"])
+        .write_stdin(r#"{"a":1,"a":2}"#)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v = parse(&out);
+    assert_eq!(
+        (v["command"].as_str(), v["ok"].as_bool()),
+        (Some("canon"), Some(false))
+    );
+    assert_eq!(v["incidents"][0]["code"], "json-duplicate-member");
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = citeproof()
+        .args(["keygen", "--json", "--kid", "k1", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let v = parse(&out);
+    assert_eq!(
+        (v["command"].as_str(), v["kid"].as_str()),
+        (Some("keygen"), Some("k1"))
+    );
+    assert!(std::path::Path::new(v["jwks"].as_str().unwrap()).exists());
+
+    let out = citeproof()
+        .args(["validate", "--json", "--kind", "jwks", "-"])
+        .write_stdin(r#"{"keys":[]}"#)
+        .output()
+        .unwrap();
+    let v = parse(&out);
+    assert_eq!(v["command"], "validate");
+    assert_eq!(v["ok"], v["valid"]);
+}
+
+#[test]
+fn previous_spellings_still_work_with_a_notice() {
+    for (args, now) in [
+        (
+            vec!["verify", "--snapshot", "/definitely/not/here.json"],
+            "citeproof aca verify",
+        ),
+        (
+            vec!["evidence", "verify", "/definitely/not/here.json"],
+            "citeproof aef",
+        ),
+        (
+            vec![
+                "sign",
+                "manifest",
+                "/definitely/not/here.json",
+                "--key",
+                "k",
+                "--keyid",
+                "k",
+            ],
+            "citeproof aca sign",
+        ),
+    ] {
+        let out = citeproof().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr_of(&out).contains(now),
+            "{args:?}: {}",
+            stderr_of(&out)
+        );
+    }
+    // Hidden from the help, which lists the spec nouns.
+    let out = citeproof().arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for noun in ["aca", "aef", "httpsig", "demo", "conformance"] {
+        assert!(help.contains(&format!("  {noun} ")), "{help}");
+    }
+    assert!(
+        !help.contains("  evidence ") && !help.contains("  serve "),
+        "{help}"
+    );
+}

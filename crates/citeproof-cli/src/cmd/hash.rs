@@ -1,8 +1,10 @@
+//! `citeproof hash [--text] [--json] FILE|-`: `sha256:<hex>` of raw bytes or of AEF §5 text.
+
 use std::process::ExitCode;
 
 use citeproof_model::{aef_text_hash, sha256_bytes};
 
-use super::Failure;
+use crate::cmd::Failure;
 use crate::input::{display, read_limited};
 
 /// Hashing streams nothing clever: sources are bounded like every other input.
@@ -13,6 +15,9 @@ pub struct Args {
     /// Apply AEF §5 first: UTF-8 required, CRLF/CR -> LF, strip one trailing newline.
     #[arg(long)]
     text: bool,
+    /// Print `{"command":"hash","ok":true,"incidents":[],"hash":"sha256:..."}`.
+    #[arg(long)]
+    json: bool,
     /// File to hash, or `-` for standard input.
     file: String,
 }
@@ -25,6 +30,15 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     } else {
         sha256_bytes(&bytes)
     };
-    println!("{hash}");
+    if args.json {
+        crate::out::json_report(
+            "hash",
+            true,
+            &crate::out::NO_INCIDENTS,
+            &serde_json::json!({ "hash": hash }),
+        )?;
+    } else {
+        crate::out::println(&hash.to_string())?;
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -88,7 +88,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         Some(l) => LabelSelector::Label(l),
         None => LabelSelector::All,
     };
-    let now = a.now.unwrap_or_else(super::sign::now);
+    let now = a.now.unwrap_or_else(super::now);
     match verify(&message, &key, selector, &VerifyPolicy::default(), now) {
         Ok(verified) => {
             for v in verified {

@@ -1,4 +1,4 @@
-//! `citeproof keygen --out DIR [--kid KID]`: a fresh Ed25519 key as PKCS#8 PEM (private),
+//! `citeproof keygen --out DIR [--kid KID] [--json]`: a fresh Ed25519 key as PKCS#8 PEM (private),
 //! SPKI PEM (public) and a JWK Set (public, with `kid`).
 
 use std::path::{Path, PathBuf};
@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use citeproof_aca::sign::{generate_key, key_files};
 
-use super::Failure;
+use crate::cmd::Failure;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -19,6 +19,9 @@ pub struct Args {
     /// Replace existing key files.
     #[arg(long)]
     force: bool,
+    /// Print `{"command":"keygen","ok":true,"incidents":[],"kid","private_key","public_key","jwks"}`.
+    #[arg(long)]
+    json: bool,
 }
 
 fn write(path: &Path, contents: &str, private: bool) -> Result<(), Failure> {
@@ -66,15 +69,22 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     write(&public, &files.public_pem, false)?;
     let jwks = args.out.join("jwks.json");
     write(&jwks, &files.jwks_json, false)?;
-    println!("kid: {}", args.kid);
-    println!(
-        "private key (PKCS#8 PEM, keep secret): {}",
-        private.display()
-    );
-    println!("public key (SPKI PEM): {}", public.display());
-    println!(
-        "JWK Set (publish in the discovery document): {}",
-        jwks.display()
-    );
+    if args.json {
+        let details = serde_json::json!({
+            "kid": args.kid,
+            "private_key": private.display().to_string(),
+            "public_key": public.display().to_string(),
+            "jwks": jwks.display().to_string(),
+        });
+        crate::out::json_report("keygen", true, &crate::out::NO_INCIDENTS, &details)?;
+    } else {
+        crate::out::print(&format!(
+            "kid: {}\nprivate key (PKCS#8 PEM, keep secret): {}\npublic key (SPKI PEM): {}\nJWK Set (publish in the discovery document): {}\n",
+            args.kid,
+            private.display(),
+            public.display(),
+            jwks.display()
+        ))?;
+    }
     Ok(ExitCode::SUCCESS)
 }

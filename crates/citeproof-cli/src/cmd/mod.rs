@@ -1,14 +1,13 @@
+pub mod aca;
 pub mod adapter;
+pub mod aef;
 pub mod canon;
 pub mod conformance;
-pub mod evidence;
+pub mod demo;
 pub mod hash;
 pub mod httpsig;
 pub mod keygen;
-pub mod serve;
-pub mod sign;
 pub mod validate;
-pub mod verify;
 
 /// Why a command did not succeed; decides the exit code.
 #[derive(Debug)]
@@ -17,4 +16,12 @@ pub enum Failure {
     Usage(String),
     /// Exit 1: the input was read but is invalid.
     Invalid(String),
+}
+
+/// The current time, Unix seconds (the default verification and signing time).
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
 }

@@ -8,7 +8,7 @@ use citeproof_model::{Incident, IncidentCode, Location, Severity};
 use citeproof_reference::validate_document;
 use citeproof_schema::DocumentKind;
 
-use super::Failure;
+use crate::cmd::Failure;
 use crate::input::{display, read_document};
 
 #[derive(Debug, clap::Args)]
@@ -65,18 +65,16 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             .all(|i| i.severity != Severity::Error);
     }
     if args.json {
-        let text = serde_json::to_string_pretty(&report)
-            .map_err(|e| Failure::Usage(format!("cannot serialize report: {e}")))?;
-        println!("{text}");
+        crate::out::json_report("validate", report.valid, &report.incidents, &report)?;
     } else {
         for incident in &report.incidents {
-            println!("{incident}");
+            crate::out::println(&incident.to_string())?;
         }
-        println!(
+        crate::out::println(&format!(
             "{}: {} ({kind})",
             display(&args.file),
             if report.valid { "valid" } else { "invalid" }
-        );
+        ))?;
     }
     Ok(if report.valid {
         ExitCode::SUCCESS

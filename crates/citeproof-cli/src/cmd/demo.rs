@@ -1,4 +1,4 @@
-//! `citeproof serve [--addr 127.0.0.1:PORT] [--key KEY.pem]`: a demo agent platform on
+//! `citeproof demo serve [--addr 127.0.0.1:PORT] [--key KEY.pem]`: a demo agent platform on
 //! loopback with one complete Level 3 run, one Level 2 run and several broken runs
 //! (`GET /runs` lists them).
 
@@ -13,6 +13,24 @@ use crate::input::read_limited;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    #[command(subcommand)]
+    verb: Verb,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Verb {
+    /// Serve the demo platform on loopback until stopped.
+    Serve(ServeArgs),
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    match args.verb {
+        Verb::Serve(a) => serve(a),
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
     /// Loopback address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8787")]
     addr: SocketAddr,
@@ -38,7 +56,7 @@ pub fn serve_site(server: &tiny_http::Server, site: &DemoSite) {
     }
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Failure> {
+pub fn serve(args: ServeArgs) -> Result<ExitCode, Failure> {
     if !args.addr.ip().is_loopback() {
         return Err(Failure::Usage(format!(
             "{} is not a loopback address; the demo platform only listens on loopback",
@@ -59,10 +77,10 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         .to_ip()
         .ok_or_else(|| Failure::Usage("not an IP listener".into()))?;
     let base = format!("http://{addr}");
-    let site = build_demo_site(&base, &key, &args.kid, super::sign::now())
+    let site = build_demo_site(&base, &key, &args.kid, super::now())
         .map_err(|e| Failure::Invalid(e.to_string()))?;
     // The banner must not take the server down when stdout is closed (a pipe whose reader went
-    // away): write errors are ignored.
+    // away): `out` drops writes to a closed stdout.
     let mut banner = format!("citeproof demo agent platform on {base}\n");
     banner.push_str(&format!(
         "  discovery: {base}/.well-known/agent-citation-attribution\n"
@@ -75,14 +93,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         ));
     }
     banner.push_str(&format!(
-        "verify one with: citeproof verify --allow-private {base}/runs/complete\n"
+        "verify one with: citeproof aca verify --allow-private {base}/runs/complete\n"
     ));
-    {
-        use std::io::Write;
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(banner.as_bytes());
-        let _ = out.flush();
-    }
+    crate::out::print(&banner)?;
     serve_site(&server, &site);
     Ok(ExitCode::SUCCESS)
 }

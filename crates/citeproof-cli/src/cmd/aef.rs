@@ -1,4 +1,4 @@
-//! `citeproof evidence verify|sign|new`: AI Evidence Format v0.1 evidence objects.
+//! `citeproof aef verify|sign|new`: AI Evidence Format v0.1 evidence objects.
 //!
 //! - `verify FILE [--source FILE|URL] [--media-type T] [--key JWK|PEM] [--level N]
 //!   [--allow-private] [--json]`: Levels 1-3; exit 0 when the required level (default: the level
@@ -17,11 +17,39 @@ use citeproof_jose::{KeySet, SigningKey, load_public_keys, load_signing_key};
 use citeproof_model::aef::{RetrievalMethod, SelectorType, SourceType, SynthesisRole};
 use citeproof_model::json::parse_strict;
 use citeproof_model::{Severity, Timestamp, sha256_bytes};
+use clap::builder::PossibleValuesParser;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::Failure;
+use crate::cmd::Failure;
 use crate::input::{display, read_document, read_limited};
+
+/// `source.type` values (spec vocabulary first; a test checks each against the model).
+const SOURCE_TYPES: [&str; 10] = [
+    "document",
+    "webpage",
+    "api_response",
+    "knowledge_graph",
+    "aeo_declaration",
+    "dataset",
+    "database_row",
+    "api",
+    "book",
+    "paper",
+];
+/// `synthesis_role` values.
+const SYNTHESIS_ROLES: [&str; 4] = ["supporting", "contradicting", "partial", "background"];
+/// `retrieval.method` values.
+const RETRIEVAL_METHODS: [&str; 8] = [
+    "vector",
+    "keyword",
+    "graph",
+    "hybrid",
+    "direct_fetch",
+    "model_recall",
+    "semantic",
+    "direct",
+];
 
 /// Largest local source file read (the fetch cap of FETCH-004).
 const MAX_SOURCE_BYTES: usize = 10 * 1024 * 1024;
@@ -63,7 +91,8 @@ struct VerifyArgs {
     /// Allow loopback and private addresses (local demos and tests); link-local stays refused.
     #[arg(long)]
     allow_private: bool,
-    /// Print JSON `{"level":N,"verified":bool,"incidents":[...]}` instead of a report.
+    /// Print JSON: `command`, `ok`, `incidents`, `level`, `required_level`, `verified` and the
+    /// resolved `span`.
     #[arg(long)]
     json: bool,
 }
@@ -92,7 +121,9 @@ struct NewArgs {
     #[arg(long)]
     source: String,
     /// The span: `TYPE=VALUE` (`text_quote=three pillars`, `css=p.lead`, `line_range=3-5`,
-    /// `fragment_identifier=char=0,10`, ...) or `none`.
+    /// `fragment_identifier=char=0,10`, ...) or `none`. TYPE is one of: byte_range, line_range,
+    /// xpath, css, text_quote, paragraph_index, none, and the landing-page types css_selector,
+    /// fragment_identifier, page_range.
     #[arg(long)]
     selector: String,
     /// The claim the evidence supports, verbatim.
@@ -115,13 +146,13 @@ struct NewArgs {
     #[arg(long)]
     id: Option<String>,
     /// `source.type`.
-    #[arg(long = "type", default_value = "webpage")]
+    #[arg(long = "type", default_value = "webpage", value_parser = PossibleValuesParser::new(SOURCE_TYPES))]
     source_type: String,
     /// `synthesis_role`.
-    #[arg(long, default_value = "supporting")]
+    #[arg(long, default_value = "supporting", value_parser = PossibleValuesParser::new(SYNTHESIS_ROLES))]
     role: String,
     /// `retrieval.method`.
-    #[arg(long, default_value = "direct_fetch")]
+    #[arg(long, default_value = "direct_fetch", value_parser = PossibleValuesParser::new(RETRIEVAL_METHODS))]
     method: String,
     /// `source.title`.
     #[arg(long)]
@@ -220,27 +251,9 @@ fn verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
     };
     let report = aef::verify(&bytes, &fetcher(a.allow_private), &options);
     if a.json {
-        let incidents: Vec<Value> = report
-            .incidents
-            .iter()
-            .map(|i| serde_json::to_value(i).unwrap_or_default())
-            .collect();
-        let mut out = json!({
-            "level": report.level,
-            "required_level": report.required_level,
-            "verified": report.verified,
-            "incidents": incidents,
-        });
-        if let (Some(span), Some(obj)) = (&report.span, out.as_object_mut()) {
-            obj.insert(
-                "span".into(),
-                serde_json::to_value(span).unwrap_or_default(),
-            );
-        }
-        let text = serde_json::to_string_pretty(&out).map_err(|e| Failure::Usage(e.to_string()))?;
-        println!("{text}");
+        crate::out::json_report("aef verify", report.verified, &report.incidents, &report)?;
     } else {
-        print!("{}", readable(display(&a.file), &report));
+        crate::out::print(&readable(display(&a.file), &report))?;
     }
     Ok(if report.verified {
         ExitCode::SUCCESS
@@ -284,8 +297,7 @@ fn signing_key(path: &str) -> Result<SigningKey, Failure> {
 
 fn print_json(value: &Value) -> Result<(), Failure> {
     let text = serde_json::to_string_pretty(value).map_err(|e| Failure::Usage(e.to_string()))?;
-    println!("{text}");
-    Ok(())
+    crate::out::println(&text)
 }
 
 fn sign(a: SignArgs) -> Result<ExitCode, Failure> {
@@ -382,7 +394,7 @@ fn new(a: NewArgs) -> Result<ExitCode, Failure> {
     let (body, media_type, uri) = load_source(&a)?;
     let fetched_at = match &a.fetched_at {
         Some(t) => t.clone(),
-        None => Timestamp::from_unix(super::sign::now())
+        None => Timestamp::from_unix(super::now())
             .map_err(Failure::Usage)?
             .as_str()
             .to_owned(),
@@ -431,4 +443,22 @@ fn new(a: NewArgs) -> Result<ExitCode, Failure> {
     };
     print_json(&doc)?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listed_values_are_the_model_vocabulary() {
+        for v in SOURCE_TYPES {
+            assert!(enum_arg::<SourceType>("t", v).is_ok(), "{v}");
+        }
+        for v in SYNTHESIS_ROLES {
+            assert!(enum_arg::<SynthesisRole>("r", v).is_ok(), "{v}");
+        }
+        for v in RETRIEVAL_METHODS {
+            assert!(enum_arg::<RetrievalMethod>("m", v).is_ok(), "{v}");
+        }
+    }
 }

@@ -1,5 +1,6 @@
-//! `citeproof sign manifest MANIFEST.json --key KEY.pem --keyid ID [--created UNIX]`: prints
+//! `citeproof aca sign MANIFEST.json --key KEY.pem --kid ID [--created UNIX] [--json]`: prints
 //! the signed manifest response as JSON `{"status":200,"headers":[[name,value],...],"body":"..."}`.
+//! The legacy spelling `citeproof sign manifest ... --keyid ID` still works, with a notice.
 
 use std::process::ExitCode;
 
@@ -7,32 +8,39 @@ use citeproof_aca::sign::{ManifestSignOptions, load_signing_key, sign_manifest_v
 use citeproof_model::json::parse_strict;
 use citeproof_model::{Incident, Severity};
 
-use super::Failure;
+use crate::cmd::{Failure, now};
 use crate::input::{display, read_document, read_limited};
+use crate::out;
 
+/// The legacy `citeproof sign manifest`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct LegacyArgs {
     #[command(subcommand)]
     what: What,
 }
 
 #[derive(Debug, clap::Subcommand)]
 enum What {
-    /// Sign a manifest: JCS body, Content-Digest (RFC 9530), RFC 9421 Ed25519 signature over
-    /// @status, content-type and content-digest.
-    Manifest(ManifestArgs),
+    /// Sign a manifest (now `citeproof aca sign`).
+    Manifest(Args),
+}
+
+pub fn run_legacy(args: LegacyArgs) -> Result<ExitCode, Failure> {
+    eprintln!("citeproof: note: `citeproof sign manifest` is now `citeproof aca sign`");
+    let What::Manifest(a) = args.what;
+    run(a)
 }
 
 #[derive(Debug, clap::Args)]
-struct ManifestArgs {
+pub struct Args {
     /// The manifest JSON file, or `-` for standard input.
     manifest: String,
     /// Private key: PKCS#8 PEM (`citeproof keygen`) or a private JWK.
     #[arg(long)]
     key: String,
     /// `keyid` signature parameter: the `kid` of the public key in the discovery document.
-    #[arg(long)]
-    keyid: String,
+    #[arg(long, alias = "keyid")]
+    kid: String,
     /// `created`, Unix seconds (default: now).
     #[arg(long)]
     created: Option<i64>,
@@ -42,17 +50,12 @@ struct ManifestArgs {
     /// Sign even when the manifest breaks profile rules (for building test cases).
     #[arg(long)]
     allow_invalid: bool,
+    /// Print `{"command","ok","incidents","status","headers","body"}`.
+    #[arg(long)]
+    json: bool,
 }
 
-pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
-
-pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    let What::Manifest(a) = args.what;
+pub fn run(a: Args) -> Result<ExitCode, Failure> {
     let bytes = read_document(&a.manifest)?;
     let value = parse_strict(&bytes)
         .map_err(|e| Failure::Invalid(format!("{}: {}", display(&a.manifest), e.to_incident())))?;
@@ -72,12 +75,27 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let key =
         load_signing_key(&key_bytes).map_err(|e| Failure::Usage(format!("{}: {e}", a.key)))?;
     let opts = ManifestSignOptions {
-        keyid: a.keyid,
+        keyid: a.kid,
         created: a.created.unwrap_or_else(now),
         expires: a.expires,
     };
     let signed =
         sign_manifest_value(&value, &key, &opts).map_err(|e| Failure::Usage(e.to_string()))?;
+    if a.json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            status: u16,
+            headers: &'a [(String, String)],
+            body: String,
+        }
+        let details = Out {
+            status: signed.status,
+            headers: &signed.headers,
+            body: signed.body_text(),
+        };
+        out::json_report("aca sign", true, &out::NO_INCIDENTS, &details)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     // Pretty JSON with one `[name, value]` pair per line.
     let quote = |v: &str| serde_json::to_string(v).map_err(|e| Failure::Usage(e.to_string()));
     let mut lines = Vec::with_capacity(signed.headers.len());
@@ -90,6 +108,6 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         lines.join(",\n"),
         quote(&signed.body_text())?
     );
-    println!("{text}");
+    out::println(&text)?;
     Ok(ExitCode::SUCCESS)
 }

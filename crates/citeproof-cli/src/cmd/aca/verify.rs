@@ -1,4 +1,4 @@
-//! `citeproof verify URL | --snapshot FILE [--level N] [--allow-private] [--json]
+//! `citeproof aca verify URL | --snapshot FILE [--level N] [--allow-private] [--json]
 //! [--save-snapshot FILE]`: the ACA verification flow (Levels 1-3), live or from a web snapshot.
 //! Exit 0 when the required level is met, 1 when not, 2 on usage errors.
 
@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use citeproof_aca::{AcaReport, VerifyOptions, verify_snapshot_bytes, verify_url};
 use citeproof_fetch::{FetchPolicy, HttpFetcher, RecordingFetcher};
 
-use super::Failure;
+use crate::cmd::Failure;
 use crate::input::read_limited;
 
 #[derive(Debug, clap::Args)]
@@ -25,7 +25,9 @@ pub struct Args {
     /// Allow loopback and private addresses (local demos and tests); link-local stays refused.
     #[arg(long)]
     allow_private: bool,
-    /// Print JSON `{"level":N,"verified":bool,"incidents":[...]}` instead of a report.
+    /// Print the full report as JSON: `command`, `ok`, `incidents`, then `level`,
+    /// `required_level`, `verified`, `url`, `manifests` (claims, sources, verdicts, key ids) and
+    /// `judge`.
     #[arg(long)]
     json: bool,
     /// Write everything a live verification fetched to FILE as a web snapshot.
@@ -40,7 +42,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    let mut opts = VerifyOptions::new(args.now.unwrap_or_else(super::sign::now));
+    let mut opts = VerifyOptions::new(args.now.unwrap_or_else(crate::cmd::now));
     opts.required_level = args.level;
     opts.allow_private = args.allow_private;
     opts.max_signature_age = args.max_age;
@@ -73,23 +75,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         (None, None) => return Err(Failure::Usage("give a URL or --snapshot FILE".into())),
     };
     if args.json {
-        #[derive(serde::Serialize)]
-        struct Out<'a> {
-            level: u8,
-            required_level: u8,
-            verified: bool,
-            incidents: &'a [citeproof_aca::AcaIncident],
-        }
-        let out = Out {
-            level: report.level,
-            required_level: report.required_level,
-            verified: report.verified,
-            incidents: &report.incidents,
-        };
-        let text = serde_json::to_string_pretty(&out).map_err(|e| Failure::Usage(e.to_string()))?;
-        println!("{text}");
+        crate::out::json_report("aca verify", report.verified, &report.incidents, &report)?;
     } else {
-        print!("{}", readable(&report));
+        crate::out::print(&readable(&report))?;
     }
     Ok(if report.verified {
         ExitCode::SUCCESS

@@ -1,0 +1,30 @@
+//! `citeproof aca <verb>`: Agent Citation Attribution.
+
+use std::process::ExitCode;
+
+use super::Failure;
+
+pub mod sign;
+pub mod verify;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    verb: Verb,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Verb {
+    /// Verify an agent response (Levels 1-3), live or from a web snapshot.
+    Verify(verify::Args),
+    /// Sign a manifest as an RFC 9421 signed HTTP response: JCS body, Content-Digest (RFC 9530),
+    /// Ed25519 signature over @status, content-type and content-digest.
+    Sign(sign::Args),
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    match args.verb {
+        Verb::Verify(a) => verify::run(a),
+        Verb::Sign(a) => sign::run(a),
+    }
+}
