@@ -638,9 +638,28 @@ def level2_verify():
                             [csource(SRC_A, BODY_A, QUOTE_A), csource(SRC_B, BODY_B, QUOTE_B)])
     mm["claims"][1]["text"] = "Programmatic templates: AI crawlers revisit stable canonical pages."
     l2_manifest_only(s, mm)
-    out.append(ok("support-two-excerpts", "Content words of one claim come from two excerpts.", ["ACA-L2-018", "ACA-L2-019"], s,
-                  "Content words: programmatic, templates (excerpt A), crawlers, revisit, stable, canonical, pages (excerpt B; canonical in both). "
-                  "'ai' has 2 letters and is not a content word. Every content word is a token of some excerpt; each excerpt shares a content word."))
+    out.append(bad("support-no-pooling", "Content words of one claim come from two excerpts: never pooled.", ["ACA-L2-018", "ACA-L2-019"], s,
+                   ["aca-claim-unsupported"],
+                   "Content stems: programmatic, template (excerpt A), crawler, revisit, stable, canonical, page. Excerpt A holds "
+                   "programmatic, template, canonical, page (4 of 7 < ceil(28/5) = 6); excerpt B holds crawler, revisit, stable, canonical, "
+                   "page (5 < 6). ACA-L2-018 checks each excerpt on its own (vectors/tools/aca_support.py agrees).", level=1))
+    s = Scenario(2)
+    mm = manifest(with_chain=False)
+    mm["claims"][1]["text"] = "AI crawlers do not revisit pages with stable canonical URLs more often."
+    l2_manifest_only(s, mm)
+    out.append(bad("claim-negated", "The claim negates its excerpt (the review's F1 attack).", ["ACA-L2-018"], s,
+                   ["aca-claim-unsupported"], "'not' makes the claim's negation count 1 and the excerpt's 0 (ACA-L2-018 (1)).", level=1))
+    s = Scenario(2)
+    page = BODY_B + b"".join(b"Note %d: crawl budgets depend on server speed and on the number of duplicate URLs.\n" % i for i in range(8))
+    s.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], page)
+    mm = manifest(with_chain=False)
+    mm["claims"][1]["sources"] = [csource(SRC_B, page, page.decode("utf-8"))]
+    mm["claims"][1]["text"] = "AI crawlers revisit canonical URLs."
+    l2_manifest_only(s, mm)
+    out.append(bad("excerpt-whole-page", "excerpt_offset spans the whole source body (the review's whole-page attack).", ["ACA-L2-020"], s,
+                   ["aca-excerpt-too-long"],
+                   "N(page) has %d characters > max(4 x 35, 400) = 400 (ACA-L2-020); the claim is then not support-checked "
+                   "(every excerpt broke the cap)." % len(" ".join(page.decode("utf-8").split())), level=1))
     crlf = b"Line one\r\nAI crawlers revisit pages with stable\r\ncanonical URLs more often.\r\n"
     q = "AI crawlers revisit pages with stable\r\ncanonical URLs more often.\r\n"
     s = Scenario(2)

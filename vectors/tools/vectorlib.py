@@ -23,10 +23,17 @@ def derivation(kind: str, detail: str) -> dict:
 
 
 def case(id, description, requirements, level, input, result, errors=None, output=None,
-         derivation_=None, flags=None):
+         derivation_=None, flags=None, warnings=None, errors_match=None):
+    """`warnings`: None leaves warnings unchecked; a list (possibly empty) is asserted exactly.
+    `errors_match`: None (exact, the default) or "superset"."""
     expected = {"result": result}
     if errors:
         expected["errors"] = list(errors)
+    if errors_match is not None:
+        assert errors_match == "superset", errors_match
+        expected["errors_match"] = errors_match
+    if warnings is not None:
+        expected["warnings"] = sorted(warnings)
     if output is not None:
         expected["output"] = output
     c = {

@@ -26,6 +26,7 @@ pub const OPERATIONS: &[(&str, OperationFn)] = &[
     ("aca-discovery-validate", discovery_validate),
     ("aca-verify-snapshot", verify_snapshot_op),
     ("aca-manifest-sign", manifest_sign),
+    ("aca-support-check", support_check),
     ("httpsig-verify", httpsig_verify),
 ];
 
@@ -272,4 +273,34 @@ fn httpsig_verify(input: &Value) -> Reply {
         }
         Err(e) => bad(format!("`message` is not an HTTP/1.1 message: {e}")),
     }
+}
+
+/// ACA-L2-018 to -020 on one claim and its excerpts, without fetching anything.
+fn support_check(input: &Value) -> Reply {
+    let claim = match str_member(input, "claim") {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    let Some(list) = input.get("excerpts").and_then(Value::as_array) else {
+        return bad("`excerpts` must be an array of strings");
+    };
+    let mut excerpts = Vec::with_capacity(list.len());
+    for (i, e) in list.iter().enumerate() {
+        let Some(text) = e.as_str() else {
+            return bad("`excerpts` must be an array of strings");
+        };
+        excerpts.push(crate::verify::support::ExcerptRef {
+            text,
+            source_url: "",
+            location: Location::pointer(format!("/excerpts/{i}")),
+        });
+    }
+    let assessment = crate::verify::support::assess(
+        claim,
+        &excerpts,
+        &Location::pointer("/claim"),
+        &crate::LexicalJudge,
+        &[],
+    );
+    from_incidents(&assessment.incidents, None)
 }

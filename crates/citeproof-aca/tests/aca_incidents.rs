@@ -232,6 +232,18 @@ fn case(
     }
 }
 
+/// A judge that always gives the same verdict.
+struct Fixed(citeproof_aca::Judgement);
+
+impl citeproof_aca::SupportJudge for Fixed {
+    fn name(&self) -> &str {
+        "fixed judge"
+    }
+    fn judge(&self, _claim: &str, _excerpts: &[&str]) -> citeproof_aca::Judgement {
+        self.0.clone()
+    }
+}
+
 fn claim_source(s: &mut Scenario) -> &mut serde_json::Map<String, Value> {
     s.manifest["claims"][0]["sources"][0]
         .as_object_mut()
@@ -632,6 +644,29 @@ fn cases() -> Vec<Case> {
                     json!("Programmatic templates emit one question per page.");
             },
         ),
+        case("whole page as excerpt", 1, &[AcaExcerptTooLong], |s| {
+            let page = format!(
+                "{BODY_A}{}",
+                "<p>More text about crawling and sitemaps.</p>\n".repeat(12)
+            );
+            s.resources
+                .insert(SRC_A.into(), stored(200, &[], page.as_bytes()));
+            s.manifest["claims"][0]["sources"][0] = source(SRC_A, &page, &page);
+        }),
+        case("an added judge disagrees", 1, &[AcaJudgeUnsupported], |s| {
+            s.opts.extra_judges.push(std::sync::Arc::new(Fixed(
+                citeproof_aca::Judgement::Unsupported {
+                    reason: "the model says no".into(),
+                },
+            )));
+        }),
+        case("an added judge fails", 1, &[AcaJudgeFailed], |s| {
+            s.opts.extra_judges.push(std::sync::Arc::new(Fixed(
+                citeproof_aca::Judgement::Failed {
+                    reason: "timed out".into(),
+                },
+            )));
+        }),
         // ---- Level 3: chain ----
         case("chain missing", 2, &[AcaChainMissing], |s| {
             s.manifest.as_object_mut().unwrap().remove("chain");

@@ -295,6 +295,53 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
             .unwrap();
         assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
 
+        // An added judge (JSON lines over stdin/stdout) can only add findings.
+        let judge = |script: &str, timeout: &str| -> Value {
+            let out = citeproof()
+                .args([
+                    "aca",
+                    "verify",
+                    "--allow-private",
+                    "--json",
+                    "--judge-timeout",
+                    timeout,
+                    "--judge",
+                ])
+                .arg(format!("python3 -c '{script}'"))
+                .arg(format!("{base}/runs/complete"))
+                .output()
+                .unwrap();
+            serde_json::from_slice(&out.stdout).unwrap()
+        };
+        let codes = |r: &Value| -> Vec<String> {
+            r["incidents"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i["code"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        let yes = "import sys, json\nfor l in sys.stdin: print(json.dumps({\"supported\": True}), flush=True)";
+        let r = judge(yes, "30");
+        assert_eq!(
+            (r["level"].as_u64(), codes(&r)),
+            (Some(3), Vec::<String>::new())
+        );
+        let no_to_crawlers = "import sys, json\nfor l in sys.stdin:\n  c = json.loads(l)[\"claim\"]\n  print(json.dumps({\"supported\": \"crawlers\" not in c, \"reason\": \"model: unsure\"}), flush=True)";
+        let r = judge(no_to_crawlers, "30");
+        assert_eq!(r["level"], 1, "{r}");
+        assert_eq!(codes(&r), ["aca-judge-unsupported"]);
+        assert!(
+            r["incidents"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("model: unsure")
+        );
+        let silent = "import sys, time\nfor l in sys.stdin: time.sleep(30)";
+        let r = judge(silent, "1");
+        assert_eq!(r["level"], 1, "{r}");
+        assert!(codes(&r).iter().all(|c| c == "aca-judge-failed"), "{r}");
+
         // Without --allow-private the loopback address is refused.
         let out = citeproof()
             .args(["aca", "verify", "--json"])

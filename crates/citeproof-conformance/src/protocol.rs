@@ -96,6 +96,7 @@ ops! {
     "aca-discovery-validate", "aca", ["document"], [], [];
     "aca-verify-snapshot", "aca", ["snapshot", "now", "required_level"], [], ["level"];
     "aca-manifest-sign", "aca", ["manifest", "private_jwk", "keyid", "created"], ["expires"], ["status", "headers", "body_base64"];
+    "aca-support-check", "aca", ["claim", "excerpts"], [], [];
     "httpsig-verify", "aca", ["message", "keys", "now"], ["required_components"], ["signature_base"];
     "aef-validate", "aef", ["document"], [], [];
     "aef-verify-span", "aef", ["evidence", "source"], [], ["exact_text", "content_hash"];

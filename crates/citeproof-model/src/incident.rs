@@ -168,6 +168,9 @@ incident_codes! {
     AcaExcerptHashMismatch = "aca-excerpt-hash-mismatch", Error, "The excerpt of an unchanged source does not have the recorded `excerpt_hash`.";
     AcaClaimUnsupported = "aca-claim-unsupported", Error, "A claim's text is not supported by its excerpts under the profile's support check.";
     AcaSourceIrrelevant = "aca-source-irrelevant", Warning, "A source's excerpt shares no content word with the claim citing it.";
+    AcaExcerptTooLong = "aca-excerpt-too-long", Error, "An excerpt is longer than the cap for its claim: a whole page is not an excerpt.";
+    AcaJudgeUnsupported = "aca-judge-unsupported", Error, "A support judge added by the verifier's configuration found the claim unsupported.";
+    AcaJudgeFailed = "aca-judge-failed", Error, "A support judge could not give a verdict (crashed, timed out or answered malformed).";
     // ---- ACA Level 3: chain and signature ----
     AcaChainMissing = "aca-chain-missing", Error, "A manifest has no non-empty `chain` array.";
     AcaChainStepOrder = "aca-chain-step-order", Error, "Chain `step` numbers are not the integers 1 to n in array order.";

@@ -21,7 +21,7 @@ use super::header::parse_citation_source;
 use super::jsonpath::Ctx;
 use super::manifest::{CheckedSource, ManifestFindings, check_manifest};
 use super::signature::{KeyResolver, ReceivedResponse, SignatureCheck, check_response_signature};
-use super::support::{Judgement, LexicalJudge, SupportJudge, is_relevant};
+use super::support::{ExcerptRef, LexicalJudge, SupportJudge, assess};
 use super::url::{equality_key, origin_of};
 
 /// Skew tolerated for `emitted_at` in the future (ACA-L2-011), seconds.
@@ -42,8 +42,11 @@ pub struct VerifyOptions {
     pub required_level: Option<u8>,
     /// Maximum age of manifest signatures, seconds (`None`: no limit, the profile default).
     pub max_signature_age: Option<u64>,
-    /// Support judge of ACA-L2-018.
+    /// Support judge of ACA-L2-018: the profile's deterministic rule unless replaced.
     pub judge: Arc<dyn SupportJudge>,
+    /// Further judges (a model behind `--judge CMD`): each can only add findings
+    /// (`aca-judge-unsupported`, `aca-judge-failed`), never make a claim supported.
+    pub extra_judges: Vec<Arc<dyn SupportJudge>>,
     /// Allow loopback and private addresses (snapshot replay; live fetchers carry their own
     /// policy).
     pub allow_private: bool,
@@ -56,6 +59,14 @@ impl std::fmt::Debug for VerifyOptions {
             .field("required_level", &self.required_level)
             .field("max_signature_age", &self.max_signature_age)
             .field("judge", &self.judge.name())
+            .field(
+                "extra_judges",
+                &self
+                    .extra_judges
+                    .iter()
+                    .map(|j| j.name())
+                    .collect::<Vec<_>>(),
+            )
             .field("allow_private", &self.allow_private)
             .finish()
     }
@@ -69,6 +80,7 @@ impl VerifyOptions {
             required_level: None,
             max_signature_age: None,
             judge: Arc::new(LexicalJudge),
+            extra_judges: Vec::new(),
             allow_private: false,
         }
     }
@@ -718,40 +730,13 @@ fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) {
             }
             let mut supported = None;
             if all && let Some(text) = &c.text {
-                let refs: Vec<&str> = excerpts.iter().map(String::as_str).collect();
                 let loc = Location {
                     url: Some(m.url.clone()),
                     claim_id: c.claim_id.clone(),
                     pointer: Some(format!("{}/text", c.pointer)),
                     ..Location::default()
                 };
-                match run.opts.judge.judge(text, &refs) {
-                    Judgement::Supported => supported = Some(true),
-                    Judgement::Unsupported { reason } => {
-                        supported = Some(false);
-                        run.push(
-                            2,
-                            Incident::new(IncidentCode::AcaClaimUnsupported, reason, loc.clone()),
-                        );
-                    }
-                }
-                for (s, e) in c.sources.iter().zip(&excerpts) {
-                    if is_relevant(text, e) == Some(false) {
-                        let mut l = loc.clone();
-                        l.pointer = Some(s.pointer.clone());
-                        run.push(
-                            2,
-                            Incident::new(
-                                IncidentCode::AcaSourceIrrelevant,
-                                format!(
-                                    "the excerpt of `{}` shares no content word with the claim",
-                                    s.url.as_deref().unwrap_or("")
-                                ),
-                                l,
-                            ),
-                        );
-                    }
-                }
+                supported = judge_claim(run, text, &c.sources, &excerpts, &loc);
             }
             if let Some(r) = m.report.claims.get_mut(ci) {
                 r.sources = source_reports;
@@ -759,6 +744,33 @@ fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) {
             }
         }
     }
+}
+
+/// ACA-L2-018 to ACA-L2-020 for one claim whose every source yielded an excerpt.
+fn judge_claim(
+    run: &mut Run<'_>,
+    text: &str,
+    sources: &[CheckedSource],
+    excerpts: &[String],
+    loc: &Location,
+) -> Option<bool> {
+    let refs: Vec<ExcerptRef<'_>> = sources
+        .iter()
+        .zip(excerpts)
+        .map(|(s, e)| {
+            let mut location = loc.clone();
+            location.pointer = Some(s.pointer.clone());
+            ExcerptRef {
+                text: e,
+                source_url: s.url.as_deref().unwrap_or(""),
+                location,
+            }
+        })
+        .collect();
+    let judges: Vec<&dyn SupportJudge> = run.opts.extra_judges.iter().map(|j| &**j).collect();
+    let assessment = assess(text, &refs, loc, &*run.opts.judge, &judges);
+    run.extend(2, assessment.incidents);
+    assessment.supported
 }
 
 /// ACA-L2-014 to ACA-L2-017 for one claim source: returns the excerpt (when one is available

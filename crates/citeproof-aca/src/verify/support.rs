@@ -1,38 +1,126 @@
-//! The support check of ACA-L2-018 and the relevance check of ACA-L2-019, behind a trait so
-//! that users can plug in a stronger judge.
+//! The support check of ACA-L2-018, the excerpt cap of ACA-L2-020 and the relevance check of
+//! ACA-L2-019, behind a trait so that a stronger judge can be added.
 //!
-//! The reference judge is the profile's deterministic lexical check:
+//! The reference judge is the profile's deterministic lexical rule ("ACA Level 2", support
+//! check). Every claim is checked against each of its excerpts on its own; it is supported when
+//! one excerpt e satisfies all of:
 //!
 //! ```text
-//! N(s)   = collapse( NFC( casefold( NFC(s) ) ) )
-//! token  = maximal run of characters whose General_Category is L*, M* or N*
-//! content word = token of at least 3 scalar values that is not a stop word
-//! supported  <=>  N(text) is a substring of N(e) for some excerpt e,
-//!             or  every content word of N(text) is a token of some excerpt
+//! negation parity : neg(N(claim)) ≡ neg(N(e))  (mod 2)
+//! numbers         : numbers(claim) ⊆ numbers(e)          (digits and number words, by value)
+//! quantifiers     : quantifiers(claim) ⊆ tokens(e)       ("more", "less", "only", "all", ...)
+//! content         : N(claim) is a substring of N(e), or at least 80 % (rounded up) of the
+//!                   claim's content-word stems are stems of e
 //! ```
 //!
 //! Unicode data comes from ICU4X (full case folding, General_Category, White_Space) and
-//! `unicode-normalization` (NFC).
+//! `unicode-normalization` (NFC); ASCII text takes a fast path with the same result.
 
 use std::collections::BTreeSet;
+
+use citeproof_model::{Incident, IncidentCode, Location};
 
 use icu_casemap::CaseMapper;
 use icu_properties::props::{GeneralCategory, GeneralCategoryGroup, WhiteSpace};
 use icu_properties::{CodePointMapData, CodePointSetData};
 use unicode_normalization::UnicodeNormalization;
 
-/// The stop words of the profile (ACA Level 2), sorted.
+/// The stop words of the profile (ACA Level 2), sorted. Negations, quantifiers and number words
+/// are not stop words: each has its own rule.
 pub const STOP_WORDS: &[&str] = &[
-    "about", "after", "all", "also", "and", "any", "are", "because", "been", "before", "being",
-    "between", "both", "but", "can", "could", "did", "does", "during", "each", "for", "from",
-    "get", "had", "has", "have", "her", "here", "him", "his", "how", "into", "its", "itself",
-    "just", "let", "may", "might", "more", "most", "must", "new", "nor", "not", "now", "old",
-    "one", "only", "other", "our", "ours", "out", "over", "own", "per", "same", "say", "see",
-    "shall", "she", "should", "some", "such", "than", "that", "the", "their", "theirs", "them",
-    "then", "there", "these", "they", "this", "those", "through", "too", "two", "under", "upon",
-    "use", "very", "via", "was", "were", "what", "when", "where", "which", "while", "who", "whom",
-    "whose", "why", "will", "with", "would", "yet", "you", "your", "yours",
+    "about", "after", "also", "and", "are", "because", "been", "before", "being", "between",
+    "both", "but", "can", "could", "did", "does", "during", "for", "from", "get", "had", "has",
+    "have", "her", "here", "him", "his", "how", "into", "its", "itself", "just", "let", "may",
+    "might", "must", "new", "now", "old", "other", "our", "ours", "out", "over", "own", "per",
+    "same", "say", "see", "shall", "she", "should", "such", "than", "that", "the", "their",
+    "theirs", "them", "then", "there", "these", "they", "this", "those", "through", "too", "under",
+    "upon", "use", "very", "via", "was", "were", "what", "when", "where", "which", "while", "who",
+    "whom", "whose", "why", "will", "with", "would", "yet", "you", "your", "yours",
 ];
+
+/// Negation markers (sorted). Each occurrence counts once; so does each `n't` / `n’t`.
+pub const NEGATIONS: &[&str] = &[
+    "cannot", "neither", "never", "no", "nobody", "none", "nor", "not", "nothing", "nowhere",
+    "without",
+];
+
+/// Quantifier and comparison words (sorted): each one in a claim must be a token of the excerpt.
+pub const QUANTIFIERS: &[&str] = &[
+    "all",
+    "always",
+    "any",
+    "each",
+    "every",
+    "few",
+    "fewer",
+    "fewest",
+    "greater",
+    "higher",
+    "least",
+    "less",
+    "lower",
+    "many",
+    "more",
+    "most",
+    "often",
+    "only",
+    "rarely",
+    "seldom",
+    "several",
+    "some",
+    "sometimes",
+    "usually",
+];
+
+/// Number words and their values (sorted by word).
+pub const NUMBER_WORDS: &[(&str, u64)] = &[
+    ("billion", 1_000_000_000),
+    ("dozen", 12),
+    ("eight", 8),
+    ("eighteen", 18),
+    ("eighty", 80),
+    ("eleven", 11),
+    ("fifteen", 15),
+    ("fifty", 50),
+    ("five", 5),
+    ("forty", 40),
+    ("four", 4),
+    ("fourteen", 14),
+    ("hundred", 100),
+    ("million", 1_000_000),
+    ("nine", 9),
+    ("nineteen", 19),
+    ("ninety", 90),
+    ("once", 1),
+    ("one", 1),
+    ("seven", 7),
+    ("seventeen", 17),
+    ("seventy", 70),
+    ("single", 1),
+    ("six", 6),
+    ("sixteen", 16),
+    ("sixty", 60),
+    ("ten", 10),
+    ("thirteen", 13),
+    ("thirty", 30),
+    ("thousand", 1_000),
+    ("three", 3),
+    ("trillion", 1_000_000_000_000),
+    ("twelve", 12),
+    ("twenty", 20),
+    ("twice", 2),
+    ("two", 2),
+    ("zero", 0),
+];
+
+/// Share of a claim's content-word stems that one excerpt must contain (paraphrase tolerance):
+/// `ceil(k * 4 / 5)` of `k`.
+const CONTENT_NUMERATOR: usize = 4;
+const CONTENT_DENOMINATOR: usize = 5;
+
+/// ACA-L2-020: an excerpt may hold at most `max(4 × |N(claim)|, 400)` scalar values.
+pub const EXCERPT_CAP_FACTOR: usize = 4;
+pub const EXCERPT_CAP_FLOOR: usize = 400;
 
 /// A judge's verdict on one claim.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,65 +130,296 @@ pub enum Judgement {
     Unsupported {
         reason: String,
     },
+    /// No verdict (an external judge crashed, timed out or answered malformed).
+    Failed {
+        reason: String,
+    },
 }
 
-/// Decides whether a claim's text is supported by its excerpts (ACA-L2-018). Implementations
-/// must be deterministic for conformance runs and must never panic; findings are reported under
-/// `aca-claim-unsupported` whatever the judge.
+/// Decides whether a claim's text is supported by its excerpts. Must never panic. The
+/// verifier's rule (the one that decides ACA Level 2) is deterministic; an additional judge
+/// can only add findings (`aca-judge-unsupported`), never remove one.
 pub trait SupportJudge: Send + Sync {
     /// A short name shown in reports.
     fn name(&self) -> &str;
-    /// The verdict for `claim` given every excerpt of its sources.
+    /// The verdict for `claim` given every usable excerpt of its sources.
     fn judge(&self, claim: &str, excerpts: &[&str]) -> Judgement;
 }
 
-/// The profile's lexical check (the default judge).
+/// The profile's lexical rule (the default judge).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LexicalJudge;
 
 impl SupportJudge for LexicalJudge {
     fn name(&self) -> &str {
-        "citeproof lexical check (profile ACA-L2-018)"
+        "citeproof lexical rule (profile ACA-L2-018)"
     }
 
     fn judge(&self, claim: &str, excerpts: &[&str]) -> Judgement {
-        let n_claim = normalize(claim);
-        let n_excerpts: Vec<String> = excerpts.iter().map(|e| normalize(e)).collect();
-        if n_excerpts.iter().any(|e| e.contains(&n_claim)) {
-            return Judgement::Supported;
-        }
-        let tokens: BTreeSet<String> = n_excerpts.iter().flat_map(|e| tokens(e)).collect();
-        let missing: Vec<String> = content_words(&n_claim)
-            .into_iter()
-            .filter(|w| !tokens.contains(w))
-            .collect();
-        if missing.is_empty() {
-            Judgement::Supported
-        } else {
-            Judgement::Unsupported {
-                reason: format!(
-                    "the claim is not a substring of any excerpt and these content words occur in none: {}",
-                    missing.join(", ")
-                ),
+        let claim = Analyzed::new(claim);
+        let mut reasons = Vec::new();
+        for e in excerpts {
+            match claim.supported_by(&Analyzed::new(e)) {
+                Ok(()) => return Judgement::Supported,
+                Err(why) => reasons.push(why),
             }
+        }
+        Judgement::Unsupported {
+            reason: if reasons.is_empty() {
+                "no excerpt to check the claim against".into()
+            } else {
+                format!(
+                    "no single excerpt supports the claim: {}",
+                    reasons.join("; ")
+                )
+            },
         }
     }
 }
 
-/// `N(s)` of the profile.
+/// One excerpt of a claim, with where its findings are reported.
+#[derive(Debug, Clone)]
+pub struct ExcerptRef<'a> {
+    pub text: &'a str,
+    /// The cited source, for messages.
+    pub source_url: &'a str,
+    pub location: Location,
+}
+
+/// The findings of ACA-L2-018 to ACA-L2-020 for one claim.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assessment {
+    pub incidents: Vec<Incident>,
+    /// `Some(verdict)` when the rule ran (it is skipped when every excerpt broke the cap).
+    pub supported: Option<bool>,
+}
+
+/// The excerpt cap, relevance, the verifier's `judge` and every additional judge, for a claim
+/// whose every source yielded an excerpt. Additional judges can only add findings.
+pub fn assess(
+    text: &str,
+    excerpts: &[ExcerptRef<'_>],
+    claim_location: &Location,
+    judge: &dyn SupportJudge,
+    additional: &[&dyn SupportJudge],
+) -> Assessment {
+    let claim = Analyzed::new(text);
+    let cap = excerpt_cap(claim.len());
+    let mut incidents = Vec::new();
+    let mut usable: Vec<&str> = Vec::with_capacity(excerpts.len());
+    for e in excerpts {
+        let analyzed = Analyzed::new(e.text);
+        let url = e.source_url;
+        if analyzed.len() > cap {
+            incidents.push(Incident::new(
+                IncidentCode::AcaExcerptTooLong,
+                format!(
+                    "the excerpt of `{url}` has {} characters after normalization; a claim of {} may cite at most {cap} (ACA-L2-020)",
+                    analyzed.len(),
+                    claim.len()
+                ),
+                e.location.clone(),
+            ));
+            continue;
+        }
+        if analyzed.shares_content_with(&claim) == Some(false) {
+            incidents.push(Incident::new(
+                IncidentCode::AcaSourceIrrelevant,
+                format!("the excerpt of `{url}` shares no content word with the claim"),
+                e.location.clone(),
+            ));
+        }
+        usable.push(e.text);
+    }
+    if usable.is_empty() && !excerpts.is_empty() {
+        // Every excerpt broke the cap: Level 2 has already failed (reporting rule 3).
+        return Assessment {
+            incidents,
+            supported: None,
+        };
+    }
+    let mut supported = true;
+    let verdicts = std::iter::once((judge, true)).chain(additional.iter().map(|j| (*j, false)));
+    for (j, is_rule) in verdicts {
+        let (code, reason) = match j.judge(text, &usable) {
+            Judgement::Supported => continue,
+            Judgement::Unsupported { reason } if is_rule => {
+                (IncidentCode::AcaClaimUnsupported, reason)
+            }
+            Judgement::Unsupported { reason } => (
+                IncidentCode::AcaJudgeUnsupported,
+                format!("{}: {reason}", j.name()),
+            ),
+            Judgement::Failed { reason } => (
+                IncidentCode::AcaJudgeFailed,
+                format!("{}: {reason}", j.name()),
+            ),
+        };
+        supported = false;
+        incidents.push(Incident::new(code, reason, claim_location.clone()));
+    }
+    Assessment {
+        incidents,
+        supported: Some(supported),
+    }
+}
+
+/// A text prepared once for the rules: `N(s)`, its tokens and the classes derived from them.
+#[derive(Debug, Clone)]
+pub struct Analyzed {
+    pub normalized: String,
+    tokens: BTreeSet<String>,
+    stems: BTreeSet<String>,
+    content_stems: Vec<String>,
+    negations: usize,
+    numbers: BTreeSet<String>,
+    quantifiers: BTreeSet<String>,
+}
+
+impl Analyzed {
+    pub fn new(text: &str) -> Analyzed {
+        let normalized = normalize(text);
+        let toks = tokens(&normalized);
+        let mut negations = normalized.matches("n't").count() + normalized.matches("n’t").count();
+        let mut numbers = BTreeSet::new();
+        let mut quantifiers = BTreeSet::new();
+        let mut content_stems = Vec::new();
+        let mut stems = BTreeSet::new();
+        for t in &toks {
+            stems.insert(stem(t).to_owned());
+            if NEGATIONS.binary_search(&t.as_str()).is_ok() {
+                negations += 1;
+            } else if QUANTIFIERS.binary_search(&t.as_str()).is_ok() {
+                quantifiers.insert(t.clone());
+            } else if let Some(n) = number_word(t) {
+                numbers.insert(n.to_string());
+            } else if is_content_word(t) {
+                let s = stem(t).to_owned();
+                if !content_stems.contains(&s) {
+                    content_stems.push(s);
+                }
+            }
+        }
+        numbers.extend(digit_numbers(&normalized));
+        Analyzed {
+            normalized,
+            tokens: toks.into_iter().collect(),
+            stems,
+            content_stems,
+            negations,
+            numbers,
+            quantifiers,
+        }
+    }
+
+    /// Length of `N(s)` in Unicode scalar values.
+    pub fn len(&self) -> usize {
+        self.normalized.chars().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.normalized.is_empty()
+    }
+
+    /// The rule of ACA-L2-018 for one excerpt; `Err` says which part failed.
+    pub fn supported_by(&self, e: &Analyzed) -> Result<(), String> {
+        if self.negations % 2 != e.negations % 2 {
+            return Err(format!(
+                "negation differs ({} negation marker(s) in the claim, {} in the excerpt)",
+                self.negations, e.negations
+            ));
+        }
+        let missing: Vec<&str> = self
+            .numbers
+            .iter()
+            .filter(|n| !e.numbers.contains(*n))
+            .map(String::as_str)
+            .collect();
+        if !missing.is_empty() {
+            return Err(format!(
+                "the number(s) {} of the claim are not in the excerpt",
+                missing.join(", ")
+            ));
+        }
+        let missing: Vec<&str> = self
+            .quantifiers
+            .iter()
+            .filter(|q| !e.tokens.contains(*q))
+            .map(String::as_str)
+            .collect();
+        if !missing.is_empty() {
+            return Err(format!(
+                "the quantifier(s) {} of the claim are not in the excerpt",
+                missing.join(", ")
+            ));
+        }
+        if e.normalized.contains(&self.normalized) {
+            return Ok(());
+        }
+        let k = self.content_stems.len();
+        let need = (k * CONTENT_NUMERATOR).div_ceil(CONTENT_DENOMINATOR);
+        let absent: Vec<&str> = self
+            .content_stems
+            .iter()
+            .filter(|s| !e.stems.contains(*s))
+            .map(String::as_str)
+            .collect();
+        if k == 0 {
+            return Err(
+                "the claim has no content word and is not a substring of the excerpt".into(),
+            );
+        }
+        if k - absent.len() >= need {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} of {k} content words are in the excerpt, {need} needed (absent: {})",
+                k - absent.len(),
+                absent.join(", ")
+            ))
+        }
+    }
+
+    /// ACA-L2-019: does this excerpt share a content-word stem with `claim`? `None` when the
+    /// claim has no content word.
+    pub fn shares_content_with(&self, claim: &Analyzed) -> Option<bool> {
+        if claim.content_stems.is_empty() {
+            return None;
+        }
+        Some(claim.content_stems.iter().any(|s| self.stems.contains(s)))
+    }
+}
+
+/// ACA-L2-020: the largest excerpt (in scalar values of `N`) allowed for a claim of
+/// `claim_len` scalar values.
+pub fn excerpt_cap(claim_len: usize) -> usize {
+    claim_len
+        .saturating_mul(EXCERPT_CAP_FACTOR)
+        .max(EXCERPT_CAP_FLOOR)
+}
+
+/// `N(s)` of the profile: NFC, full case folding, NFC, White_Space runs collapsed and trimmed.
 pub fn normalize(s: &str) -> String {
+    if s.is_ascii() {
+        // Same result for ASCII: NFC is the identity, full case folding is ASCII lowercase, and
+        // the ASCII White_Space characters are \t \n \v \f \r and space.
+        let lower = s.to_ascii_lowercase();
+        return collapse(&lower, |c| {
+            matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ')
+        });
+    }
     let nfc: String = s.nfc().collect();
     let folded = CaseMapper::new().fold_string(&nfc).into_owned();
     let nfc2: String = folded.nfc().collect();
-    collapse(&nfc2)
+    let ws = CodePointSetData::new::<WhiteSpace>();
+    collapse(&nfc2, |c| ws.contains(c))
 }
 
-fn collapse(s: &str) -> String {
-    let ws = CodePointSetData::new::<WhiteSpace>();
+fn collapse(s: &str, is_space: impl Fn(char) -> bool) -> String {
     let mut out = String::with_capacity(s.len());
     let mut in_space = false;
     for c in s.chars() {
-        if ws.contains(c) {
+        if is_space(c) {
             in_space = true;
         } else {
             if in_space && !out.is_empty() {
@@ -113,53 +432,110 @@ fn collapse(s: &str) -> String {
     out
 }
 
-fn is_word_char(gc: GeneralCategory) -> bool {
+fn is_word_char(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
+    let gc = CodePointMapData::<GeneralCategory>::new().get(c);
     GeneralCategoryGroup::Letter.contains(gc)
         || GeneralCategoryGroup::Mark.contains(gc)
         || GeneralCategoryGroup::Number.contains(gc)
 }
 
-/// Tokens of an already normalized string.
+/// Tokens of an already normalized string: maximal runs of L*, M* and N* characters.
 pub fn tokens(s: &str) -> Vec<String> {
-    let gc = CodePointMapData::<GeneralCategory>::new();
+    s.split(|c: char| !is_word_char(c))
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn is_content_word(t: &str) -> bool {
+    t.chars().count() >= 3
+        && STOP_WORDS.binary_search(&t).is_err()
+        && !t.chars().all(|c| c.is_ascii_digit())
+}
+
+/// The light suffix rule of the profile: `-ing` (stem ≥ 3 left), else `-ed` (≥ 3 left), else
+/// `-s` not after `s` (≥ 3 left).
+pub fn stem(t: &str) -> &str {
+    let n = t.chars().count();
+    if n >= 6
+        && let Some(s) = t.strip_suffix("ing")
+    {
+        return s;
+    }
+    if n >= 5
+        && let Some(s) = t.strip_suffix("ed")
+    {
+        return s;
+    }
+    if n >= 4
+        && !t.ends_with("ss")
+        && let Some(s) = t.strip_suffix('s')
+    {
+        return s;
+    }
+    t
+}
+
+fn number_word(t: &str) -> Option<u64> {
+    NUMBER_WORDS
+        .binary_search_by(|(w, _)| (*w).cmp(t))
+        .ok()
+        .and_then(|i| NUMBER_WORDS.get(i))
+        .map(|(_, v)| *v)
+}
+
+/// Numbers written with ASCII digits, as canonical decimal strings: a run of digits with `,`
+/// followed by exactly three digits (thousands separators, removed) and at most one `.`
+/// followed by digits (a decimal point); leading zeros and trailing fraction zeros dropped.
+pub fn digit_numbers(s: &str) -> Vec<String> {
+    let b = s.as_bytes();
     let mut out = Vec::new();
-    let mut current = String::new();
-    for c in s.chars() {
-        if is_word_char(gc.get(c)) {
-            current.push(c);
-        } else if !current.is_empty() {
-            out.push(std::mem::take(&mut current));
+    let mut i = 0;
+    while i < b.len() {
+        if !b.get(i).is_some_and(u8::is_ascii_digit) || (i > 0 && is_digit_or_word(b, i - 1)) {
+            i += 1;
+            continue;
         }
-    }
-    if !current.is_empty() {
-        out.push(current);
+        let mut int = String::new();
+        let mut j = i;
+        while let Some(c) = b.get(j).filter(|c| c.is_ascii_digit()) {
+            int.push(char::from(*c));
+            j += 1;
+            if b.get(j) == Some(&b',')
+                && (1..=3).all(|k| b.get(j + k).is_some_and(u8::is_ascii_digit))
+                && !b.get(j + 4).is_some_and(u8::is_ascii_digit)
+            {
+                j += 1;
+            }
+        }
+        let mut frac = String::new();
+        if b.get(j) == Some(&b'.') && b.get(j + 1).is_some_and(u8::is_ascii_digit) {
+            j += 1;
+            while let Some(c) = b.get(j).filter(|c| c.is_ascii_digit()) {
+                frac.push(char::from(*c));
+                j += 1;
+            }
+        }
+        let int = int.trim_start_matches('0');
+        let frac = frac.trim_end_matches('0');
+        let int = if int.is_empty() { "0" } else { int };
+        out.push(if frac.is_empty() {
+            int.to_owned()
+        } else {
+            format!("{int}.{frac}")
+        });
+        i = j;
     }
     out
 }
 
-/// Content words of an already normalized string, in order, without repeats.
-pub fn content_words(s: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for t in tokens(s) {
-        if t.chars().count() >= 3
-            && STOP_WORDS.binary_search(&t.as_str()).is_err()
-            && !out.contains(&t)
-        {
-            out.push(t);
-        }
-    }
-    out
-}
-
-/// ACA-L2-019: does `excerpt` contain at least one content word of `claim` as a token?
-/// `None` when the claim has no content word (the check is skipped).
-pub fn is_relevant(claim: &str, excerpt: &str) -> Option<bool> {
-    let words = content_words(&normalize(claim));
-    if words.is_empty() {
-        return None;
-    }
-    let toks: BTreeSet<String> = tokens(&normalize(excerpt)).into_iter().collect();
-    Some(words.iter().any(|w| toks.contains(w)))
+/// Whether the byte at `i` is an ASCII letter or digit (a digit run glued to a word, such as
+/// `c3po`, is part of that token, not a number).
+fn is_digit_or_word(b: &[u8], i: usize) -> bool {
+    b.get(i).is_some_and(u8::is_ascii_alphanumeric)
 }
 
 #[cfg(test)]
@@ -167,52 +543,109 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stop_words_sorted() {
-        let mut sorted = STOP_WORDS.to_vec();
+    fn word_lists_are_sorted_and_disjoint() {
+        for list in [STOP_WORDS, NEGATIONS, QUANTIFIERS] {
+            let mut sorted = list.to_vec();
+            sorted.sort_unstable();
+            assert_eq!(sorted, list);
+        }
+        let words: Vec<&str> = NUMBER_WORDS.iter().map(|(w, _)| *w).collect();
+        let mut sorted = words.clone();
         sorted.sort_unstable();
-        assert_eq!(sorted, STOP_WORDS);
+        assert_eq!(sorted, words);
+        for w in NEGATIONS.iter().chain(QUANTIFIERS).chain(&words) {
+            assert!(STOP_WORDS.binary_search(w).is_err(), "{w}");
+        }
     }
 
     #[test]
-    fn normalization() {
+    fn normalization_ascii_fast_path_agrees() {
+        for s in ["  Hello\tWorld \r\n", "A\u{b}B\u{c}C", "", "   "] {
+            let nfc: String = s.nfc().collect();
+            let slow = collapse(&CaseMapper::new().fold_string(&nfc), |c| {
+                CodePointSetData::new::<WhiteSpace>().contains(c)
+            });
+            assert_eq!(normalize(s), slow, "{s:?}");
+        }
         // Full case folding: ß -> ss; final sigma folds to sigma; NFC composes e + U+0301.
         assert_eq!(
             normalize("  Straße\u{2003}ΣΟΦΟΣ\n\tCafe\u{301} "),
             "strasse σοφοσ café"
         );
-        assert_eq!(tokens("a-b c3po, x_y"), ["a", "b", "c3po", "x", "y"]);
-        assert_eq!(
-            content_words("the programmatic geo templates emit at most one page"),
-            ["programmatic", "geo", "templates", "emit", "page"]
-        );
     }
 
     #[test]
-    fn lexical_judge() {
+    fn numbers_and_stems() {
+        // Hand derivations from the rule in the module docs.
+        assert_eq!(
+            digit_numbers("1,000 and 3.50, 007, c3po, 1,00"),
+            ["1000", "3.5", "7", "1", "0"]
+        );
+        assert_eq!(stem("templates"), "template");
+        assert_eq!(stem("emits"), "emit");
+        assert_eq!(stem("revisited"), "revisit");
+        assert_eq!(stem("revisiting"), "revisit");
+        assert_eq!(stem("process"), "process");
+        assert_eq!(stem("gas"), "gas");
+        assert_eq!(excerpt_cap(10), 400);
+        assert_eq!(excerpt_cap(150), 600);
+    }
+
+    /// The review's cases (profile-review.md, F1 and its appendix): attacks that must fail and
+    /// paraphrases that must pass.
+    #[test]
+    fn the_reviews_attacks_fail_and_its_paraphrases_pass() {
         let j = LexicalJudge;
-        assert_eq!(
-            j.judge(
-                "Templates EMIT one question.",
-                &["templates emit one question. more"]
-            ),
-            Judgement::Supported
-        );
-        assert_eq!(
-            j.judge(
-                "Programmatic pages emit templates",
-                &["emit", "programmatic templates, pages"]
-            ),
-            Judgement::Supported
-        );
+        let geo = "Programmatic GEO templates emit at most one canonical question per page.";
+        let crawl = "AI crawlers revisit pages with stable canonical URLs more often.";
+        let supported = |claim: &str, e: &str| j.judge(claim, &[e]) == Judgement::Supported;
+        assert!(supported(geo, geo));
+        assert!(supported(
+            "Programmatic GEO templates emit a single canonical question per page.",
+            geo
+        ));
+        assert!(supported(
+            "Programmatic GEO templates produce at most one canonical question per page.",
+            geo
+        ));
+        assert!(!supported(
+            "AI crawlers do not revisit stable canonical URLs more often.",
+            crawl
+        ));
+        assert!(!supported(
+            "AI crawlers don't revisit stable canonical URLs more often.",
+            crawl
+        ));
+        assert!(!supported(
+            "Programmatic GEO templates emit at most 9 canonical question per page.",
+            geo
+        ));
+        assert!(!supported(
+            "Programmatic GEO templates must not emit one canonical question per page.",
+            geo
+        ));
+        assert!(!supported(
+            "AI crawlers revisit pages with stable canonical URLs less often.",
+            crawl
+        ));
+        // Content from two excerpts is not combined.
         assert!(matches!(
             j.judge(
-                "Programmatic pages emit templates",
-                &["programmatic templates"]
+                "Programmatic crawlers revisit canonical templates",
+                &["programmatic templates", "crawlers revisit canonical"]
             ),
             Judgement::Unsupported { .. }
         ));
-        assert_eq!(is_relevant("the and", "x"), None);
-        assert_eq!(is_relevant("geo pages", "GEO"), Some(true));
-        assert_eq!(is_relevant("geo pages", "other"), Some(false));
+    }
+
+    #[test]
+    fn relevance() {
+        let c = Analyzed::new("geo pages");
+        assert_eq!(Analyzed::new("GEO").shares_content_with(&c), Some(true));
+        assert_eq!(Analyzed::new("other").shares_content_with(&c), Some(false));
+        assert_eq!(
+            Analyzed::new("x").shares_content_with(&Analyzed::new("the and")),
+            None
+        );
     }
 }

@@ -39,6 +39,14 @@ pub struct Args {
     /// Refuse manifest signatures whose `created` is older than SECONDS.
     #[arg(long)]
     max_age: Option<u64>,
+    /// An additional support judge: a command speaking JSON lines on stdin/stdout
+    /// (`{"claim","excerpts"}` in, `{"supported","reason"?}` out). It can only add findings
+    /// (`aca-judge-unsupported`, `aca-judge-failed`); the profile's rule still decides support.
+    #[arg(long, value_name = "CMD")]
+    judge: Option<String>,
+    /// Seconds the judge may take per claim.
+    #[arg(long, default_value_t = 60, requires = "judge")]
+    judge_timeout: u64,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
@@ -46,6 +54,14 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     opts.required_level = args.level;
     opts.allow_private = args.allow_private;
     opts.max_signature_age = args.max_age;
+    if let Some(cmd) = &args.judge {
+        let judge = super::judge::CommandJudge::new(
+            cmd,
+            std::time::Duration::from_secs(args.judge_timeout),
+        )
+        .map_err(Failure::Usage)?;
+        opts.extra_judges.push(std::sync::Arc::new(judge));
+    }
     let report = match (&args.url, &args.snapshot) {
         (_, Some(file)) => {
             let bytes = read_limited(file, 256 * 1024 * 1024)?;

@@ -1,0 +1,178 @@
+"""Writes vectors/aca/level2/support-check.json: the ACA support check (ACA-L2-018 to -020) on
+claims and excerpts, without fetching (operation `aca-support-check`).
+
+Every expected result is computed by `aca_support.py`, an implementation of the profile's rule
+written with the Python standard library (str.casefold, unicodedata); the headline cases also
+carry the hand derivation the generator asserts against. Never imports or runs citeproof.
+"""
+
+import aca_support as rule
+from vectorlib import case, derivation, write
+
+GEO = "Programmatic GEO templates emit at most one canonical question per page."
+CRAWL = "AI crawlers revisit pages with stable canonical URLs more often."
+FLAGS = {
+    "attack": "A claim built to pass a weak support check; it must be unsupported.",
+    "paraphrase": "An honest rewording the rule tolerates.",
+    "negation": "Negation parity (ACA-L2-018 condition 1).",
+    "numbers": "Numbers by value, digits and words (condition 2).",
+    "quantifier": "Quantifier and comparison words (condition 3).",
+    "content": "Content-word stems, substring, the 4/5 share (condition 4).",
+    "cap": "The excerpt cap (ACA-L2-020).",
+    "relevance": "The relevance warning (ACA-L2-019).",
+    "unicode": "Case folding, NFC, White_Space, General_Category.",
+    "pooling": "Words of several excerpts are never pooled.",
+}
+
+# (id, description, claim, excerpts, flags, hand expectation or None)
+#  hand expectation: (errors, warnings) as the profile's working gives them.
+CASES = [
+    ("verbatim", "The claim is the excerpt.", GEO, [GEO], ["content"], ([], [])),
+    ("substring", "The claim is a substring of a longer excerpt.",
+     "emit at most one canonical question per page",
+     ["Programmatic GEO templates emit at most one canonical question per page. It holds for every template."],
+     ["content"], ([], [])),
+    ("negation-elsewhere-in-excerpt", "A negation anywhere in the excerpt counts: 'Nothing else' makes the parity odd, so an excerpt must be trimmed to the passage.",
+     "emit at most one canonical question per page",
+     ["Programmatic GEO templates emit at most one canonical question per page. Nothing else."], ["negation"],
+     (["aca-claim-unsupported"], [])),
+    ("paraphrase-single", "'a single' for 'at most one' ... 'one': numbers by value (single = 1).",
+     "Programmatic GEO templates emit a single canonical question per page.", [GEO], ["paraphrase", "numbers"],
+     ([], [])),
+    ("paraphrase-verb", "'produce' for 'emit': 6 of 7 content stems present, 6 >= ceil(28/5) = 6.",
+     "Programmatic GEO templates produce at most one canonical question per page.", [GEO], ["paraphrase", "content"],
+     ([], [])),
+    ("paraphrase-inflection", "Singular and third person: stems agree (templates = template, emits = emit).",
+     "A programmatic GEO template emits at most one canonical question per page.", [GEO], ["paraphrase", "content"],
+     ([], [])),
+    ("attack-added-quantifier-each", "'on each page' adds the quantifier 'each', which the excerpt does not have.",
+     "A programmatic GEO template emits one canonical question on each page.", [GEO], ["attack", "quantifier"],
+     (["aca-claim-unsupported"], [])),
+    ("paraphrase-two-words-missing", "Two of seven content stems absent: 5 < 6 needed.",
+     "Programmatic GEO generators produce at most one canonical question per page.", [GEO], ["paraphrase", "content"],
+     (["aca-claim-unsupported"], [])),
+    ("attack-negation-not", "'do not revisit': one negation marker in the claim, none in the excerpt.",
+     "AI crawlers do not revisit stable canonical URLs more often.", [CRAWL], ["attack", "negation"],
+     (["aca-claim-unsupported"], [])),
+    ("attack-negation-contraction", "'don't' counts as a negation (n't).",
+     "AI crawlers don't revisit pages with stable canonical URLs more often.", [CRAWL], ["attack", "negation"],
+     (["aca-claim-unsupported"], [])),
+    ("attack-negation-curly", "'don\u2019t' with U+2019 counts as a negation.",
+     "AI crawlers don\u2019t revisit pages with stable canonical URLs more often.", [CRAWL], ["attack", "negation"],
+     (["aca-claim-unsupported"], [])),
+    ("attack-must-not", "'must not emit one': negation parity 1 vs 0.",
+     "Programmatic GEO templates must not emit one canonical question per page.", [GEO], ["attack", "negation"],
+     (["aca-claim-unsupported"], [])),
+    ("double-negation", "Two negations in the claim, none in the excerpt: the parities agree (both even).",
+     "It is not true that crawlers never revisit pages with stable canonical URLs more often.", [CRAWL], ["negation"], None),
+    ("negation-both", "The excerpt and the claim are both negative.",
+     "Crawlers do not index fragment URLs.", ["Search crawlers do not index fragment URLs separately."], ["negation"],
+     ([], [])),
+    ("negation-in-excerpt-only", "The excerpt negates what the claim asserts.",
+     "Crawlers index fragment URLs.", ["Search crawlers do not index fragment URLs separately."], ["attack", "negation"],
+     (["aca-claim-unsupported"], [])),
+    ("attack-number-digit", "'at most 9' for 'at most one': 9 is not in the excerpt.",
+     "Programmatic GEO templates emit at most 9 canonical question per page.", [GEO], ["attack", "numbers"],
+     (["aca-claim-unsupported"], [])),
+    ("number-digit-for-word", "'1' for 'one': the same value.",
+     "Programmatic GEO templates emit at most 1 canonical question per page.", [GEO], ["numbers"], ([], [])),
+    ("number-thousands", "'1,000' and '1000' are the same number.",
+     "The index holds 1000 pages.", ["The index holds 1,000 pages today."], ["numbers"], ([], [])),
+    ("attack-number-decimal", "'3.5' is not '3.05'.",
+     "Latency rose by 3.5 seconds.", ["Latency rose by 3.05 seconds."], ["attack", "numbers"],
+     (["aca-claim-unsupported"], [])),
+    ("number-trailing-zero", "'3.50' = '3.5'.",
+     "Latency rose by 3.5 seconds.", ["Latency rose by 3.50 seconds."], ["numbers"], ([], [])),
+    ("attack-year", "A changed year.",
+     "The Transformer architecture was introduced in 2018.", ["The Transformer architecture was introduced in 2017."],
+     ["attack", "numbers"], (["aca-claim-unsupported"], [])),
+    ("number-glued-to-word", "'c3po' is a token, not the number 3.",
+     "The c3po protocol ships three layers.", ["The c3po protocol ships three layers."], ["numbers"], None),
+    ("attack-quantifier", "'less often' for 'more often'.",
+     "AI crawlers revisit pages with stable canonical URLs less often.", [CRAWL], ["attack", "quantifier"],
+     (["aca-claim-unsupported"], [])),
+    ("attack-quantifier-only", "'only' added to the claim.",
+     "Only AI crawlers revisit pages with stable canonical URLs more often.", [CRAWL], ["attack", "quantifier"],
+     (["aca-claim-unsupported"], [])),
+    ("quantifier-dropped", "A quantifier of the excerpt the claim omits is allowed (the claim says less).",
+     "AI crawlers revisit pages with stable canonical URLs often.", [CRAWL], ["quantifier"], None),
+    ("attack-unrelated", "A claim made of other words.",
+     "Vaccines cause autism.", [CRAWL], ["attack", "content", "relevance"],
+     (["aca-claim-unsupported"], ["aca-source-irrelevant"])),
+    ("attack-moon", "The issue's swapped body text against the demo excerpt.",
+     "The moon is made of cheese.", [GEO], ["attack", "content", "relevance"],
+     (["aca-claim-unsupported"], ["aca-source-irrelevant"])),
+    ("attack-whole-page", "A whole page as the excerpt: over the cap of max(4 x 26, 400) = 400.",
+     "Crawlers revisit canonical URLs.",
+     [" ".join([CRAWL] * 8)], ["attack", "cap"], (["aca-excerpt-too-long"], [])),
+    ("cap-boundary-floor", "An excerpt of exactly 400 characters after N is within the cap of a short claim.",
+     "Crawlers revisit canonical URLs.", [("Crawlers revisit canonical URLs. " + "x" * 400)[:400]], ["cap"], None),
+    ("cap-boundary-over", "401 characters after N: one over the floor.",
+     "Crawlers revisit canonical URLs.", [("Crawlers revisit canonical URLs. " + "x" * 401)[:401]], ["cap"],
+     (["aca-excerpt-too-long"], [])),
+    ("cap-relative", "A 120-character claim may cite up to 480 characters.",
+     ("Programmatic GEO templates emit at most one canonical question per page, and crawlers "
+      "revisit the canonical URL of each page."),
+     [("Programmatic GEO templates emit at most one canonical question per page, and crawlers "
+       "revisit the canonical URL of each page. ") + "y" * 300], ["cap"], None),
+    ("cap-one-of-two", "One excerpt over the cap is reported; the other supports the claim.",
+     GEO, [GEO + " " + "z" * 500, GEO], ["cap"], (["aca-excerpt-too-long"], [])),
+    ("attack-pooling", "Content words from two excerpts are not pooled.",
+     "Programmatic templates revisit stable canonical crawlers.",
+     ["Programmatic templates are generated.", "Crawlers revisit stable canonical URLs."], ["attack", "pooling"],
+     (["aca-claim-unsupported"], [])),
+    ("two-excerpts-one-supports", "The second excerpt supports the claim; the first shares a word.",
+     CRAWL, ["Canonical URLs matter.", CRAWL], ["pooling"], ([], [])),
+    ("irrelevant-second-excerpt", "A second excerpt shares no content word: a warning, the claim stays supported.",
+     GEO, [GEO, "Sitemaps list URLs."], ["relevance"], ([], ["aca-source-irrelevant"])),
+    ("unicode-casefold-nfc", "Full case folding (STRASSE = stra\u00dfe) and NFC (e + U+0301 = \u00e9).",
+     "\u00fcber die STRASSE: cafe\u0301s \u00f6ffnen FR\u00dcH",
+     ["\u00dcber die Stra\u00dfe: Caf\u00e9s \u00f6ffnen fr\u00fch."], ["unicode"], ([], [])),
+    ("unicode-white-space", "U+2003 and U+3000 are White_Space and collapse to one space.",
+     "Programmatic\u2003GEO templates\u3000emit at most one canonical question per page.", [GEO], ["unicode"],
+     ([], [])),
+    ("unicode-info-separator", "U+001F is not White_Space: it separates tokens but is not collapsed, so the claim is no substring; the content rule still holds.",
+     "Programmatic\u001fGEO templates emit at most one canonical question per page.", [GEO], ["unicode"], None),
+    ("unicode-greek", "Greek final sigma folds to sigma.",
+     "\u039f \u03a3\u039f\u03a6\u039f\u03a3 \u03c4\u03bf \u03b5\u03af\u03c0\u03b5.",
+     ["\u03bf \u03c3\u03bf\u03c6\u03bf\u03c2 \u03c4\u03bf \u03b5\u03af\u03c0\u03b5."], ["unicode"], None),
+    ("no-content-word-substring", "A claim with no content word is supported only as a substring.",
+     "It is all of them", ["It is all of them, and more."], ["content"], ([], [])),
+    ("no-content-word-not-substring", "A claim with no content word that is not a substring.",
+     "It is all of them.", ["They are all there."], ["content"], (["aca-claim-unsupported"], [])),
+    ("empty-excerpt-list", "No excerpt at all: nothing supports the claim.",
+     GEO, [], ["content"], (["aca-claim-unsupported"], [])),
+]
+
+
+def main():
+    cases = []
+    for cid, desc, claim, excerpts, flags, hand in CASES:
+        errors, warnings = rule.check(claim, excerpts)
+        if hand is not None:
+            assert (errors, warnings) == (sorted(hand[0]), sorted(hand[1])), (cid, errors, warnings, hand)
+        reqs = ["ACA-L2-018"]
+        if "aca-excerpt-too-long" in errors or "cap" in flags:
+            reqs.append("ACA-L2-020")
+        if warnings or "relevance" in flags:
+            reqs.append("ACA-L2-019")
+        detail = ("vectors/tools/aca_support.py (Python str.casefold, unicodedata NFC and General_Category, "
+                  "White_Space from PropList.txt): errors %s, warnings %s." % (errors or "none", warnings or "none"))
+        if hand is not None:
+            detail += " Also worked by hand from the profile's rule, as the description says."
+        cases.append(case(
+            "aca-l2-support-" + cid, desc, reqs, 2,
+            {"claim": claim, "excerpts": excerpts},
+            "invalid" if errors else "valid",
+            errors=errors or None,
+            warnings=warnings,
+            derivation_=derivation("independent-tool", detail),
+            flags=flags,
+        ))
+    write("aca/level2/support-check.json", "aca", "aca-support-check",
+          "The ACA support check (ACA-L2-018 negation, numbers, quantifiers, content; ACA-L2-019 relevance; "
+          "ACA-L2-020 excerpt cap) on claims and excerpts given directly.", cases, flags=FLAGS)
+
+
+if __name__ == "__main__":
+    main()
