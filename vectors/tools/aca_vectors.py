@@ -21,7 +21,9 @@ the RFC 9421 Appendix B.2.6 example is published data.
 Run: python3 vectors/tools/aca_vectors.py
 """
 
+import base64
 import copy
+import json
 import os
 
 from aca_lib import (
@@ -140,6 +142,10 @@ class Scenario:
 
     def __init__(self, level):
         self.agent_headers = [["content-type", "text/plain; charset=utf-8"], ["citation-source", BASE_HEADER]]
+        # The agent's answer. None: it states every claim of every manifest served (ACA-L2-021
+        # holds by construction); cases about that binding set their own body.
+        self.body = None
+        self.agent_url = AGENT
         self.resources = {}
         self.resources[SRC_A] = stored(200, [["content-type", "text/html; charset=utf-8"]], BODY_A)
         self.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], BODY_B)
@@ -174,17 +180,34 @@ class Scenario:
             hs.append([name, value])
         self.resources[url]["headers"] = hs
 
+    def answer(self):
+        """Every claim text of every manifest-shaped JSON resource, one per line."""
+        texts = []
+        for url in sorted(self.resources):
+            try:
+                doc = json.loads(base64.b64decode(self.resources[url]["body_base64"]))
+            except ValueError:
+                continue
+            if isinstance(doc, dict) and isinstance(doc.get("claims"), list):
+                for c in doc["claims"]:
+                    if isinstance(c, dict) and isinstance(c.get("text"), str) and c["text"] not in texts:
+                        texts.append(c["text"])
+        return ("\n".join(texts) + "\n").encode("utf-8")
+
     def snapshot(self):
+        body = self.answer() if self.body is None else self.body
         return {
             "snapshot_version": 1,
-            "response": {"url": AGENT, "status": 200, "headers": copy.deepcopy(self.agent_headers),
-                         "body_base64": b64(b"Programmatic GEO templates emit at most one canonical question per page.\n")},
+            "response": {"url": self.agent_url, "status": 200, "headers": copy.deepcopy(self.agent_headers),
+                         "body_base64": b64(body)},
             "resources": copy.deepcopy(self.resources),
         }
 
 
-def verify_case(cid, desc, reqs, level, scenario, required, result, errors=None, out_level=None, detail=""):
+def verify_case(cid, desc, reqs, level, scenario, required, result, errors=None, out_level=None, detail="", history=None):
     inp = {"snapshot": scenario.snapshot(), "now": NOW, "required_level": required}
+    if history is not None:
+        inp["history"] = history
     output = {"level": out_level} if out_level is not None else None
     return case(cid, desc, reqs, level, inp, result, errors=errors, output=output,
                 derivation_=tool("hashes, offsets, JCS bodies and signatures of the snapshot. " + detail))
@@ -333,8 +356,11 @@ def level1_parse():
         parse_bad("source-too-long", "A 2049-byte source URL.", ["ACA-L1-004"],
                   ['<https://example.com/%s>; manifest="%s"' % ("a" * (2049 - 20), MA)], ["aca-url-invalid"],
                   "Definitions: at most 2048 bytes; 'https://example.com/' is 20 bytes.", ["boundary"]),
-        parse_bad("manifest-missing", "An entry without manifest.", ["ACA-L1-005"], ['<%s>; run="123"' % A], ["aca-header-manifest-missing"],
-                  "ACA-L1-005: exactly one manifest parameter per entry."),
+        parse_ok("manifest-missing", "A header-only entry (seed Level 1: 'no per-claim manifest. Useful for legacy agents').", ["ACA-L1-005"],
+                 ['<%s>; run="123"' % A], [ent(A, None, "123")],
+                 "ACA-L1-005: the manifest parameter is optional at Level 1; Level 2 needs it (a verification case checks that)."),
+        parse_ok("header-only-list", "Two header-only entries: the legacy form that lists consulted sources only.", ["ACA-L1-001", "ACA-L1-005"],
+                 ['<%s>, <%s>' % (A, B)], [ent(A), ent(B)], "ACA-L1-005: no manifest, no run: a Level 1 header."),
         parse_bad("manifest-token", "manifest as a token.", ["ACA-L1-005"], ['<%s>; manifest=m1' % A], ["aca-header-param-form"],
                   "ACA-L1-005: the token form is rejected."),
         parse_bad("manifest-backslash", "A quoted-pair inside the manifest value.", ["ACA-L1-005"], ['<%s>; manifest="https://agent.example/r\\un"' % A], ["aca-header-param-form"],
@@ -388,7 +414,8 @@ def level1_emit():
         bad("ftp-source", "An ftp source.", ["ACA-L1-004"], [ent("ftp://example.com/a", M)], ["aca-url-invalid"], "Definitions: http or https only."),
         bad("source-with-gt", "A source containing '>' would end the URL early.", ["ACA-L1-002"], [ent("https://example.com/a>b", M)], ["aca-header-syntax"],
             "The emitted '<https://example.com/a>b>' does not match the grammar."),
-        bad("no-manifest", "An entry without manifest.", ["ACA-L1-005"], [ent(A)], ["aca-header-manifest-missing"], "ACA-L1-005."),
+        ok("no-manifest", "A header-only entry is written without parameters.", ["ACA-L1-005"], [ent(A)], "<%s>" % A,
+           "ACA-L1-005: a Level 1 entry may have no manifest; the emitter writes '<S>'."),
         bad("manifest-in-params", "manifest repeated through params.", ["ACA-L1-006"], [ent(A, M, params=[["manifest", M]])], ["aca-header-param-duplicate"],
             "The emitted entry has manifest twice."),
         bad("duplicate-source", "One source twice.", ["ACA-L1-008"], [ent(A, M), ent(A, M)], ["aca-header-duplicate-source"], "ACA-L1-008."),
@@ -419,6 +446,13 @@ def level1_verify():
     s.agent_headers.append(["Citation-SOURCE", BASE_HEADER])
     out.append(verify_case("aca-l1-verify-name-case", "Field name in mixed case.", ["ACA-L1-001"], 1, s, 1, "valid", out_level=1,
                            detail="Field names are matched case-insensitively. " + ok_detail))
+    legacy = '<%s>, <%s>' % (SRC_A, SRC_B)
+    out.append(verify_case("aca-l1-verify-header-only-legacy", "A legacy header of bare <url> entries, no manifest (seed Level 1).", ["ACA-L1-001", "ACA-L1-005"],
+                           1, sc([legacy]), 1, "valid", out_level=1,
+                           detail="Seed: 'Level 1 (header only). Citation-Source header present; no per-claim manifest.' ACA-L1-005: manifest is optional at Level 1."))
+    out.append(verify_case("aca-l1-verify-header-only-asked-level-2", "The legacy header verified for Level 2: no manifest, no run.", ["ACA-L1-005", "ACA-L2-004"],
+                           2, sc([legacy]), 2, "invalid", ["aca-header-manifest-missing", "aca-run-missing"],
+                           detail="ACA-L1-005: a header-only entry fails Level 2; ACA-L2-004: Level 2 needs run. Level 1."))
     out.append(verify_case("aca-l1-verify-no-header", "No Citation-Source: the seed's 'MUST include a Citation-Source header'.", ["ACA-L1-001"],
                            1, sc([]), 1, "invalid", ["aca-header-missing"], detail="Level 0."))
     out.append(verify_case("aca-l1-verify-syntax", "The header without angle brackets.", ["ACA-L1-002"],
@@ -593,7 +627,7 @@ def level2_verify():
                   "Each header entry's manifest cites its source; both manifests carry run_id r1 = the header's run."))
     # shared claim across manifests
     s = Scenario(2)
-    s.header(header([(SRC_A, M1, None), (SRC_B, M2, None)]))
+    s.header(header([(SRC_A, M1, "r1"), (SRC_B, M2, "r1")]))
     m1 = manifest(with_chain=False)
     m2 = manifest(with_chain=False)
     m2["claims"] = [m2["claims"][1], copy.deepcopy(m1["claims"][0])]
@@ -722,17 +756,17 @@ def level2_verify():
     out.append(bad("manifest-reused", "The manifest of run r0 served for run r1 (seed pitfall).", ["ACA-L2-004"], mod(lambda m: m.__setitem__("run_id", "r0")),
                    ["aca-run-mismatch"], "The header's run is r1; the manifest's run_id r0 differs: reused across runs."))
     s = Scenario(2)
-    s.header(header([(SRC_A, M1, None), (SRC_B, M2, None)]))
+    s.header(header([(SRC_A, M1, "r1"), (SRC_B, M2, "r1")]))
     m1 = manifest(with_chain=False)
     m1["claims"] = m1["claims"][:1]
     m2 = manifest(with_chain=False, run_id="r2")
     m2["claims"] = m2["claims"][1:]
     l2_manifest_only(s, m1, M1)
     l2_manifest_only(s, m2, M2)
-    out.append(bad("manifests-two-runs", "Two manifests of one response carry runs r1 and r2; the header has no run.", ["ACA-L2-004"], s, ["aca-run-mismatch"],
+    out.append(bad("manifests-two-runs", "Two manifests of one response carry runs r1 and r2; the header says r1.", ["ACA-L2-004"], s, ["aca-run-mismatch"],
                    "All manifests of one response carry the same run_id."))
     s = Scenario(2)
-    s.header(header([(SRC_A, M1, None), (SRC_B, M2, None)]))
+    s.header(header([(SRC_A, M1, "r1"), (SRC_B, M2, "r1")]))
     m1 = manifest(with_chain=False)
     m1["claims"] = m1["claims"][:1]
     m2 = manifest(with_chain=False)
@@ -743,7 +777,50 @@ def level2_verify():
     out.append(bad("claim-id-conflict", "Claim id c1 names different texts in two manifests.", ["ACA-L2-007"], s, ["aca-claim-id-conflict"], "ACA-L2-007."))
     s = Scenario(2)
     s.header(header([(SRC_A, M1, "r1"), (SRC_B, M1, "r1"), ("https://example.net/unused", M1, "r1")]))
-    out.append(bad("header-source-uncited", "The header lists a source no claim of its manifest cites.", ["ACA-L2-012"], s, ["aca-source-not-in-manifest"], "ACA-L2-012."))
+    out.append(ok("header-source-uncited", "The header lists a consulted source no claim cites (seed: 'every source URL consulted').", ["ACA-L2-012"], s,
+                  "ACA-L2-012: header sources are a superset of cited sources; Level 2 does not need the chain that accounts for it."))
+    # ---- binding of the manifest to this response (issue 8: each row of its table)
+    s = Scenario(2)
+    s.header(header([(SRC_A, M1, None), (SRC_B, M1, None)]))
+    out.append(bad("run-removed", "The run parameter removed from every entry (issue 8, third attack).", ["ACA-L2-004", "ACA-L1-007"], s,
+                   ["aca-run-missing"], "ACA-L2-004: every entry carries run at Level 2.", level=1))
+    s = Scenario(2)
+    s.body = b"The moon is made of cheese. Vaccines cause autism.\n"
+    out.append(bad("body-swapped", "The response body replaced, header and manifests untouched (issue 8, first attack).", ["ACA-L2-021"], s,
+                   ["aca-claim-not-in-response"], "Neither claim text occurs in N(body) (ACA-L2-021).", level=1))
+    s = Scenario(2)
+    s.agent_headers[0] = ["content-type", "application/json"]
+    s.body = json.dumps({"answer": QUOTE_A.upper() + " Also: " + TEXT_B, "sources": 2}).encode("utf-8")
+    out.append(ok("body-json", "A JSON answer: the claims occur in one of its string values (case differs).", ["ACA-L2-021"], s,
+                  "ACA-L2-021: the text units of a JSON body are its string values; N folds the case."))
+    s = Scenario(2)
+    s.agent_headers[0] = ["content-type", "text/html; charset=utf-8"]
+    s.body = ("<html><body><p>%s</p>\n<p>AI crawlers <em>revisit</em>\n  stable canonical URLs more often.</p><script>var x;</script></body></html>"
+              % QUOTE_A).encode("utf-8")
+    out.append(ok("body-html", "An HTML answer: claims found in the document text T(d).", ["ACA-L2-021"], s,
+                  "ACA-L2-021: T(d) of AEF-L2-006 joins the text of <em> and collapses the line break; N collapses spaces."))
+    s = Scenario(2)
+    s.agent_headers[0] = ["content-type", "application/octet-stream"]
+    out.append(bad("body-not-textual", "The answer is served as application/octet-stream.", ["ACA-L2-021"], s,
+                   ["aca-claim-not-in-response"], "A non-textual body has no text units (ACA-L2-021).", level=1))
+    s = Scenario(2)
+    s.body = b"Programmatic GEO templates emit at most one canonical question per page.\n"
+    out.append(bad("body-one-claim-missing", "The answer states one of the two claims.", ["ACA-L2-021"], s,
+                   ["aca-claim-not-in-response"], "c2's text does not occur in the body.", level=1))
+    s = Scenario(2)
+    m_digest = sha256_hash(jcs(manifest(with_chain=False)))
+    out.append(verify_case(P + "manifest-reused-history", "The verifier saw this manifest before, under run r0 for another response.",
+                           ["ACA-L2-022"], 2, s, 2, "invalid", ["aca-manifest-reused"],
+                           detail="history has the manifest's digest (SHA-256 of its JCS body) with run r0 and response .../runs/r0 (ACA-L2-022). Level 1.",
+                           history=[{"digest": m_digest, "response_url": "https://agent.example/runs/r0", "run_id": "r0"}]))
+    out.append(verify_case(P + "manifest-seen-same-response", "The verifier verified this same response before.", ["ACA-L2-022"], 2, Scenario(2), 2,
+                           "valid", out_level=2,
+                           detail="Same digest, same run r1, same response URL: a re-verification, not reuse (ACA-L2-022). " + lvl2,
+                           history=[{"digest": m_digest, "response_url": AGENT, "run_id": "r1"}]))
+    out.append(verify_case(P + "manifest-seen-other-response-same-run", "The same manifest and run were seen for another response URL.", ["ACA-L2-022"], 2,
+                           Scenario(2), 2, "invalid", ["aca-manifest-reused"],
+                           detail="Same run r1 but response .../runs/r9: the manifest was served with two responses (ACA-L2-022). Level 1.",
+                           history=[{"digest": m_digest, "response_url": "https://agent.example/runs/r9", "run_id": "r1"}]))
     s = Scenario(2)
     s.header(header([(SRC_A, M1, "r1")]))
     out.append(bad("claim-source-not-in-header", "A claim cites a source the header does not list.", ["ACA-L2-012"], s, ["aca-source-not-in-header"], "ACA-L2-012."))
@@ -1199,6 +1276,52 @@ def level3_verify():
     s.serve_manifest(M1, manifest(), signed=True, content_type="application/json; charset=utf-8")
     out.append(ok("content-type-param", "Content-Type with a charset parameter, covered by the signature.", ["ACA-L2-002", "ACA-L3-014"], s,
                   "The signed content-type value is 'application/json; charset=utf-8'; the media type is application/json."))
+
+    # ---- the agent's identity is the response's origin (issue 8, review F2)
+    s = Scenario(3)
+    s.agent_url = "https://mirror.example/runs/r1"
+    out.append(bad("served-from-other-origin", "The same response served from another origin, citing the first origin's signed manifests (issue 8, second attack).",
+                   ["ACA-DISC-001"], s, ["aca-discovery-fetch-failed", "fetch-not-in-snapshot"],
+                   "ACA-DISC-001: keys come from https://mirror.example's discovery document, which the snapshot does not have; "
+                   "the signature is not checked further (reporting rule 3)."))
+    STRANGER = "https://attacker.example/m/1"
+    s = Scenario(3)
+    s.header(header([(SRC_A, STRANGER, "r1"), (SRC_B, STRANGER, "r1")]))
+    s.serve_manifest(STRANGER, manifest(), signed=True, key=K2, keyid="k2")
+    s.serve_json("https://attacker.example/.well-known/agent-citation-attribution",
+                 {**discovery(keys=False), "keys": {"keys": [K2.jwk("k2")]}})
+    out.append(bad("header-points-at-stranger", "Citation-Source rewritten to a stranger's manifest, signed with the stranger's own published key.",
+                   ["ACA-DISC-001", "ACA-DISC-006", "ACA-L3-013"], s, ["aca-key-unresolved", "aca-manifest-origin-unauthorized"],
+                   "Keys come from agent.example's discovery document, which has only k1: k2 is unresolved (ACA-L3-013); attacker.example is not in its "
+                   "manifest_origins (ACA-DISC-006)."))
+    CDN = "https://cdn.agent.example/r1/manifest"
+    s = Scenario(3)
+    s.header(header([(SRC_A, CDN, "r1"), (SRC_B, CDN, "r1")]))
+    s.serve_manifest(CDN, manifest(), signed=True)
+    s.serve_json(DISC, {**discovery(), "manifest_origins": ["https://cdn.agent.example"]})
+    out.append(ok("manifest-on-authorized-cdn", "The manifest is hosted on a CDN origin the discovery document lists.", ["ACA-DISC-006"], s,
+                  "ACA-DISC-006: https://cdn.agent.example is in manifest_origins; the key k1 comes from agent.example's discovery document."))
+    s = Scenario(3)
+    s.header(header([(SRC_A, CDN, "r1"), (SRC_B, CDN, "r1")]))
+    s.serve_manifest(CDN, manifest(), signed=True)
+    out.append(bad("manifest-on-unlisted-cdn", "The manifest is hosted on a CDN origin the discovery document does not list.", ["ACA-DISC-006"], s,
+                   ["aca-manifest-origin-unauthorized"], "ACA-DISC-006: no manifest_origins member."))
+    s = Scenario(3)
+    s.serve_json(DISC, {**discovery(), "manifest_origins": ["https://cdn.agent.example/"]})
+    out.append(bad("manifest-origins-with-path", "manifest_origins lists a URL with a path instead of an origin.", ["ACA-DISC-006", "ACA-DISC-002"], s,
+                   ["aca-discovery-invalid"], "ACA-DISC-006: 'https://cdn.agent.example/' is not the serialization of an origin (it has a path)."))
+    UNCITED = "https://example.net/also-read"
+    s = Scenario(3)
+    s.header(header([(SRC_A, M1, "r1"), (SRC_B, M1, "r1"), (UNCITED, M1, "r1")]))
+    out.append(bad("consulted-source-not-in-chain", "A consulted header source that no claim cites is missing from the chain.", ["ACA-L2-012"], s,
+                   ["aca-source-not-in-manifest"], "ACA-L2-012: at Level 3 the chain lists every consulted source; this one appears nowhere in the manifest."))
+    s = Scenario(3)
+    s.header(header([(SRC_A, M1, "r1"), (SRC_B, M1, "r1"), (UNCITED, M1, "r1")]))
+    mm = manifest()
+    mm["chain"][0]["sources"] = mm["chain"][0]["sources"] + [UNCITED]
+    s.serve_manifest(M1, mm, signed=True)
+    out.append(ok("consulted-source-in-chain", "A consulted header source that no claim cites, recorded by a chain step.", ["ACA-L2-012", "ACA-L3-006"], s,
+                  "ACA-L2-012: the search step lists it in its sources."))
 
     def tampered(f):
         s = Scenario(3)

@@ -18,8 +18,8 @@ pub use verify::header::{HeaderEntry, HeaderParse, parse_citation_source};
 pub use verify::manifest::{ManifestFindings, check_manifest};
 pub use verify::support::{Judgement, LexicalJudge, SupportJudge};
 pub use verify::{
-    AcaIncident, AcaReport, ClaimReport, ManifestReport, SourceReport, VerifyOptions,
-    verify_response, verify_snapshot, verify_snapshot_bytes, verify_url,
+    AcaIncident, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting, SourceReport,
+    VerifyOptions, verify_response, verify_snapshot, verify_snapshot_bytes, verify_url,
 };
 
 use citeproof_model::{Incident, IncidentCode, json::parse_strict};

@@ -160,6 +160,12 @@ fn verify_snapshot_op(input: &Value) -> Reply {
     };
     let mut opts = VerifyOptions::new(now);
     opts.required_level = Some(required);
+    if let Some(history) = input.get("history") {
+        match parse_history(history) {
+            Ok(h) => opts.history = Some(std::sync::Arc::new(h)),
+            Err(r) => return r,
+        }
+    }
     let report = verify_snapshot_bytes(&bytes, &opts);
     let (errors, warnings) = split_codes(&report.plain_incidents());
     Reply::Result(ResultReply {
@@ -172,6 +178,34 @@ fn verify_snapshot_op(input: &Value) -> Reply {
         warnings,
         output: Some(json!({ "level": report.level })),
     })
+}
+
+/// `history`: `[{"digest", "response_url", "run_id"?}]`, earlier sightings of manifests.
+fn parse_history(value: &Value) -> Result<Vec<(String, crate::Sighting)>, Reply> {
+    let shape = "`history` must be an array of {digest, response_url, run_id?} objects";
+    let Some(items) = value.as_array() else {
+        return Err(bad(shape));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let text = |name: &str| item.get(name).and_then(Value::as_str).map(str::to_owned);
+        let (Some(digest), Some(response_url)) = (text("digest"), text("response_url")) else {
+            return Err(bad(shape));
+        };
+        let run_id = match item.get("run_id") {
+            None => None,
+            Some(Value::String(r)) => Some(r.clone()),
+            Some(_) => return Err(bad(shape)),
+        };
+        out.push((
+            digest,
+            crate::Sighting {
+                response_url,
+                run_id,
+            },
+        ));
+    }
+    Ok(out)
 }
 
 fn manifest_sign(input: &Value) -> Reply {

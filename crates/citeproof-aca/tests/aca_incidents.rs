@@ -27,6 +27,9 @@ const BODY_A: &str = "<html><body><p>Programmatic GEO templates emit at most one
 const BODY_B: &str = "AI crawlers revisit pages with stable canonical URLs more often.\nSitemaps list canonical URLs.\n";
 const QUOTE_A: &str = "Programmatic GEO templates emit at most one canonical question per page.";
 const QUOTE_B: &str = "AI crawlers revisit pages with stable canonical URLs more often.";
+/// The agent's answer: it states both claims of the baseline manifest (ACA-L2-021).
+const ANSWER: &str = "Programmatic GEO templates emit at most one canonical question per page. \
+AI crawlers revisit stable canonical URLs more often.\n";
 
 fn key() -> SigningKey {
     SigningKey::from_secret_bytes(&[9u8; 32])
@@ -63,6 +66,8 @@ type Tamper = Box<dyn Fn(&mut StoredResponse)>;
 
 struct Scenario {
     agent_headers: Vec<(String, String)>,
+    agent_url: String,
+    agent_body: String,
     manifest: Value,
     sign: bool,
     created: i64,
@@ -120,6 +125,8 @@ impl Scenario {
                 ("content-type".into(), "text/plain".into()),
                 ("citation-source".into(), header),
             ],
+            agent_url: AGENT.into(),
+            agent_body: ANSWER.into(),
             manifest,
             sign: true,
             created: NOW - 60,
@@ -180,10 +187,10 @@ impl Scenario {
         WebSnapshot {
             snapshot_version: 1,
             response: SnapshotResponse {
-                url: AGENT.into(),
+                url: self.agent_url.clone(),
                 status: 200,
                 headers: self.agent_headers.clone(),
-                body_base64: STANDARD.encode(b"An answer.\n"),
+                body_base64: STANDARD.encode(self.agent_body.as_bytes()),
             },
             resources,
         }
@@ -281,13 +288,69 @@ fn cases() -> Vec<Case> {
             s.header(&format!("<{SRC_A}>; manifest=\"{MANIFEST}\", <HTTPS://EXAMPLE.COM:443/a>; manifest=\"{MANIFEST}\", <{SRC_B}>; manifest=\"{MANIFEST}\""))
         }),
         case(
-            "manifest parameter missing",
-            0,
-            &[AcaHeaderManifestMissing],
+            "manifest parameter missing (header-only entry)",
+            1,
+            &[AcaHeaderManifestMissing, AcaRunMissing],
             |s| {
                 s.header(&format!(
-                    "<{SRC_A}>; manifest=\"{MANIFEST}\", <{SRC_B}>; run=\"r1\""
+                    "<{SRC_A}>; manifest=\"{MANIFEST}\"; run=\"r1\", <{SRC_B}>"
                 ))
+            },
+        ),
+        case("run parameter missing", 1, &[AcaRunMissing], |s| {
+            s.header(&format!(
+                "<{SRC_A}>; manifest=\"{MANIFEST}\", <{SRC_B}>; manifest=\"{MANIFEST}\""
+            ))
+        }),
+        case(
+            "response body swapped (issue 8)",
+            1,
+            &[AcaClaimNotInResponse],
+            |s| s.agent_body = "The moon is made of cheese. Vaccines cause autism.".into(),
+        ),
+        case(
+            "response body not textual",
+            1,
+            &[AcaClaimNotInResponse],
+            |s| {
+                s.agent_headers.retain(|(n, _)| n != "content-type");
+                s.agent_headers
+                    .push(("content-type".into(), "application/octet-stream".into()));
+            },
+        ),
+        case(
+            "served from another origin that publishes no discovery document (issue 8)",
+            2,
+            &[AcaDiscoveryFetchFailed],
+            |s| s.agent_url = "https://mirror.example/runs/r1".into(),
+        ),
+        case(
+            "manifest on an origin the discovery document does not list",
+            2,
+            &[AcaManifestOriginUnauthorized],
+            |s| {
+                let elsewhere = "https://cdn.example/m1";
+                s.header(&format!(
+                    "<{SRC_A}>; manifest=\"{elsewhere}\"; run=\"r1\", <{SRC_B}>; manifest=\"{elsewhere}\"; run=\"r1\""
+                ));
+                let signed = s.snapshot().resources[MANIFEST].clone();
+                s.resources.insert(elsewhere.into(), signed);
+            },
+        ),
+        case(
+            "manifest reused from another run (with a history)",
+            1,
+            &[AcaManifestReused],
+            |s| {
+                let digest = s.snapshot().resources[MANIFEST].clone();
+                let digest = sha256_bytes(&body_of(&digest)).to_string();
+                s.opts.history = Some(std::sync::Arc::new(vec![(
+                    digest,
+                    citeproof_aca::Sighting {
+                        response_url: "https://agent.example/runs/r0".into(),
+                        run_id: Some("r0".into()),
+                    },
+                )]));
             },
         ),
         case(
@@ -642,6 +705,8 @@ fn cases() -> Vec<Case> {
                     .push(extra);
                 s.manifest["claims"][0]["text"] =
                     json!("Programmatic templates emit one question per page.");
+                s.agent_body =
+                    format!("Programmatic templates emit one question per page. {ANSWER}");
             },
         ),
         case("whole page as excerpt", 1, &[AcaExcerptTooLong], |s| {

@@ -29,6 +29,8 @@ enum Command {
     Aef(cmd::aef::Args),
     /// RFC 9421 HTTP message signatures: verify a request or response in a file.
     Httpsig(cmd::httpsig::Args),
+    /// The verifications recorded with `--record`: list, summarize, show.
+    Audit(cmd::audit::Args),
     /// Generate an Ed25519 key: private PEM, public PEM and a JWK Set.
     Keygen(cmd::keygen::Args),
     /// Write the RFC 8785 (JCS) form of a JSON document to stdout (no trailing newline).
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
         Command::Aef(args) => cmd::aef::run(args),
         Command::Keygen(args) => cmd::keygen::run(args),
         Command::Httpsig(args) => cmd::httpsig::run(args),
+        Command::Audit(args) => cmd::audit::run(args),
         Command::Demo(args) => cmd::demo::run(args),
         Command::Verify(args) => {
             eprintln!("citeproof: note: `citeproof verify` is now `citeproof aca verify`");

@@ -342,6 +342,65 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
         assert_eq!(r["level"], 1, "{r}");
         assert!(codes(&r).iter().all(|c| c == "aca-judge-failed"), "{r}");
 
+        // The audit store: a replay of the complete run on another URL is consistent on its
+        // own; with --record the second verification sees the manifest again (ACA-L2-022).
+        let db = dir.path().join("audit.db");
+        let verify_recorded = |path: &str| -> Value {
+            let out = citeproof()
+                .args(["aca", "verify", "--allow-private", "--json", "--record"])
+                .arg(&db)
+                .arg(format!("{base}{path}"))
+                .output()
+                .unwrap();
+            serde_json::from_slice(&out.stdout).unwrap()
+        };
+        let alone = citeproof()
+            .args(["aca", "verify", "--allow-private", "--json"])
+            .arg(format!("{base}/runs/replayed"))
+            .output()
+            .unwrap();
+        assert_eq!(alone.status.code(), Some(0), "{}", stdout_of(&alone));
+        assert_eq!(verify_recorded("/runs/complete")["level"], 3);
+        assert_eq!(
+            verify_recorded("/runs/complete")["level"],
+            3,
+            "re-verifying is not reuse"
+        );
+        let replayed = verify_recorded("/runs/replayed");
+        assert_eq!(replayed["level"], 1, "{replayed}");
+        assert_eq!(replayed["incidents"][0]["code"], "aca-manifest-reused");
+        let out = citeproof()
+            .args(["audit", "--json", "--db"])
+            .arg(&db)
+            .arg("summary")
+            .output()
+            .unwrap();
+        let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(summary["verifications"], 3);
+        assert_eq!(summary["verified"], 2);
+        let reused = summary["reused_documents"].as_array().unwrap();
+        assert_eq!(reused.len(), 1, "{summary}");
+        assert_eq!(
+            (reused[0][1].as_u64(), reused[0][2].as_u64()),
+            (Some(1), Some(2))
+        );
+        let out = citeproof()
+            .args(["audit", "--db"])
+            .arg(&db)
+            .args(["list", "--code", "aca-manifest-reused"])
+            .output()
+            .unwrap();
+        let listing = stdout_of(&out);
+        assert_eq!(listing.lines().count(), 1, "{listing}");
+        assert!(listing.contains("/runs/replayed") && listing.contains("NOT VERIFIED"));
+        let out = citeproof()
+            .args(["audit", "--db"])
+            .arg(dir.path().join("absent.db"))
+            .arg("summary")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+
         // Without --allow-private the loopback address is refused.
         let out = citeproof()
             .args(["aca", "verify", "--json"])

@@ -94,7 +94,7 @@ ops! {
     "aca-header-emit", "aca", ["entries"], [], ["value"];
     "aca-manifest-validate", "aca", ["document"], [], [];
     "aca-discovery-validate", "aca", ["document"], [], [];
-    "aca-verify-snapshot", "aca", ["snapshot", "now", "required_level"], [], ["level"];
+    "aca-verify-snapshot", "aca", ["snapshot", "now", "required_level"], ["history"], ["level"];
     "aca-manifest-sign", "aca", ["manifest", "private_jwk", "keyid", "created"], ["expires"], ["status", "headers", "body_base64"];
     "aca-support-check", "aca", ["claim", "excerpts"], [], [];
     "httpsig-verify", "aca", ["message", "keys", "now"], ["required_components"], ["signature_base"];

@@ -162,6 +162,9 @@ pub struct Discovery {
     /// URL of a JWK Set with the public keys.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jwks_uri: Option<HttpUrl>,
+    /// Origins (`scheme://host[:port]`) other than the agent's own that may host its manifests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manifest_origins: Option<Vec<String>>,
     #[serde(flatten)]
     pub extensions: Extensions,
 }

@@ -145,6 +145,10 @@ incident_codes! {
     AcaUrlInvalid = "aca-url-invalid", Error, "A source, manifest or chain URL is not an absolute http or https URL of at most 2048 bytes.";
     AcaRunIdInvalid = "aca-run-id-invalid", Error, "A run id does not match `^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`.";
     AcaRunMismatch = "aca-run-mismatch", Error, "Manifests or `run` parameters of one response name different runs, so a manifest was reused across runs.";
+    AcaRunMissing = "aca-run-missing", Error, "A header entry has no `run` parameter, so its manifest is not bound to this response's run (Level 2).";
+    AcaClaimNotInResponse = "aca-claim-not-in-response", Error, "A manifest claim's text does not occur in the response body: the manifest describes another response.";
+    AcaManifestReused = "aca-manifest-reused", Error, "A manifest already seen by this verifier under another run or for another response is cited again.";
+    AcaManifestOriginUnauthorized = "aca-manifest-origin-unauthorized", Error, "A manifest is hosted on an origin that the response origin's discovery document does not authorize.";
     // ---- ACA Level 2: manifests ----
     AcaManifestFetchFailed = "aca-manifest-fetch-failed", Error, "A manifest URL could not be fetched with status 200.";
     AcaManifestContentType = "aca-manifest-content-type", Error, "A manifest response's media type is not `application/json` or a `+json` type.";

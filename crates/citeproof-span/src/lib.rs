@@ -87,3 +87,19 @@ pub fn parse_span_selector(span: &Span) -> Result<Selector, Incident> {
         )
     })
 }
+
+/// The text a quote is searched in (AEF-L2-006), for any textual body: T(d) for HTML, the
+/// line-ending-normalized text otherwise. `None` when the media type is not textual or the body
+/// is not UTF-8. ACA uses it to find a manifest's claims in the agent response (ACA-L2-021).
+pub fn search_text(media_type: &str, body: &[u8]) -> Option<String> {
+    let media = media::essence(media_type)?;
+    if !media::is_textual(&media) {
+        return None;
+    }
+    let text = std::str::from_utf8(body).ok()?;
+    Some(if media::is_html(&media) {
+        html::HtmlDoc::parse(text).document_text()
+    } else {
+        text::normalize_line_endings(text)
+    })
+}

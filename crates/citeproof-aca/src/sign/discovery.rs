@@ -22,6 +22,8 @@ pub struct DiscoveryConfig {
     pub keys: Vec<(String, VerifyingKey)>,
     /// An https URL of a JWK Set with more keys.
     pub jwks_uri: Option<String>,
+    /// Other origins that host this agent's manifests (ACA-DISC-006).
+    pub manifest_origins: Vec<String>,
 }
 
 /// The JWK Set of `keys` (RFC 8037 public JWKs with `kid`, `alg` `EdDSA`, `use` `sig`).
@@ -93,6 +95,8 @@ pub fn discovery_document(config: &DiscoveryConfig) -> Result<Discovery, SignErr
         contact: config.contact.clone(),
         keys,
         jwks_uri,
+        manifest_origins: (!config.manifest_origins.is_empty())
+            .then(|| config.manifest_origins.clone()),
         extensions: Extensions::default(),
     })
 }

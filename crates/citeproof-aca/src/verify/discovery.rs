@@ -20,6 +20,7 @@ const DISCOVERY_MEMBERS: &[&str] = &[
     "contact",
     "keys",
     "jwks_uri",
+    "manifest_origins",
 ];
 
 /// One usable published key.
@@ -39,6 +40,9 @@ pub struct DiscoveryFindings {
     pub unusable_kids: Vec<String>,
     /// A valid `jwks_uri` to fetch.
     pub jwks_uri: Option<String>,
+    /// Origins other than the response's that may host this agent's manifests
+    /// (`manifest_origins`, ACA-DISC-006), as ASCII serializations.
+    pub manifest_origins: Vec<String>,
 }
 
 /// Checks a parsed discovery document, as Level 3 requires it.
@@ -172,6 +176,34 @@ pub fn check_discovery(value: &Value, url: Option<&str>) -> DiscoveryFindings {
             IncidentCode::AcaDiscoveryInvalid,
             "/jwks_uri",
             format!("jwks_uri must be a URL string, found {}", kind(v)),
+        )),
+    }
+    match obj.get("manifest_origins") {
+        None => {}
+        Some(Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                let at = format!("/manifest_origins/{i}");
+                match item.as_str() {
+                    Some(o) if super::url::origin_of(o).as_deref() == Some(o) => {
+                        f.manifest_origins.push(o.to_owned());
+                    }
+                    _ => out.push(ctx.at(
+                        IncidentCode::AcaDiscoveryInvalid,
+                        &at,
+                        format!(
+                            "manifest_origins entries are origins written as `scheme://host[:port]` (lowercase, default port omitted, no path), found {item}"
+                        ),
+                    )),
+                }
+            }
+        }
+        Some(v) => out.push(ctx.at(
+            IncidentCode::AcaDiscoveryInvalid,
+            "/manifest_origins",
+            format!(
+                "manifest_origins must be an array of origins, found {}",
+                kind(v)
+            ),
         )),
     }
     if let Some(keys) = obj.get("keys") {

@@ -16,13 +16,14 @@ use citeproof_model::{
 use serde::Serialize;
 use serde_json::Value;
 
+use super::binding::ResponseText;
 use super::discovery::{DISCOVERY_PATH, PublishedKey, check_discovery, check_jwk_set};
 use super::header::parse_citation_source;
 use super::jsonpath::Ctx;
 use super::manifest::{CheckedSource, ManifestFindings, check_manifest};
 use super::signature::{KeyResolver, ReceivedResponse, SignatureCheck, check_response_signature};
 use super::support::{ExcerptRef, LexicalJudge, SupportJudge, assess};
-use super::url::{equality_key, origin_of};
+use super::url::{equality_key, origin_of, urls_equal};
 
 /// Skew tolerated for `emitted_at` in the future (ACA-L2-011), seconds.
 const EMITTED_SKEW_SECONDS: i64 = 300;
@@ -50,6 +51,33 @@ pub struct VerifyOptions {
     /// Allow loopback and private addresses (snapshot replay; live fetchers carry their own
     /// policy).
     pub allow_private: bool,
+    /// Earlier sightings of manifests (an audit store): a manifest seen under another run or
+    /// for another response is reported as reused (ACA-L2-022). `None`: no history, no check.
+    pub history: Option<Arc<dyn ManifestHistory>>,
+}
+
+/// Where a verifier remembers the manifests it saw (ACA-L2-022).
+pub trait ManifestHistory: Send + Sync {
+    /// Earlier verifications that saw a manifest whose body has this digest.
+    fn sightings(&self, digest: &str) -> Vec<Sighting>;
+}
+
+/// One earlier sighting of a manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Sighting {
+    /// The agent response that cited it.
+    pub response_url: String,
+    /// The `run_id` the manifest carried then.
+    pub run_id: Option<String>,
+}
+
+impl ManifestHistory for Vec<(String, Sighting)> {
+    fn sightings(&self, digest: &str) -> Vec<Sighting> {
+        self.iter()
+            .filter(|(d, _)| d == digest)
+            .map(|(_, s)| s.clone())
+            .collect()
+    }
 }
 
 impl std::fmt::Debug for VerifyOptions {
@@ -68,6 +96,7 @@ impl std::fmt::Debug for VerifyOptions {
                     .collect::<Vec<_>>(),
             )
             .field("allow_private", &self.allow_private)
+            .field("history", &self.history.is_some())
             .finish()
     }
 }
@@ -82,6 +111,7 @@ impl VerifyOptions {
             judge: Arc::new(LexicalJudge),
             extra_judges: Vec::new(),
             allow_private: false,
+            history: None,
         }
     }
 }
@@ -128,6 +158,9 @@ pub struct ManifestReport {
     pub url: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
+    /// `sha256:<hex>` of the manifest body as served (what an audit store remembers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
     /// `Some(keyid)` when a signature verified (Level 3 only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signed_by: Option<String>,
@@ -230,6 +263,8 @@ struct ManifestState {
 /// Keys available for one origin.
 #[derive(Default)]
 struct KeyTable {
+    /// `manifest_origins` of the discovery document (ACA-DISC-006).
+    manifest_origins: Vec<String>,
     keys: Vec<PublishedKey>,
     unusable: BTreeSet<String>,
     note: Option<String>,
@@ -362,6 +397,8 @@ pub fn verify_response(
     if opts.required_level == Some(1) {
         return run.finish(1, Vec::new());
     }
+    // ACA-L1-005, ACA-L2-004: a header-only entry or one without `run` is Level 1 at most.
+    run.extend(2, header.level2.iter().cloned());
 
     // Step 2: manifests (Level 2, chain findings kept for Level 3).
     let mut manifests: Vec<ManifestState> = Vec::new();
@@ -384,7 +421,8 @@ pub fn verify_response(
             })
     }) {
         3
-    } else if header.entries.is_empty() {
+    } else if header.entries.iter().all(|e| e.manifest.is_none()) {
+        // A header-only response (seed Level 1, "useful for legacy agents") claims Level 1.
         1
     } else {
         2
@@ -392,12 +430,15 @@ pub fn verify_response(
     let required = opts.required_level.unwrap_or(claimed).clamp(1, 3);
 
     check_run_binding(&mut run, &manifests, header.run.as_deref());
+    check_claims_in_response(&mut run, agent, &manifests);
+    check_history(&mut run, &agent.url, &manifests);
     check_claim_id_conflicts(&mut run, &manifests);
     check_emission_time(&mut run, &manifests);
     check_header_agreement(&mut run, &header.entries, &manifests);
     check_sources(&mut run, &mut manifests);
 
     // Step 3: chain and signatures (Level 3).
+    let response_origin = origin_of(&agent.url).unwrap_or_default();
     if required >= 3 {
         let mut tables: BTreeMap<String, KeyTable> = BTreeMap::new();
         for m in &mut manifests {
@@ -417,13 +458,16 @@ pub fn verify_response(
                     ),
                 );
             }
-            let origin = origin_of(&m.url).unwrap_or_default();
+            // ACA-DISC-001: the agent's identity is the response's origin; its discovery
+            // document names the keys, whatever origin hosts the manifest.
+            let origin = response_origin.clone();
             if !tables.contains_key(&origin) {
                 let table = load_keys(&mut run, &origin);
                 tables.insert(origin.clone(), table);
             }
             let empty = KeyTable::default();
             let table = tables.get(&origin).unwrap_or(&empty);
+            check_manifest_origin(&mut run, &m.url, &origin, table);
             let received = ReceivedResponse {
                 status: resp.status,
                 headers: &resp.headers,
@@ -451,6 +495,7 @@ fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
         report: ManifestReport {
             url: url.to_owned(),
             run_id: None,
+            digest: None,
             signed_by: None,
             claims: Vec::new(),
         },
@@ -462,6 +507,7 @@ fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
             return state;
         }
     };
+    state.report.digest = Some(sha256_bytes(&resp.body).to_string());
     let media = resp
         .content_type_essence()
         .unwrap_or_else(|| "application/octet-stream".into());
@@ -533,6 +579,98 @@ fn check_run_binding(run: &mut Run<'_>, manifests: &[ManifestState], header_run:
 }
 
 /// ACA-L2-007 (second half).
+/// ACA-L2-021: every claim text of every manifest occurs in the response body.
+fn check_claims_in_response(
+    run: &mut Run<'_>,
+    agent: &FetchedResponse,
+    manifests: &[ManifestState],
+) {
+    let text = ResponseText::of(agent.header("content-type"), &agent.body);
+    for m in manifests {
+        let Some(f) = &m.findings else { continue };
+        for c in &f.manifest.claims {
+            let Some(claim) = &c.text else { continue };
+            if text.contains_claim(claim) {
+                continue;
+            }
+            let why = if text.is_empty() {
+                "the response body has no text to find it in (not a textual media type, not UTF-8, or empty)"
+            } else {
+                "it does not occur in the response body (compared after normalization)"
+            };
+            run.push(
+                2,
+                Incident::new(
+                    IncidentCode::AcaClaimNotInResponse,
+                    format!("claim `{}`: {why}", c.claim_id.as_deref().unwrap_or("?")),
+                    Location {
+                        url: Some(m.url.clone()),
+                        claim_id: c.claim_id.clone(),
+                        pointer: Some(format!("{}/text", c.pointer)),
+                        ..Location::default()
+                    },
+                ),
+            );
+        }
+    }
+}
+
+/// ACA-L2-022: with a history, a manifest seen before under another run or for another
+/// response is reused.
+fn check_history(run: &mut Run<'_>, response_url: &str, manifests: &[ManifestState]) {
+    let Some(history) = run.opts.history.clone() else {
+        return;
+    };
+    for m in manifests {
+        let Some(digest) = &m.report.digest else {
+            continue;
+        };
+        let run_id = m.report.run_id.as_deref();
+        for earlier in history.sightings(digest) {
+            let other_run = earlier.run_id.as_deref() != run_id;
+            let other_response = !urls_equal(&earlier.response_url, response_url);
+            if other_run || other_response {
+                run.push(
+                    2,
+                    Incident::new(
+                        IncidentCode::AcaManifestReused,
+                        format!(
+                            "this manifest ({digest}) was already cited by `{}` under run `{}`",
+                            earlier.response_url,
+                            earlier.run_id.as_deref().unwrap_or("(none)")
+                        ),
+                        url_loc(&m.url),
+                    ),
+                );
+                break;
+            }
+        }
+    }
+}
+
+/// ACA-DISC-006: a manifest hosted on another origin than the response's is authorized by the
+/// response origin's discovery document.
+fn check_manifest_origin(run: &mut Run<'_>, manifest_url: &str, origin: &str, table: &KeyTable) {
+    let manifest_origin = origin_of(manifest_url).unwrap_or_default();
+    if manifest_origin == origin || table.manifest_origins.contains(&manifest_origin) {
+        return;
+    }
+    if table.note.is_some() {
+        // No usable discovery document: already reported, nothing to judge by (rule 3).
+        return;
+    }
+    run.push(
+        3,
+        Incident::new(
+            IncidentCode::AcaManifestOriginUnauthorized,
+            format!(
+                "the manifest is hosted on {manifest_origin}, but the discovery document of the response origin {origin} does not list it in manifest_origins"
+            ),
+            url_loc(manifest_url),
+        ),
+    );
+}
+
 fn check_claim_id_conflicts(run: &mut Run<'_>, manifests: &[ManifestState]) {
     let mut seen: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut reported: BTreeSet<String> = BTreeSet::new();
@@ -639,12 +777,26 @@ fn check_header_agreement(
             .iter()
             .flat_map(|c| c.sources.iter())
             .any(|s| s.url.as_ref().is_some_and(|u| equality_key(u) == key));
-        if !cited {
+        if cited {
+            continue;
+        }
+        // A consulted source no claim cites is fine ("every source URL consulted"), but at
+        // Level 3 the chain of its manifest records the tool call that consulted it.
+        let in_chain = f.manifest.chain.as_ref().is_some_and(|steps| {
+            steps
+                .iter()
+                .flat_map(|st| st.sources.iter())
+                .any(|u| equality_key(u) == key)
+        });
+        if !in_chain {
             run.push(
-                2,
+                3,
                 Incident::new(
                     IncidentCode::AcaSourceNotInManifest,
-                    format!("manifest `{m_url}` has no claim citing `{}`", entry.source),
+                    format!(
+                        "`{}` is listed in Citation-Source, but neither a claim nor the chain of manifest `{m_url}` names it",
+                        entry.source
+                    ),
                     url_loc(&entry.source),
                 ),
             );
@@ -976,6 +1128,7 @@ fn load_keys(run: &mut Run<'_>, origin: &str) -> KeyTable {
     };
     let f = check_discovery(&value, Some(&url));
     run.extend(3, f.incidents);
+    table.manifest_origins = f.manifest_origins;
     table.keys = f.keys;
     table.unusable.extend(f.unusable_kids);
     if let Some(jwks_uri) = f.jwks_uri {

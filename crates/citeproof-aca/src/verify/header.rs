@@ -50,6 +50,9 @@ pub struct HeaderParse {
     pub entries: Vec<HeaderEntry>,
     /// Level 1 incidents.
     pub incidents: Vec<Incident>,
+    /// Incidents that count toward Level 2: an entry without `manifest` (a Level 1 header-only
+    /// entry, ACA-L1-005) or without `run` (ACA-L2-004).
+    pub level2: Vec<Incident>,
     /// The `run` value all entries agree on, if any and consistent.
     pub run: Option<String>,
 }
@@ -263,9 +266,23 @@ pub fn parse_citation_source(lines: &[&str]) -> HeaderParse {
         }
         if !manifest_seen {
             usable = false;
-            out.incidents.push(incident(
+            out.level2.push(incident(
                 IncidentCode::AcaHeaderManifestMissing,
-                format!("the entry for `{}` has no manifest parameter", entry.url),
+                format!(
+                    "the entry for `{}` has no manifest parameter (a Level 1 header-only entry)",
+                    entry.url
+                ),
+                Some(entry.offset),
+                url_loc.clone(),
+            ));
+        }
+        if run.is_none() {
+            out.level2.push(incident(
+                IncidentCode::AcaRunMissing,
+                format!(
+                    "the entry for `{}` has no run parameter: Level 2 binds every manifest to the run of this response",
+                    entry.url
+                ),
                 Some(entry.offset),
                 url_loc.clone(),
             ));
@@ -536,10 +553,11 @@ mod tests {
             codes(&["<https://a.example/>; manifest=\"https://m.example/é\""]),
             ["aca-header-syntax"]
         );
-        assert_eq!(
-            codes(&["<https://a.example/>"]),
-            ["aca-header-manifest-missing"]
-        );
+        // A header-only entry is Level 1 (ACA-L1-005); Level 2 wants a manifest and a run.
+        assert!(codes(&["<https://a.example/>"]).is_empty());
+        let p = parse_citation_source(&["<https://a.example/>"]);
+        let level2: Vec<&str> = p.level2.iter().map(|i| i.code.as_str()).collect();
+        assert_eq!(level2, ["aca-header-manifest-missing", "aca-run-missing"]);
         assert_eq!(
             codes(&["<https://a.example/>; manifest=https://m.example/"]),
             ["aca-header-syntax"]

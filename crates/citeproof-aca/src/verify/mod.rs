@@ -7,6 +7,7 @@
 //! - [`signature`]: RFC 9421 signatures of manifest responses (ACA-L3-007 to -014);
 //! - [`verify_response`] / [`verify_url`] / [`verify_snapshot`]: the seed's four-step flow.
 
+pub mod binding;
 pub mod discovery;
 mod flow;
 pub mod header;
@@ -17,6 +18,6 @@ pub mod support;
 pub mod url;
 
 pub use flow::{
-    AcaIncident, AcaReport, ClaimReport, ManifestReport, SourceReport, VerifyOptions,
-    verify_response, verify_snapshot, verify_snapshot_bytes, verify_url,
+    AcaIncident, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting, SourceReport,
+    VerifyOptions, verify_response, verify_snapshot, verify_snapshot_bytes, verify_url,
 };

@@ -327,6 +327,7 @@ pub fn build_demo_site(
         contact: "attribution@demo.citeproof.invalid".into(),
         keys: vec![(kid.to_owned(), key.verifying_key())],
         jwks_uri: None,
+        manifest_origins: Vec::new(),
     })?;
     let json_response = |v: &Value| DemoResponse {
         status: 200,
@@ -362,6 +363,16 @@ pub fn build_demo_site(
         "Broken at Level 2: the source changed after the run; the excerpt is still there (aca-source-hash-mismatch with aca-excerpt-intact).")?;
     b.run("reused-manifest", &[geo], Serve::Signed, Some("demo-reuse-2"), "demo-reuse-1", 1,
         "Broken at Level 2: the response of run demo-reuse-2 points to the manifest of run demo-reuse-1 (aca-run-mismatch).")?;
+    // The complete run's response, served again at another URL: each response alone is
+    // consistent; only a verifier that remembers manifests (an audit store) sees the reuse.
+    if let Some(complete) = b.site.routes.get("/runs/complete").cloned() {
+        b.site.routes.insert("/runs/replayed".into(), complete);
+        b.site.runs.push(DemoRun {
+            url: b.url("/runs/replayed"),
+            expected_level: 3,
+            description: "The complete run's response replayed at another URL: Level 3 on its own; with --record after /runs/complete, aca-manifest-reused (Level 1).".into(),
+        });
+    }
     let unsupported = ClaimSpec {
         text: "Programmatic GEO templates emit five canonical questions per page.",
         ..geo

@@ -47,13 +47,30 @@ pub struct Args {
     /// Seconds the judge may take per claim.
     #[arg(long, default_value_t = 60, requires = "judge")]
     judge_timeout: u64,
+    /// Record the verification in this SQLite audit database (created if needed), and report a
+    /// manifest the database has seen under another run or for another response
+    /// (`aca-manifest-reused`). List records with `citeproof audit --db DB list`.
+    #[arg(long, value_name = "DB")]
+    record: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    let mut opts = VerifyOptions::new(args.now.unwrap_or_else(crate::cmd::now));
+    let now = args.now.unwrap_or_else(crate::cmd::now);
+    let mut opts = VerifyOptions::new(now);
     opts.required_level = args.level;
     opts.allow_private = args.allow_private;
     opts.max_signature_age = args.max_age;
+    let store = match &args.record {
+        Some(path) => {
+            let store =
+                std::sync::Arc::new(std::sync::Mutex::new(crate::cmd::audit::open(path, true)?));
+            opts.history = Some(std::sync::Arc::new(crate::cmd::audit::StoreHistory(
+                store.clone(),
+            )));
+            Some(store)
+        }
+        None => None,
+    };
     if let Some(cmd) = &args.judge {
         let judge = super::judge::CommandJudge::new(
             cmd,
@@ -90,6 +107,13 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         }
         (None, None) => return Err(Failure::Usage("give a URL or --snapshot FILE".into())),
     };
+    if let Some(store) = &store {
+        let json = serde_json::to_value(&report).map_err(|e| Failure::Usage(e.to_string()))?;
+        let id = crate::cmd::audit::record_aca(store, &report, now, json)?;
+        if !args.json {
+            eprintln!("recorded as verification {id}");
+        }
+    }
     if args.json {
         crate::out::json_report("aca verify", report.verified, &report.incidents, &report)?;
     } else {
