@@ -22,8 +22,28 @@ pub use verify::{
     VerifyOptions, verify_response, verify_snapshot, verify_snapshot_bytes, verify_url,
 };
 
-use citeproof_model::{Incident, IncidentCode, json::parse_strict};
+use citeproof_model::{Incident, IncidentCode, Severity, json::parse_strict};
+use citeproof_schema::{DocumentKind, SchemaValidator};
 use serde_json::Value;
+
+/// The published schema has the last word on structure: when the profile's own checks (which
+/// give the specific codes of reporting rule 2) find no error, the schema's findings are added.
+/// So nothing the schema rejects is valid; a test runs every vector document through Python's
+/// `jsonschema` too, so the schema, the profile and this verifier cannot drift apart.
+fn with_schema(kind: DocumentKind, value: &Value, mut incidents: Vec<Incident>) -> Vec<Incident> {
+    if incidents.iter().any(|i| i.severity == Severity::Error) {
+        return incidents;
+    }
+    match SchemaValidator::cached(kind) {
+        Ok(v) => incidents.extend(v.validate(value)),
+        Err(e) => incidents.push(Incident::new(
+            IncidentCode::SchemaViolation,
+            e.to_string(),
+            citeproof_model::Location::default(),
+        )),
+    }
+    incidents
+}
 
 /// Document validation of a manifest on its own (what `citeproof validate --kind manifest` and
 /// the `aca-manifest-validate` operation report): every rule that needs only the document.
@@ -32,19 +52,25 @@ use serde_json::Value;
 pub fn validate_manifest_value(value: &Value) -> Vec<Incident> {
     let f = check_manifest(value, None);
     let has_chain = value.get("chain").is_some();
-    f.level2
+    let incidents = f
+        .level2
         .into_iter()
         .chain(
             f.level3
                 .into_iter()
                 .filter(|i| has_chain || i.code != IncidentCode::AcaChainMissing),
         )
-        .collect()
+        .collect();
+    with_schema(DocumentKind::AcaManifest, value, incidents)
 }
 
 /// Document validation of a discovery document, as Level 3 requires it.
 pub fn validate_discovery_value(value: &Value) -> Vec<Incident> {
-    verify::discovery::check_discovery(value, None).incidents
+    with_schema(
+        DocumentKind::AcaDiscovery,
+        value,
+        verify::discovery::check_discovery(value, None).incidents,
+    )
 }
 
 /// Strict parse, then [`validate_manifest_value`].

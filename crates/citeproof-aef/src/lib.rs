@@ -35,7 +35,7 @@ use fetch::{FetchOutcome, fetch_ok};
 /// Level 1 of an evidence value: schema (published-schema semantics, specific codes) and the
 /// semantic warnings. Errors mean the document is not an AEF evidence object (level 0).
 pub fn validate(value: &Value) -> Vec<Incident> {
-    let schema = match SchemaValidator::new(DocumentKind::AefEvidence) {
+    let schema = match SchemaValidator::cached(DocumentKind::AefEvidence) {
         Ok(v) => v.validate(value),
         Err(e) => vec![Incident::new(
             IncidentCode::SchemaViolation,

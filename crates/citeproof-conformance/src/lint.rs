@@ -53,7 +53,7 @@ pub fn lint(vectors_dir: &Path, profile: &Profile) -> (LintReport, Suite) {
             .errors
             .push("docs/PROFILE.md has no requirements (missing file?)".into());
     }
-    let validator = match SchemaValidator::new(DocumentKind::VectorFile) {
+    let validator = match SchemaValidator::cached(DocumentKind::VectorFile) {
         Ok(v) => Some(v),
         Err(e) => {
             report.errors.push(e.to_string());

@@ -42,7 +42,7 @@ pub struct CitationSourceEntry {
 pub struct Manifest {
     #[schemars(regex(pattern = RUN_ID_PATTERN))]
     pub run_id: String,
-    #[schemars(length(min = 1, max = 256))]
+    #[schemars(length(min = 1))]
     pub agent_id: String,
     pub emitted_at: Timestamp,
     #[schemars(length(min = 1))]
@@ -154,7 +154,7 @@ pub struct Discovery {
     /// Signing methods, e.g. `http-message-signatures`.
     pub supported_signing: Vec<String>,
     /// Email address or URL for verification disputes.
-    #[schemars(length(min = 1, max = 512))]
+    #[schemars(length(min = 1))]
     pub contact: String,
     /// Inline public keys (RFC 7517 JWK Set of RFC 8037 OKP Ed25519 keys).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -40,7 +40,7 @@ pub fn validate_value(kind: DocumentKind, value: &Value) -> Vec<Incident> {
     if let Some(incidents) = spec_validator(kind, value) {
         return incidents;
     }
-    let validator = match SchemaValidator::new(kind) {
+    let validator = match SchemaValidator::cached(kind) {
         Ok(v) => v,
         Err(e) => {
             return vec![Incident::new(

@@ -5,6 +5,7 @@
 //! for other languages, and `--check` fails when the committed files drift from the types.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use citeproof_model::{Incident, IncidentCode, Location};
 use schemars::{JsonSchema, generate::SchemaSettings};
@@ -130,6 +131,7 @@ impl fmt::Display for DocumentKind {
 fn generate<T: JsonSchema>() -> Value {
     let mut settings = SchemaSettings::draft2020_12();
     settings.transforms.push(Box::new(forbid_null));
+    settings.transforms.push(Box::new(standard_formats));
     settings
         .into_generator()
         .into_root_schema_for::<T>()
@@ -161,6 +163,51 @@ fn forbid_null(schema: &mut schemars::Schema) {
         }
     }
     schemars::transform::transform_subschemas(&mut forbid_null, schema);
+}
+
+/// The `format` values of JSON Schema 2020-12 (§7.3). schemars also writes Rust type names
+/// (`uint8` .. `uint64`, `int32`, `double`, ...); other validators reject those in strict mode
+/// (ajv) or ignore them, so they are dropped. The range they imply is kept as `minimum`/`maximum`,
+/// which schemars writes next to them.
+const STANDARD_FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+fn standard_formats(schema: &mut schemars::Schema) {
+    if let Some(obj) = schema.as_object_mut()
+        && let Some(Value::String(format)) = obj.get("format")
+        && !STANDARD_FORMATS.contains(&format.as_str())
+    {
+        let integer_max = match format.as_str() {
+            "uint8" => Some(u64::from(u8::MAX)),
+            "uint16" => Some(u64::from(u16::MAX)),
+            "uint32" => Some(u64::from(u32::MAX)),
+            _ => None,
+        };
+        obj.remove("format");
+        if let Some(max) = integer_max {
+            obj.entry("maximum").or_insert(Value::from(max));
+        }
+    }
+    schemars::transform::transform_subschemas(&mut standard_formats, schema);
 }
 
 fn strip_null(property: &mut Value) {
@@ -241,6 +288,25 @@ impl std::error::Error for SchemaBuildError {}
 impl SchemaValidator {
     pub fn new(kind: DocumentKind) -> Result<SchemaValidator, SchemaBuildError> {
         compile(&kind.schema()).map(|validator| SchemaValidator { kind, validator })
+    }
+
+    /// The validator of `kind`, generated and compiled once per process (generation and
+    /// compilation cost far more than validating one document).
+    pub fn cached(kind: DocumentKind) -> Result<&'static SchemaValidator, SchemaBuildError> {
+        static CACHE: OnceLock<Vec<OnceLock<Result<SchemaValidator, SchemaBuildError>>>> =
+            OnceLock::new();
+        let cells =
+            CACHE.get_or_init(|| DocumentKind::ALL.iter().map(|_| OnceLock::new()).collect());
+        let index = DocumentKind::ALL
+            .iter()
+            .position(|k| *k == kind)
+            .ok_or_else(|| SchemaBuildError(format!("{kind} is not in DocumentKind::ALL")))?;
+        let cell = cells
+            .get(index)
+            .ok_or_else(|| SchemaBuildError(format!("no cache slot for {kind}")))?;
+        cell.get_or_init(|| SchemaValidator::new(kind))
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     pub fn kind(&self) -> DocumentKind {
