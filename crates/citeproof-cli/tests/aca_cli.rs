@@ -294,6 +294,18 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
+        // Replayed without --allow-private: refused, and the message says what to add.
+        let out = citeproof()
+            .args(["aca", "verify", "--level", "2", "--snapshot"])
+            .arg(&snap)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("add --allow-private"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
 
         // An added judge (JSON lines over stdin/stdout) can only add findings.
         let judge = |script: &str, timeout: &str| -> Value {

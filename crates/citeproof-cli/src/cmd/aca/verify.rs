@@ -107,6 +107,15 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         }
         (None, None) => return Err(Failure::Usage("give a URL or --snapshot FILE".into())),
     };
+    if args.snapshot.is_some()
+        && !args.allow_private
+        && report.has(citeproof_model::IncidentCode::FetchAddressForbidden)
+    {
+        eprintln!(
+            "citeproof: note: this snapshot holds loopback or private addresses, refused like a live fetch would be; \
+             add --allow-private to replay a snapshot saved with --allow-private"
+        );
+    }
     if let Some(store) = &store {
         let json = serde_json::to_value(&report).map_err(|e| Failure::Usage(e.to_string()))?;
         let id = crate::cmd::audit::record_aca(store, &report, now, json)?;
