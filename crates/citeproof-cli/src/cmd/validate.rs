@@ -13,9 +13,8 @@ use crate::input::{display, read_document};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Document kind: manifest, evidence, discovery, vectors, snapshot, envelope, bundle,
-    /// display-citation, archive-citation, jwks, or any schema name in schemas/.
-    #[arg(long)]
+    /// Document kind: a short name or any schema name in schemas/.
+    #[arg(long, value_parser = kind_parser())]
     kind: String,
     /// Print a JSON report instead of text.
     #[arg(long)]
@@ -26,6 +25,27 @@ pub struct Args {
     profile: Option<PathBuf>,
     /// Document file, or `-` for standard input.
     file: String,
+}
+
+/// Short names, then every schema name: listed by `--help` and offered by completion.
+const SHORT_KINDS: [&str; 9] = [
+    "manifest",
+    "discovery",
+    "evidence",
+    "vectors",
+    "snapshot",
+    "envelope",
+    "bundle",
+    "display-citation",
+    "jwks",
+];
+
+fn kind_parser() -> clap::builder::PossibleValuesParser {
+    let names = SHORT_KINDS
+        .iter()
+        .copied()
+        .chain(DocumentKind::ALL.iter().map(|k| k.name()));
+    clap::builder::PossibleValuesParser::new(names)
 }
 
 fn kind_from_arg(arg: &str) -> Option<DocumentKind> {
