@@ -451,7 +451,7 @@ def level1_verify():
                            1, sc([legacy]), 1, "valid", out_level=1,
                            detail="Seed: 'Level 1 (header only). Citation-Source header present; no per-claim manifest.' ACA-L1-005: manifest is optional at Level 1."))
     out.append(verify_case("aca-l1-verify-header-only-asked-level-2", "The legacy header verified for Level 2: no manifest, no run.", ["ACA-L1-005", "ACA-L2-004"],
-                           2, sc([legacy]), 2, "invalid", ["aca-header-manifest-missing", "aca-run-missing"],
+                           1, sc([legacy]), 2, "invalid", ["aca-header-manifest-missing", "aca-run-missing"],
                            detail="ACA-L1-005: a header-only entry fails Level 2; ACA-L2-004: Level 2 needs run. Level 1."))
     out.append(verify_case("aca-l1-verify-no-header", "No Citation-Source: the seed's 'MUST include a Citation-Source header'.", ["ACA-L1-001"],
                            1, sc([]), 1, "invalid", ["aca-header-missing"], detail="Level 0."))
@@ -610,7 +610,7 @@ def level2_verify():
         return s
 
     out.append(ok("baseline", "Two sources, two claims, one manifest: hashes, offsets, excerpt hashes and support all hold.",
-                  L2 + ["ACA-L2-003", "ACA-L2-005", "ACA-L2-008", "ACA-L2-009", "ACA-L2-015"], Scenario(2),
+                  L2 + ["ACA-L2-003", "ACA-L2-005", "ACA-L2-008", "ACA-L2-009", "ACA-L2-015", "ACA-L2-020", "ACA-L2-021", "FETCH-009"], Scenario(2),
                   "hash = SHA-256 of each body; excerpt_offset from the byte index of the quote; excerpt_hash = AEF text hash; "
                   "c1 is a substring of its excerpt; every content word of c2 (crawlers revisit stable canonical urls often) is a token of its excerpt. "
                   "ACA-L2-015 does not apply: no source changed."))
@@ -779,6 +779,16 @@ def level2_verify():
     s.header(header([(SRC_A, M1, "r1"), (SRC_B, M1, "r1"), ("https://example.net/unused", M1, "r1")]))
     out.append(ok("header-source-uncited", "The header lists a consulted source no claim cites (seed: 'every source URL consulted').", ["ACA-L2-012"], s,
                   "ACA-L2-012: header sources are a superset of cited sources; Level 2 does not need the chain that accounts for it."))
+    # ---- FETCH-009: a hostile manifest cannot make the verifier fetch without bound
+    s = Scenario(2)
+    mm = manifest(with_chain=False)
+    extra = [dict(mm["claims"][1]["sources"][0], url="https://sources.example/%04d" % i) for i in range(1100)]
+    mm["claims"][1]["sources"] = mm["claims"][1]["sources"] + extra
+    l2_manifest_only(s, mm)
+    out.append(bad("fetch-budget", "One claim lists 1100 more sources (not in the header, not in the snapshot).", ["FETCH-009", "ACA-L2-012", "ACA-L2-013", "FETCH-008"], s,
+                   ["aca-source-not-in-header", "aca-source-fetch-failed", "fetch-not-in-snapshot", "fetch-budget-exhausted"],
+                   "FETCH-009: 1024 fetches at most: the manifest, the two real sources and 1021 of the extra ones are fetched (absent: "
+                   "fetch-not-in-snapshot), the other 79 fail with fetch-budget-exhausted; none of the extra URLs is in Citation-Source.", level=1))
     # ---- binding of the manifest to this response (issue 8: each row of its table)
     s = Scenario(2)
     s.header(header([(SRC_A, M1, None), (SRC_B, M1, None)]))
@@ -1281,7 +1291,7 @@ def level3_verify():
     s = Scenario(3)
     s.agent_url = "https://mirror.example/runs/r1"
     out.append(bad("served-from-other-origin", "The same response served from another origin, citing the first origin's signed manifests (issue 8, second attack).",
-                   ["ACA-DISC-001"], s, ["aca-discovery-fetch-failed", "fetch-not-in-snapshot"],
+                   ["ACA-DISC-001", "FETCH-008"], s, ["aca-discovery-fetch-failed", "fetch-not-in-snapshot"],
                    "ACA-DISC-001: keys come from https://mirror.example's discovery document, which the snapshot does not have; "
                    "the signature is not checked further (reporting rule 3)."))
     STRANGER = "https://attacker.example/m/1"

@@ -718,6 +718,30 @@ fn cases() -> Vec<Case> {
                 .insert(SRC_A.into(), stored(200, &[], page.as_bytes()));
             s.manifest["claims"][0]["sources"][0] = source(SRC_A, &page, &page);
         }),
+        case(
+            "fetch budget of one fetch (FETCH-009)",
+            1,
+            &[FetchBudgetExhausted, AcaSourceFetchFailed],
+            |s| {
+                s.opts.budget.max_fetches = 1;
+            },
+        ),
+        case(
+            "fetch budget in bytes (FETCH-009)",
+            1,
+            &[FetchBudgetExhausted],
+            |s| {
+                s.opts.budget.max_total_bytes = 600;
+            },
+        ),
+        case(
+            "excerpt budget (ACA-L2-023)",
+            1,
+            &[AcaBudgetExhausted],
+            |s| {
+                s.opts.max_excerpt_bytes = 10;
+            },
+        ),
         case("an added judge disagrees", 1, &[AcaJudgeUnsupported], |s| {
             s.opts.extra_judges.push(std::sync::Arc::new(Fixed(
                 citeproof_aca::Judgement::Unsupported {

@@ -81,6 +81,11 @@ pub enum FetchError {
     #[error("URL not in snapshot: {url}")]
     NotInSnapshot { url: String },
 
+    /// The verification's fetch budget (count, total bytes or deadline) is used up; the URL was
+    /// not fetched, or its body was dropped.
+    #[error("fetch budget exhausted ({what}) before {url}")]
+    BudgetExhausted { url: String, what: String },
+
     /// The web snapshot itself is unusable.
     #[error("invalid web snapshot{}: {problem}", .url.as_ref().map(|u| format!(" (entry {u})")).unwrap_or_default())]
     SnapshotInvalid {
@@ -136,6 +141,7 @@ impl FetchError {
             FetchError::ProtocolError { .. } => "fetch-protocol-error",
             FetchError::IoFailed { .. } => "fetch-io-failed",
             FetchError::NotInSnapshot { .. } => "fetch-not-in-snapshot",
+            FetchError::BudgetExhausted { .. } => "fetch-budget-exhausted",
             FetchError::SnapshotInvalid { .. } => "fetch-snapshot-invalid",
         }
     }
@@ -157,6 +163,7 @@ impl FetchError {
         "fetch-protocol-error",
         "fetch-io-failed",
         "fetch-not-in-snapshot",
+        "fetch-budget-exhausted",
         "fetch-snapshot-invalid",
     ];
 }

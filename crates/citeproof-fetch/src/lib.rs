@@ -28,6 +28,7 @@
 //! run on every redirect target before it is contacted.
 
 mod address;
+mod budget;
 mod error;
 mod http;
 mod policy;
@@ -42,6 +43,7 @@ use base64::engine::general_purpose::STANDARD;
 use citeproof_model::snapshot::StoredResponse;
 
 pub use address::{AddressClass, classify_ip, classify_ipv4, classify_ipv6};
+pub use budget::{BudgetedFetcher, DEFAULT_MAX_FETCHES, DEFAULT_MAX_TOTAL_BYTES, FetchBudget};
 pub use error::{FetchError, SnapshotProblem};
 pub use http::HttpFetcher;
 pub use policy::{

@@ -131,6 +131,7 @@ incident_codes! {
     FetchProtocolError = "fetch-protocol-error", Error, "A server's response is not valid HTTP.";
     FetchIoFailed = "fetch-io-failed", Error, "An established connection failed before the response was complete.";
     FetchNotInSnapshot = "fetch-not-in-snapshot", Error, "A URL to be fetched is not in the recorded web snapshot being replayed.";
+    FetchBudgetExhausted = "fetch-budget-exhausted", Error, "The verification used up its fetch budget (fetch count, total body bytes or time); the URL was not fetched.";
     FetchSnapshotInvalid = "fetch-snapshot-invalid", Error, "The recorded web snapshot being replayed is unusable.";
     FetchHttpStatus = "fetch-http-status", Error, "A server answered with a status that the fetch does not accept.";
     FetchContentEncoding = "fetch-content-encoding", Error, "A server applied a content coding although `Accept-Encoding: identity` was requested.";
@@ -175,6 +176,7 @@ incident_codes! {
     AcaExcerptTooLong = "aca-excerpt-too-long", Error, "An excerpt is longer than the cap for its claim: a whole page is not an excerpt.";
     AcaJudgeUnsupported = "aca-judge-unsupported", Error, "A support judge added by the verifier's configuration found the claim unsupported.";
     AcaJudgeFailed = "aca-judge-failed", Error, "A support judge could not give a verdict (crashed, timed out or answered malformed).";
+    AcaBudgetExhausted = "aca-budget-exhausted", Error, "The excerpts to support-check exceed the verification's work budget; the remaining claims are not checked.";
     // ---- ACA Level 3: chain and signature ----
     AcaChainMissing = "aca-chain-missing", Error, "A manifest has no non-empty `chain` array.";
     AcaChainStepOrder = "aca-chain-step-order", Error, "Chain `step` numbers are not the integers 1 to n in array order.";

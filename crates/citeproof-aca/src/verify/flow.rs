@@ -6,7 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use citeproof_fetch::{
-    FetchError, FetchPolicy, FetchedResponse, Fetcher, SnapshotFetcher, parse_snapshot,
+    BudgetedFetcher, FetchBudget, FetchError, FetchPolicy, FetchedResponse, Fetcher,
+    SnapshotFetcher, parse_snapshot,
 };
 use citeproof_jose::VerifyingKey;
 use citeproof_model::{
@@ -54,7 +55,14 @@ pub struct VerifyOptions {
     /// Earlier sightings of manifests (an audit store): a manifest seen under another run or
     /// for another response is reported as reused (ACA-L2-022). `None`: no history, no check.
     pub history: Option<Arc<dyn ManifestHistory>>,
+    /// The fetches this verification may make (FETCH-009), after the agent response itself.
+    pub budget: FetchBudget,
+    /// Excerpt text the support check may analyze in all, bytes (ACA-L2-023).
+    pub max_excerpt_bytes: u64,
 }
+
+/// Default of [`VerifyOptions::max_excerpt_bytes`]: 256 MiB.
+pub const DEFAULT_MAX_EXCERPT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Where a verifier remembers the manifests it saw (ACA-L2-022).
 pub trait ManifestHistory: Send + Sync {
@@ -112,6 +120,8 @@ impl VerifyOptions {
             extra_judges: Vec::new(),
             allow_private: false,
             history: None,
+            budget: FetchBudget::default(),
+            max_excerpt_bytes: DEFAULT_MAX_EXCERPT_BYTES,
         }
     }
 }
@@ -249,6 +259,9 @@ struct Run<'a> {
     opts: &'a VerifyOptions,
     url: String,
     incidents: Vec<AcaIncident>,
+    /// Excerpt bytes handed to the support check so far (ACA-L2-023).
+    excerpt_bytes: u64,
+    budget_reported: bool,
 }
 
 /// One manifest URL of the response.
@@ -294,6 +307,8 @@ impl<'a> Run<'a> {
             opts,
             url: url.to_owned(),
             incidents: Vec::new(),
+            excerpt_bytes: 0,
+            budget_reported: false,
         }
     }
 
@@ -388,7 +403,8 @@ pub fn verify_response(
     fetcher: &dyn Fetcher,
     opts: &VerifyOptions,
 ) -> AcaReport {
-    let mut run = Run::new(fetcher, opts, &agent.url);
+    let budgeted = BudgetedFetcher::new(fetcher, opts.budget);
+    let mut run = Run::new(&budgeted, opts, &agent.url);
 
     // Step 1: Citation-Source (Level 1).
     let lines: Vec<&str> = agent.header_values("citation-source").collect();
@@ -832,7 +848,8 @@ fn check_header_agreement(
 
 /// Steps 3 and 4: re-fetch sources, compare hashes, check excerpts and support.
 fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) {
-    let mut bodies: BTreeMap<String, Option<FetchedResponse>> = BTreeMap::new();
+    // Each distinct source is fetched and hashed once, however many claims cite it.
+    let mut bodies: BTreeMap<String, Option<(FetchedResponse, ContentHash)>> = BTreeMap::new();
     for m in manifests.iter() {
         let Some(f) = &m.findings else { continue };
         for c in &f.manifest.claims {
@@ -843,7 +860,10 @@ fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) {
                     continue;
                 }
                 let got = match run.fetch_ok(u, IncidentCode::AcaSourceFetchFailed, "source") {
-                    Ok(r) => Some(r),
+                    Ok(r) => {
+                        let hash = sha256_bytes(&r.body);
+                        Some((r, hash))
+                    }
                     Err(incidents) => {
                         run.extend(2, incidents);
                         None
@@ -867,8 +887,8 @@ fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) {
                 let body = bodies.get(&equality_key(u)).and_then(Option::as_ref);
                 let (excerpt, verdict) = match body {
                     None => (None, "not fetched".to_owned()),
-                    Some(resp) => {
-                        check_one_source(run, &m.url, c.claim_id.as_deref(), s, &resp.body)
+                    Some((resp, actual)) => {
+                        check_one_source(run, &m.url, c.claim_id.as_deref(), s, &resp.body, *actual)
                     }
                 };
                 source_reports.push(SourceReport {
@@ -906,6 +926,29 @@ fn judge_claim(
     excerpts: &[String],
     loc: &Location,
 ) -> Option<bool> {
+    // ACA-L2-023: the support check's work is bounded whatever the manifest says.
+    let bytes: u64 = excerpts
+        .iter()
+        .map(|e| u64::try_from(e.len()).unwrap_or(u64::MAX))
+        .sum();
+    run.excerpt_bytes = run.excerpt_bytes.saturating_add(bytes);
+    if run.excerpt_bytes > run.opts.max_excerpt_bytes {
+        if !run.budget_reported {
+            run.budget_reported = true;
+            run.push(
+                2,
+                Incident::new(
+                    IncidentCode::AcaBudgetExhausted,
+                    format!(
+                        "the excerpts to check exceed {} bytes in all; the remaining claims are not checked",
+                        run.opts.max_excerpt_bytes
+                    ),
+                    loc.clone(),
+                ),
+            );
+        }
+        return None;
+    }
     let refs: Vec<ExcerptRef<'_>> = sources
         .iter()
         .zip(excerpts)
@@ -933,6 +976,7 @@ fn check_one_source(
     claim_id: Option<&str>,
     s: &CheckedSource,
     body: &[u8],
+    actual: ContentHash,
 ) -> (Option<String>, String) {
     let ctx = Ctx {
         url: Some(manifest_url.to_owned()),
@@ -940,7 +984,6 @@ fn check_one_source(
     let Some(hash) = s.hash else {
         return (None, "no usable hash".into());
     };
-    let actual = sha256_bytes(body);
     if actual != hash {
         run.push(
             2,

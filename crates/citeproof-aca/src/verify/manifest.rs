@@ -3,7 +3,7 @@
 //! code the profile names (reporting rule 2) with a JSON pointer, and so that the parts that are
 //! valid can still be used by the later steps (reporting rule 3).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use citeproof_model::{
     ContentHash, Incident, IncidentCode, Timestamp, jcs::canonicalize, sha256_bytes,
@@ -492,6 +492,16 @@ fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -> Vec<Check
                 .filter(|r| !r.is_empty())
         })
         .collect();
+    // First and last index of each outputs_ref: every rule below is then O(1) per reference,
+    // so a chain of n steps costs O(n), not O(n^2) (a signed 140k-step manifest is valid input).
+    let mut first: HashMap<&str, usize> = HashMap::with_capacity(outputs.len());
+    let mut last: HashMap<&str, usize> = HashMap::with_capacity(outputs.len());
+    for (i, o) in outputs.iter().enumerate() {
+        if let Some(r) = o {
+            first.entry(r).or_insert(i);
+            last.insert(r, i);
+        }
+    }
     let mut checked = Vec::with_capacity(steps.len());
     for (i, step) in steps.iter().enumerate() {
         let n = i + 1;
@@ -586,7 +596,7 @@ fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -> Vec<Check
                 "outputs_ref is longer than 2048 characters".into(),
             )),
             Some(Value::String(r)) => {
-                if outputs[..i].contains(&Some(r.as_str())) {
+                if first.get(r.as_str()).is_some_and(|&j| j < i) {
                     out.push(ctx.at_step(
                         IncidentCode::AcaChainOutputsRefDuplicate,
                         &child(&base, "outputs_ref"),
@@ -697,11 +707,11 @@ fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -> Vec<Check
                 )),
                 Some(refs) => {
                     for reference in refs {
-                        let earlier = outputs[..i].contains(&Some(reference));
+                        let earlier = first.get(reference).is_some_and(|&j| j < i);
                         if earlier {
                             continue;
                         }
-                        let later = outputs[i..].contains(&Some(reference));
+                        let later = last.get(reference).is_some_and(|&j| j >= i);
                         if later {
                             out.push(ctx.at_step(
                                 IncidentCode::AcaChainRefForward,
@@ -731,9 +741,10 @@ fn refs_of(v: &Value) -> Option<Vec<&str>> {
         Value::String(s) if !s.is_empty() => Some(vec![s.as_str()]),
         Value::Array(items) if !items.is_empty() => {
             let mut out: Vec<&str> = Vec::with_capacity(items.len());
+            let mut seen: HashSet<&str> = HashSet::with_capacity(items.len());
             for item in items {
                 let s = item.as_str().filter(|s| !s.is_empty())?;
-                if out.contains(&s) {
+                if !seen.insert(s) {
                     return None;
                 }
                 out.push(s);
