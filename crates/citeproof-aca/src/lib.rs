@@ -19,7 +19,8 @@ pub use verify::manifest::{ManifestFindings, check_manifest};
 pub use verify::support::{Judgement, LexicalJudge, SupportJudge};
 pub use verify::{
     AcaIncident, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting, SourceReport,
-    VerifyOptions, verify_response, verify_snapshot, verify_snapshot_bytes, verify_url,
+    VerifyOptions, apply_history, verify_response, verify_snapshot, verify_snapshot_bytes,
+    verify_url,
 };
 
 use citeproof_model::{Incident, IncidentCode, Severity, json::parse_strict};

@@ -413,6 +413,56 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
             .unwrap();
         assert_eq!(out.status.code(), Some(2));
 
+        // Batch: URLs and snapshot files, one a line, JSON lines out in input order.
+        let list = dir.path().join("batch.txt");
+        std::fs::write(
+            &list,
+            format!(
+                "# demo runs\n{base}/runs/complete\n\n{}\n{base}/runs/replayed\n{}\n",
+                snap.display(),
+                dir.path().join("missing.json").display()
+            ),
+        )
+        .unwrap();
+        let db2 = dir.path().join("batch.db");
+        let out = citeproof()
+            .args(["aca", "verify", "--allow-private", "--record"])
+            .arg(&db2)
+            .arg("--batch")
+            .arg(&list)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let lines: Vec<Value> = stdout_of(&out)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 4, "{}", stdout_of(&out));
+        let got: Vec<(u64, Option<u64>, bool)> = lines
+            .iter()
+            .map(|l| {
+                (
+                    l["line"].as_u64().unwrap(),
+                    l["level"].as_u64(),
+                    l["ok"].as_bool().unwrap(),
+                )
+            })
+            .collect();
+        // complete: 3; the unsigned snapshot: 2 of 3; the replay of complete: reuse, judged in
+        // input order against line 2; the missing file: an error line.
+        assert_eq!(
+            got,
+            [
+                (2, Some(3), true),
+                (4, Some(2), false),
+                (5, Some(1), false),
+                (6, None, false)
+            ]
+        );
+        assert_eq!(lines[2]["incidents"][0]["code"], "aca-manifest-reused");
+        assert!(lines[3]["error"].as_str().unwrap().contains("missing.json"));
+        assert_eq!(lines[0]["command"], "aca verify");
+
         // Without --allow-private the loopback address is refused.
         let out = citeproof()
             .args(["aca", "verify", "--json"])

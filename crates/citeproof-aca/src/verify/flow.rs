@@ -447,7 +447,6 @@ pub fn verify_response(
 
     check_run_binding(&mut run, &manifests, header.run.as_deref());
     check_claims_in_response(&mut run, agent, &manifests);
-    check_history(&mut run, &agent.url, &manifests);
     check_claim_id_conflicts(&mut run, &manifests);
     check_emission_time(&mut run, &manifests);
     check_header_agreement(&mut run, &header.entries, &manifests);
@@ -499,7 +498,47 @@ pub fn verify_response(
         }
     }
     let reports = manifests.into_iter().map(|m| m.report).collect();
-    run.finish(required, reports)
+    let mut report = run.finish(required, reports);
+    if let Some(history) = &opts.history {
+        apply_history(&mut report, history.as_ref());
+    }
+    report
+}
+
+/// ACA-L2-022 on a finished report: a manifest seen before under another run or for another
+/// response is reused. Also used after a batch verified in parallel, in input order, so the
+/// verdict does not depend on timing.
+pub fn apply_history(report: &mut AcaReport, history: &dyn ManifestHistory) {
+    let mut found = Vec::new();
+    for m in &report.manifests {
+        let Some(digest) = &m.digest else { continue };
+        let run_id = m.run_id.as_deref();
+        let earlier = history
+            .sightings(digest)
+            .into_iter()
+            .find(|e| e.run_id.as_deref() != run_id || !urls_equal(&e.response_url, &report.url));
+        if let Some(e) = earlier {
+            found.push(AcaIncident {
+                level: 2,
+                incident: Incident::new(
+                    IncidentCode::AcaManifestReused,
+                    format!(
+                        "this manifest ({digest}) was already cited by `{}` under run `{}`",
+                        e.response_url,
+                        e.run_id.as_deref().unwrap_or("(none)")
+                    ),
+                    url_loc(&m.url),
+                ),
+            });
+        }
+    }
+    if found.is_empty() {
+        return;
+    }
+    report.incidents.extend(found);
+    report.incidents.sort_by_key(|i| i.level);
+    report.level = report.level.min(1);
+    report.verified = report.level >= report.required_level;
 }
 
 fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
@@ -627,39 +666,6 @@ fn check_claims_in_response(
                     },
                 ),
             );
-        }
-    }
-}
-
-/// ACA-L2-022: with a history, a manifest seen before under another run or for another
-/// response is reused.
-fn check_history(run: &mut Run<'_>, response_url: &str, manifests: &[ManifestState]) {
-    let Some(history) = run.opts.history.clone() else {
-        return;
-    };
-    for m in manifests {
-        let Some(digest) = &m.report.digest else {
-            continue;
-        };
-        let run_id = m.report.run_id.as_deref();
-        for earlier in history.sightings(digest) {
-            let other_run = earlier.run_id.as_deref() != run_id;
-            let other_response = !urls_equal(&earlier.response_url, response_url);
-            if other_run || other_response {
-                run.push(
-                    2,
-                    Incident::new(
-                        IncidentCode::AcaManifestReused,
-                        format!(
-                            "this manifest ({digest}) was already cited by `{}` under run `{}`",
-                            earlier.response_url,
-                            earlier.run_id.as_deref().unwrap_or("(none)")
-                        ),
-                        url_loc(&m.url),
-                    ),
-                );
-                break;
-            }
         }
     }
 }

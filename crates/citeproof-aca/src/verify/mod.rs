@@ -19,5 +19,6 @@ pub mod url;
 
 pub use flow::{
     AcaIncident, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting, SourceReport,
-    VerifyOptions, verify_response, verify_snapshot, verify_snapshot_bytes, verify_url,
+    VerifyOptions, apply_history, verify_response, verify_snapshot, verify_snapshot_bytes,
+    verify_url,
 };

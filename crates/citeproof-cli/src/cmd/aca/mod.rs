@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use super::Failure;
 
+pub mod batch;
 pub mod judge;
 pub mod sign;
 pub mod verify;

@@ -13,8 +13,12 @@ use crate::input::read_limited;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// URL of the agent response to verify.
-    #[arg(required_unless_present = "snapshot", conflicts_with = "snapshot")]
+    #[arg(required_unless_present_any = ["snapshot", "batch"], conflicts_with_all = ["snapshot", "batch"])]
     url: Option<String>,
+    /// Verify every response listed in FILE (`-`: stdin), one URL or snapshot path a line, on
+    /// every core; prints one JSON line per response, in input order. Exit 0 when all verify.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "save_snapshot"])]
+    batch: Option<String>,
     /// Verify offline from a web snapshot file instead of the network.
     #[arg(long)]
     snapshot: Option<String>,
@@ -78,6 +82,11 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         )
         .map_err(Failure::Usage)?;
         opts.extra_judges.push(std::sync::Arc::new(judge));
+    }
+    if let Some(list) = &args.batch {
+        // Reuse is judged in input order after the parallel run, not during it.
+        opts.history = None;
+        return super::batch::run(list, &opts, store.as_ref(), now);
     }
     let report = match (&args.url, &args.snapshot) {
         (_, Some(file)) => {
