@@ -20,7 +20,7 @@ pub use verify::support::{Judgement, LexicalJudge, SupportJudge};
 pub use verify::{
     AcaIncident, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting, SourceReport,
     VerifyOptions, apply_history, verify_response, verify_snapshot, verify_snapshot_bytes,
-    verify_url,
+    verify_snapshot_error, verify_url,
 };
 
 use citeproof_model::{Incident, IncidentCode, Severity, json::parse_strict};

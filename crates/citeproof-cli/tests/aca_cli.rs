@@ -413,6 +413,39 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
             .unwrap();
         assert_eq!(out.status.code(), Some(2));
 
+        // A WARC snapshot (ISO 28500) replays like the JSON one.
+        let warc = dir.path().join("complete.warc");
+        let out = citeproof()
+            .args([
+                "aca",
+                "verify",
+                "--allow-private",
+                "--json",
+                "--save-snapshot",
+            ])
+            .arg(&warc)
+            .arg(format!("{base}/runs/complete"))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(std::fs::read(&warc).unwrap().starts_with(b"WARC/1.1\r\n"));
+        let out = citeproof()
+            .args(["aca", "verify", "--allow-private", "--json", "--snapshot"])
+            .arg(&warc)
+            .output()
+            .unwrap();
+        let replayed: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            (replayed["level"].as_u64(), replayed["verified"].as_bool()),
+            (Some(3), Some(true)),
+            "{replayed}"
+        );
+
         // Batch: URLs and snapshot files, one a line, JSON lines out in input order.
         let list = dir.path().join("batch.txt");
         std::fs::write(

@@ -120,6 +120,9 @@ pub enum SnapshotProblem {
     /// Two entries whose URLs are the same after normalization but whose responses differ.
     #[error("two different responses for the same URL")]
     Ambiguous,
+    /// A WARC file that is not well-formed or exceeds a bound of the WARC reader.
+    #[error("WARC: {0}")]
+    Warc(String),
 }
 
 impl FetchError {

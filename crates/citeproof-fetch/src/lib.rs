@@ -34,6 +34,7 @@ mod http;
 mod policy;
 mod record;
 mod snapshot;
+mod warc;
 
 use std::fmt;
 use std::sync::Arc;
@@ -51,7 +52,11 @@ pub use policy::{
     check_url,
 };
 pub use record::{Recorded, RecordingFetcher};
-pub use snapshot::{SNAPSHOT_VERSION, SnapshotFetcher, parse_snapshot};
+pub use snapshot::{SNAPSHOT_VERSION, SnapshotFetcher, StoredEntry, parse_snapshot};
+pub use warc::{
+    MAX_WARC_HEADER_BYTES, MAX_WARC_RECORD_BYTES, MAX_WARC_RECORDS, MAX_WARC_TOTAL_BYTES,
+    read_warc, write_warc,
+};
 
 /// Gets the bytes behind a URL.
 pub trait Fetcher {

@@ -1,13 +1,16 @@
 //! Recording fetches into a [`WebSnapshot`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 use std::sync::Mutex;
 
 use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
 use url::Url;
 
 use crate::error::{FetchError, sanitize};
-use crate::snapshot::SNAPSHOT_VERSION;
+use crate::snapshot::{SNAPSHOT_VERSION, StoredEntry};
 use crate::{FetchedResponse, Fetcher};
 
 /// One successful fetch seen by a [`RecordingFetcher`].
@@ -63,10 +66,14 @@ impl<F> RecordingFetcher<F> {
             .clone()
     }
 
-    /// Builds the snapshot whose agent response is the first recorded fetch of
-    /// `agent_response_url` (compared as given, then normalized). `fetch-not-in-snapshot` when
-    /// that URL was never fetched successfully.
-    pub fn snapshot(&self, agent_response_url: &str) -> Result<WebSnapshot, FetchError> {
+    /// The agent response (the first recorded fetch of `agent_response_url`, compared as given,
+    /// then normalized; its URL normalized) and every other stored response, keyed by
+    /// normalized URL, in recording order. `fetch-not-in-snapshot` when that URL was never
+    /// fetched successfully.
+    pub fn entries(
+        &self,
+        agent_response_url: &str,
+    ) -> Result<(FetchedResponse, Vec<(String, StoredEntry)>), FetchError> {
         let log = self.recorded();
         let wanted = normalize(agent_response_url);
         let agent = log
@@ -79,17 +86,14 @@ impl<F> RecordingFetcher<F> {
             .ok_or_else(|| FetchError::NotInSnapshot {
                 url: sanitize(agent_response_url),
             })?;
-
-        let response = to_snapshot_response(&agent.response);
         let agent_final =
             normalize(&agent.response.url).unwrap_or_else(|| agent.response.url.clone());
-        let mut resources: BTreeMap<String, StoredResponse> = BTreeMap::new();
-        // Keys already taken; the agent's final URL is served from `response`.
-        let mut taken: Vec<String> = vec![agent_final.clone()];
-        let mut add = |key: String, stored: StoredResponse, resources: &mut BTreeMap<_, _>| {
-            if !taken.contains(&key) {
-                taken.push(key.clone());
-                resources.insert(key, stored);
+        let mut resources: Vec<(String, StoredEntry)> = Vec::new();
+        // Keys already taken; the agent's final URL is served from the agent response.
+        let mut taken: BTreeSet<String> = BTreeSet::from([agent_final.clone()]);
+        let mut add = |key: String, entry: StoredEntry, resources: &mut Vec<_>| {
+            if taken.insert(key.clone()) {
+                resources.push((key, entry));
             }
         };
         for record in &log {
@@ -100,21 +104,68 @@ impl<F> RecordingFetcher<F> {
             if requested_key != final_key {
                 add(
                     requested_key,
-                    StoredResponse {
+                    StoredEntry {
                         status: 302,
                         headers: vec![("location".to_owned(), final_key.clone())],
-                        body_base64: String::new(),
+                        body: Vec::new(),
                     },
                     &mut resources,
                 );
             }
-            add(final_key, record.response.to_stored(), &mut resources);
+            let r = &record.response;
+            add(
+                final_key,
+                StoredEntry {
+                    status: r.status,
+                    headers: r.headers.clone(),
+                    body: r.body.clone(),
+                },
+                &mut resources,
+            );
         }
+        let mut agent_response = agent.response.clone();
+        agent_response.url = agent_final;
+        Ok((agent_response, resources))
+    }
+
+    /// Builds the JSON snapshot of [`entries`](RecordingFetcher::entries).
+    pub fn snapshot(&self, agent_response_url: &str) -> Result<WebSnapshot, FetchError> {
+        let (agent, resources) = self.entries(agent_response_url)?;
+        let stored = agent.to_stored();
         Ok(WebSnapshot {
             snapshot_version: SNAPSHOT_VERSION,
-            response,
-            resources,
+            response: SnapshotResponse {
+                url: agent.url,
+                status: stored.status,
+                headers: stored.headers,
+                body_base64: stored.body_base64,
+            },
+            resources: resources
+                .into_iter()
+                .map(|(url, e)| {
+                    (
+                        url,
+                        StoredResponse {
+                            status: e.status,
+                            headers: e.headers,
+                            body_base64: STANDARD.encode(&e.body),
+                        },
+                    )
+                })
+                .collect::<BTreeMap<_, _>>(),
         })
+    }
+
+    /// Writes the WARC snapshot of [`entries`](RecordingFetcher::entries); `date` is the
+    /// `WARC-Date` of its records (RFC 3339).
+    pub fn write_warc(
+        &self,
+        agent_response_url: &str,
+        out: &mut dyn std::io::Write,
+        date: &str,
+    ) -> Result<(), FetchError> {
+        let (agent, resources) = self.entries(agent_response_url)?;
+        crate::warc::write_warc(out, &agent, &resources, date)
     }
 }
 
@@ -122,16 +173,6 @@ fn normalize(url: &str) -> Option<String> {
     let mut parsed = Url::parse(url).ok()?;
     parsed.set_fragment(None);
     Some(parsed.into())
-}
-
-fn to_snapshot_response(response: &FetchedResponse) -> SnapshotResponse {
-    let stored = response.to_stored();
-    SnapshotResponse {
-        url: normalize(&response.url).unwrap_or_else(|| response.url.clone()),
-        status: stored.status,
-        headers: stored.headers,
-        body_base64: stored.body_base64,
-    }
 }
 
 impl<F: Fetcher> Fetcher for RecordingFetcher<F> {

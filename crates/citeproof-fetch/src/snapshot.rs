@@ -14,6 +14,10 @@ use crate::{FetchedResponse, Fetcher};
 /// The only `snapshot_version` understood.
 pub const SNAPSHOT_VERSION: u32 = 1;
 
+/// Largest JSON snapshot parsed (profile JSON-001): bodies are base64 in it, so a snapshot of a
+/// large run outgrows the 16 MiB document limit; WARC snapshots have no whole-file limit.
+pub const MAX_SNAPSHOT_JSON_BYTES: usize = 256 * 1024 * 1024;
+
 /// Parses a snapshot from JSON bytes with the project's strict I-JSON parser (duplicate member
 /// names, lone surrogates, ... are refused), then checks its shape.
 pub fn parse_snapshot(bytes: &[u8]) -> Result<WebSnapshot, FetchError> {
@@ -21,21 +25,25 @@ pub fn parse_snapshot(bytes: &[u8]) -> Result<WebSnapshot, FetchError> {
         url: None,
         problem: SnapshotProblem::Json(message),
     };
-    let value = citeproof_model::json::parse_strict(bytes).map_err(|e| {
-        json_invalid(match e.offset {
-            Some(offset) => format!("{} (byte {offset})", sanitize(&e.message)),
-            None => sanitize(&e.message),
-        })
-    })?;
+    let value = citeproof_model::json::parse_strict_limited(bytes, MAX_SNAPSHOT_JSON_BYTES)
+        .map_err(|e| {
+            json_invalid(match e.offset {
+                Some(offset) => format!("{} (byte {offset})", sanitize(&e.message)),
+                None => sanitize(&e.message),
+            })
+        })?;
     serde_json::from_value(value).map_err(|e| json_invalid(sanitize(&e.to_string())))
 }
 
+/// One stored response, decoded: what a JSON snapshot entry or a WARC response record holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Entry {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
+pub struct StoredEntry {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
 }
+
+type Entry = StoredEntry;
 
 /// Serves responses from a [`WebSnapshot`], as [`HttpFetcher`](crate::HttpFetcher) would have
 /// served them:
@@ -80,6 +88,20 @@ fn is_token_char(b: u8) -> bool {
 }
 
 fn decode_entry(url: &str, stored: &StoredResponse) -> Result<Entry, FetchError> {
+    let body = STANDARD
+        .decode(stored.body_base64.as_bytes())
+        .map_err(|e| invalid(Some(url), SnapshotProblem::Base64(e.to_string())))?;
+    let entry = Entry {
+        status: stored.status,
+        headers: stored.headers.clone(),
+        body,
+    };
+    check_entry(url, &entry)?;
+    Ok(entry)
+}
+
+/// Status in 100..=599, header names HTTP tokens, values without CR, LF or NUL.
+fn check_entry(url: &str, stored: &Entry) -> Result<(), FetchError> {
     if !(100..=599).contains(&stored.status) {
         return Err(invalid(Some(url), SnapshotProblem::Status(stored.status)));
     }
@@ -97,14 +119,7 @@ fn decode_entry(url: &str, stored: &StoredResponse) -> Result<Entry, FetchError>
             ));
         }
     }
-    let body = STANDARD
-        .decode(stored.body_base64.as_bytes())
-        .map_err(|e| invalid(Some(url), SnapshotProblem::Base64(e.to_string())))?;
-    Ok(Entry {
-        status: stored.status,
-        headers: stored.headers.clone(),
-        body,
-    })
+    Ok(())
 }
 
 impl SnapshotFetcher {
@@ -116,6 +131,25 @@ impl SnapshotFetcher {
                 SnapshotProblem::UnsupportedVersion(snapshot.snapshot_version),
             ));
         }
+        let SnapshotResponse { url: agent_url, .. } = &snapshot.response;
+        let agent_entry = decode_entry(agent_url, &snapshot.response.stored())?;
+        let resources = snapshot
+            .resources
+            .iter()
+            .map(|(url, stored)| decode_entry(url, stored).map(|e| (url.clone(), e)))
+            .collect::<Result<Vec<_>, _>>()?;
+        Self::from_entries(agent_url, agent_entry, resources, policy)
+    }
+
+    /// A fetcher over decoded entries (a WARC file, or a snapshot built in memory), checked as
+    /// [`new`](SnapshotFetcher::new) checks a JSON snapshot.
+    pub fn from_entries(
+        agent_url: &str,
+        agent_entry: StoredEntry,
+        resources: impl IntoIterator<Item = (String, StoredEntry)>,
+        policy: FetchPolicy,
+    ) -> Result<Self, FetchError> {
+        check_entry(agent_url, &agent_entry)?;
         let mut entries: BTreeMap<String, Entry> = BTreeMap::new();
         let mut insert = |raw_url: &str, entry: Entry| -> Result<(), FetchError> {
             let key = normalize(raw_url)?;
@@ -130,13 +164,11 @@ impl SnapshotFetcher {
                 }
             }
         };
-        let SnapshotResponse { url: agent_url, .. } = &snapshot.response;
-        let agent_entry = decode_entry(agent_url, &snapshot.response.stored())?;
         let agent_key = normalize(agent_url)?;
         insert(agent_url, agent_entry.clone())?;
-        for (url, stored) in &snapshot.resources {
-            let entry = decode_entry(url, stored)?;
-            insert(url, entry)?;
+        for (url, entry) in resources {
+            check_entry(&url, &entry)?;
+            insert(&url, entry)?;
         }
         Ok(SnapshotFetcher {
             policy,

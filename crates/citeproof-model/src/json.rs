@@ -106,12 +106,18 @@ impl JsonError {
 
 /// Parses `input` as I-JSON (RFC 7493) over RFC 8259 syntax. Never panics; uses no recursion.
 pub fn parse_strict(input: &[u8]) -> Result<Value, JsonError> {
-    if input.len() > MAX_DOCUMENT_BYTES {
+    parse_strict_limited(input, MAX_DOCUMENT_BYTES)
+}
+
+/// [`parse_strict`] with another size limit, for containers of documents that are larger by
+/// nature (a web snapshot holds every fetched body).
+pub fn parse_strict_limited(input: &[u8], max_bytes: usize) -> Result<Value, JsonError> {
+    if input.len() > max_bytes {
         return Err(JsonError::at(
             IncidentCode::JsonTooLarge,
-            MAX_DOCUMENT_BYTES,
+            max_bytes,
             format!(
-                "document is {} bytes; the limit is {MAX_DOCUMENT_BYTES}",
+                "document is {} bytes; the limit is {max_bytes}",
                 input.len()
             ),
         ));

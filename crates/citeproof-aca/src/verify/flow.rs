@@ -227,6 +227,11 @@ pub fn verify_snapshot_bytes(bytes: &[u8], opts: &VerifyOptions) -> AcaReport {
     }
 }
 
+/// The report of a snapshot that could not be read at all (`fetch-snapshot-invalid`, Level 0).
+pub fn verify_snapshot_error(e: &FetchError, url: &str, opts: &VerifyOptions) -> AcaReport {
+    snapshot_failure(e, url, opts)
+}
+
 fn snapshot_failure(e: &FetchError, url: &str, opts: &VerifyOptions) -> AcaReport {
     struct NoFetch;
     impl Fetcher for NoFetch {

@@ -20,5 +20,5 @@ pub mod url;
 pub use flow::{
     AcaIncident, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting, SourceReport,
     VerifyOptions, apply_history, verify_response, verify_snapshot, verify_snapshot_bytes,
-    verify_url,
+    verify_snapshot_error, verify_url,
 };

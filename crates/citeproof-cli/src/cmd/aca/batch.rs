@@ -10,21 +10,18 @@ use std::io::BufRead;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use citeproof_aca::{AcaReport, VerifyOptions, apply_history, verify_snapshot_bytes, verify_url};
+use citeproof_aca::{AcaReport, VerifyOptions, apply_history, verify_url};
 use citeproof_audit::SqliteStore;
 use citeproof_fetch::{FetchPolicy, HttpFetcher};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::cmd::Failure;
-use crate::input::read_limited;
 use crate::out;
 
 /// Longest line of a batch file, and most lines.
 const MAX_LINE_BYTES: usize = 64 * 1024;
 const MAX_LINES: usize = 1_000_000;
-/// Largest snapshot file read (the JSON snapshot of a 100k-claim run is about 60 MB).
-const MAX_SNAPSHOT_BYTES: usize = 1024 * 1024 * 1024;
 
 /// One input line.
 struct Item {
@@ -86,10 +83,9 @@ fn verify_one(item: &Item, opts: &VerifyOptions) -> Result<AcaReport, String> {
         });
         Ok(verify_url(&item.subject, &fetcher, opts))
     } else {
-        let bytes = read_limited(&item.subject, MAX_SNAPSHOT_BYTES).map_err(|f| match f {
+        super::verify::verify_snapshot_file(&item.subject, opts).map_err(|f| match f {
             Failure::Usage(m) | Failure::Invalid(m) => m,
-        })?;
-        Ok(verify_snapshot_bytes(&bytes, opts))
+        })
     }
 }
 

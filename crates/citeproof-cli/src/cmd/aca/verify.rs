@@ -89,10 +89,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         return super::batch::run(list, &opts, store.as_ref(), now);
     }
     let report = match (&args.url, &args.snapshot) {
-        (_, Some(file)) => {
-            let bytes = read_limited(file, 256 * 1024 * 1024)?;
-            verify_snapshot_bytes(&bytes, &opts)
-        }
+        (_, Some(file)) => verify_snapshot_file(file, &opts)?,
         (Some(url), None) => {
             let policy = FetchPolicy {
                 allow_private: args.allow_private,
@@ -101,13 +98,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             let recorder = RecordingFetcher::new(HttpFetcher::new(policy));
             let report = verify_url(url, &recorder, &opts);
             if let Some(path) = &args.save_snapshot {
-                let snapshot = recorder
-                    .snapshot(url)
-                    .map_err(|e| Failure::Invalid(format!("cannot build the snapshot: {e}")))?;
-                let text = serde_json::to_string_pretty(&snapshot)
-                    .map_err(|e| Failure::Usage(e.to_string()))?;
-                std::fs::write(path, text + "\n")
-                    .map_err(|e| Failure::Usage(format!("cannot write {path}: {e}")))?;
+                save_snapshot(&recorder, url, path, now)?;
                 if !args.json {
                     eprintln!("snapshot written to {path}");
                 }
@@ -192,4 +183,62 @@ fn readable(r: &AcaReport) -> String {
     }
     out.push_str(&format!("\nsupport check: {}\n", r.judge));
     out
+}
+
+/// `FILE.warc` is written as WARC (ISO 28500), anything else as the JSON snapshot.
+fn save_snapshot(
+    recorder: &RecordingFetcher<HttpFetcher>,
+    url: &str,
+    path: &str,
+    now: i64,
+) -> Result<(), Failure> {
+    let failed = |e: citeproof_fetch::FetchError| {
+        Failure::Invalid(format!("cannot build the snapshot: {e} [{}]", e.code()))
+    };
+    if path.to_ascii_lowercase().ends_with(".warc") {
+        let file = std::fs::File::create(path)
+            .map_err(|e| Failure::Usage(format!("cannot write {path}: {e}")))?;
+        let mut out = std::io::BufWriter::new(file);
+        let date = citeproof_model::Timestamp::from_unix(now).map_err(Failure::Usage)?;
+        recorder
+            .write_warc(url, &mut out, date.as_str())
+            .map_err(failed)?;
+        std::io::Write::flush(&mut out)
+            .map_err(|e| Failure::Usage(format!("cannot write {path}: {e}")))
+    } else {
+        let snapshot = recorder.snapshot(url).map_err(failed)?;
+        let text =
+            serde_json::to_string_pretty(&snapshot).map_err(|e| Failure::Usage(e.to_string()))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| Failure::Usage(format!("cannot write {path}: {e}")))
+    }
+}
+
+/// A WARC file (it starts with `WARC/`) is streamed record by record; any other file is a JSON
+/// snapshot, read whole (16 MiB JSON limit).
+pub fn verify_snapshot_file(file: &str, opts: &VerifyOptions) -> Result<AcaReport, Failure> {
+    use std::io::BufRead;
+    let open = |f: &str| {
+        std::fs::File::open(f).map_err(|e| Failure::Usage(format!("cannot read {f}: {e}")))
+    };
+    if file != "-" {
+        let mut reader = std::io::BufReader::new(open(file)?);
+        let head = reader
+            .fill_buf()
+            .map_err(|e| Failure::Usage(format!("cannot read {file}: {e}")))?;
+        if head.starts_with(b"WARC/") {
+            let policy = citeproof_fetch::FetchPolicy {
+                allow_private: opts.allow_private,
+                ..citeproof_fetch::FetchPolicy::default()
+            };
+            return Ok(match citeproof_fetch::read_warc(&mut reader, policy) {
+                Ok(fetcher) => {
+                    citeproof_aca::verify_response(fetcher.agent_response(), &fetcher, opts)
+                }
+                Err(e) => citeproof_aca::verify_snapshot_error(&e, file, opts),
+            });
+        }
+    }
+    let bytes = read_limited(file, 256 * 1024 * 1024)?;
+    Ok(verify_snapshot_bytes(&bytes, opts))
 }
