@@ -366,3 +366,17 @@ fn previous_spellings_still_work_with_a_notice() {
         "{help}"
     );
 }
+
+#[test]
+fn conformance_runs_outside_a_checkout_with_the_embedded_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = citeproof()
+        .current_dir(dir.path())
+        .args(["conformance", "--suite", "canon*", "--no-progress"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("embedded in this binary"));
+    assert!(stdout.contains("canon    core     achieved"), "{stdout}");
+}

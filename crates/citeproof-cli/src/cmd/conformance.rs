@@ -100,12 +100,21 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
                 Failure::Usage(format!("cannot read --xfail {}: {e}", path.display()))
             })?),
         };
+    // Outside a checkout, the suite embedded at build time is written to a temporary
+    // directory that lives as long as this run.
+    let embedded_dir;
     let vectors = match args.vectors.clone().or_else(find_vectors_dir) {
         Some(dir) => dir,
         None => {
-            return Err(Failure::Usage(
-                "no vectors/ directory here or above; pass --vectors DIR".into(),
-            ));
+            embedded_dir = tempfile::tempdir()
+                .map_err(|e| Failure::Usage(format!("cannot create a temporary directory: {e}")))?;
+            citeproof_suite::materialize(embedded_dir.path())
+                .map_err(|e| Failure::Usage(format!("cannot write the embedded suite: {e}")))?;
+            eprintln!(
+                "citeproof: no vectors/ directory here or above: using the suite embedded in this binary ({})",
+                citeproof_suite::describe()
+            );
+            embedded_dir.path().join("vectors")
         }
     };
     let suite = Suite::load(&vectors).map_err(|errors| {
