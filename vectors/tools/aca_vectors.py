@@ -22,6 +22,7 @@ Run: python3 vectors/tools/aca_vectors.py
 """
 
 import base64
+import hashlib
 import copy
 import json
 import os
@@ -270,6 +271,27 @@ def level1_parse():
                  ['<%s>; manifest="%s",' % (A, MA), '<%s>; manifest="%s"' % (B, MB)],
                  [ent(A, MA), ent(B, MB)],
                  "Lines are joined with ', ' (ACA-L1-002), which leaves an empty list element between the entries; empty elements are ignored (RFC 9110 5.6.1)."),
+        parse_ok("comma-in-url", "A comma inside <url> does not split the list.", ["ACA-L1-002"],
+                 ['<https://example.com/a,b>; manifest="%s", <%s>; manifest="%s"' % (MA, B, MB)],
+                 [ent("https://example.com/a,b", MA), ent(B, MB)],
+                 "url = 1*(%x21-3B / %x3D / %x3F-7E) includes ',' (0x2C): the list is split only outside <...> and quoted-strings."),
+        parse_ok("comma-in-quoted-string", "A comma inside a quoted-string parameter does not split the list.", ["ACA-L1-002", "ACA-L1-006"],
+                 ['<%s>; manifest="%s"; title="geo, templates", <%s>; manifest="https://agent.example/m?a=1,2"' % (A, MA, B)],
+                 [{"source": A, "manifest": MA, "params": [["title", "geo, templates"]]}, ent(B, "https://agent.example/m?a=1,2")],
+                 "RFC 9110 5.6.1: list elements are separated by commas outside quoted-strings; the second manifest URL keeps its comma."),
+        parse_bad("comma-splits-unquoted-token", "An unquoted parameter value cannot hold a comma: what follows is a new element.", ["ACA-L1-002"],
+                  ['<%s>; manifest="%s"; title=geo,templates' % (A, MA)], ["aca-header-syntax"],
+                  "The element after the comma is 'templates', which is not '<' url '>': a syntax error."),
+        parse_bad("duplicate-dot-segments", "Two entries whose URLs differ only by a dot segment.", ["ACA-L1-008"],
+                  ['<https://example.com/x/../b>; manifest="%s", <https://example.com/b>; manifest="%s"' % (MA, MB)], ["aca-header-duplicate-source"],
+                  "URL equality (Definitions): the WHATWG parser removes dot segments, so both are https://example.com/b."),
+        parse_bad("duplicate-empty-path", "Two entries whose URLs differ only by an empty path.", ["ACA-L1-008"],
+                  ['<https://example.com>; manifest="%s", <https://EXAMPLE.com:443/>; manifest="%s"' % (MA, MB)], ["aca-header-duplicate-source"],
+                  "WHATWG: an empty path serializes as '/', the host is lowercased and the default port dropped."),
+        parse_ok("distinct-paths-not-equal", "Paths that differ in case are different URLs.", ["ACA-L1-008"],
+                 ['<https://example.com/B>; manifest="%s", <https://example.com/b>; manifest="%s"' % (MA, MB)],
+                 [ent("https://example.com/B", MA), ent("https://example.com/b", MB)],
+                 "WHATWG keeps the path's case: two sources."),
         parse_ok("single-with-run", "One entry with manifest and run parameters.", ["ACA-L1-005", "ACA-L1-007"],
                  ['<%s>; manifest="%s"; run="123"' % (A, MA)], [ent(A, MA, "123")],
                  "Grammar: entry = <url> *(OWS ; OWS param); run content matches the run id pattern."),
@@ -847,6 +869,46 @@ def level2_verify():
     s.resources[SRC_B] = stored(302, [["location", SRC_B]], b"")
     out.append(bad("source-redirect-loop", "A source that redirects to itself.", ["ACA-L2-013", "FETCH-005"], s, ["aca-source-fetch-failed", "fetch-too-many-redirects"],
                    "The sixth redirect fails the fetch."))
+    # FETCH rules on the ACA path (every earlier case of this kind was an AEF one)
+    for cid, url, codes, why in [
+        ("source-loopback", "http://127.0.0.1/crawl.txt", ["aca-source-fetch-failed", "fetch-address-forbidden"], "FETCH-002: loopback is refused (no allow_private in a conformance run)."),
+        ("source-private", "http://10.1.2.3/crawl.txt", ["aca-source-fetch-failed", "fetch-address-forbidden"], "FETCH-002: private 10/8 is refused."),
+        ("source-metadata", "http://169.254.169.254/latest/meta-data", ["aca-source-fetch-failed", "fetch-address-forbidden"], "FETCH-002: link-local (cloud metadata) is always refused."),
+        ("source-bad-port", "https://example.org:25/crawl.txt", ["aca-source-fetch-failed", "fetch-port-forbidden"], "FETCH-001: 25 is a Fetch-standard bad port."),
+    ]:
+        s = Scenario(2)
+        s.resources[url] = stored(200, [["content-type", "text/plain"]], BODY_B)
+        s.header(header([(SRC_A, M1, "r1"), (url, M1, "r1")]))
+        mm = manifest(with_chain=False)
+        mm["claims"][1]["sources"][0]["url"] = url
+        l2_manifest_only(s, mm)
+        out.append(bad(cid, "A source at %s (the bytes are in the snapshot)." % url, ["FETCH-001", "FETCH-002", "ACA-L2-013"], s, codes,
+                       why + " The snapshot holds the bytes, so a verifier that skips the check would pass.", level=1))
+    s = Scenario(2)
+    s.resources["https://example.org/moved"] = stored(301, [["location", "http://example.org/crawl.txt"]], b"")
+    s.resources["http://example.org/crawl.txt"] = stored(200, [["content-type", "text/plain"]], BODY_B)
+    s.header(header([(SRC_A, M1, "r1"), ("https://example.org/moved", M1, "r1")]))
+    mm = manifest(with_chain=False)
+    mm["claims"][1]["sources"][0]["url"] = "https://example.org/moved"
+    l2_manifest_only(s, mm)
+    out.append(bad("source-redirect-downgrade", "A source redirects from https to http.", ["FETCH-005", "ACA-L2-013"], s,
+                   ["aca-source-fetch-failed", "fetch-redirect-invalid"], "FETCH-005: a redirect from https to http is refused.", level=1))
+    s = Scenario(2)
+    s.set_manifest_header("content-type", "text/json")
+    out.append(bad("manifest-text-json", "The manifest is served as text/json.", ["ACA-L2-002"], s, ["aca-manifest-content-type"],
+                   "ACA-L2-002: application/json or a +json type, exactly; text/json is neither."))
+    s = Scenario(2)
+    s.set_manifest_header("content-type", "Application/JSON; Charset=UTF-8")
+    out.append(ok("manifest-media-type-case", "The manifest media type in mixed case with a parameter.", ["ACA-L2-002"], s,
+                  "Definitions: the media type is lowercased and parameters ignored."))
+    intact = BODY_B + b"Update: sitemaps are refreshed daily.\n"
+    s = Scenario(2)
+    s.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], intact)
+    out.append(verify_case(P + "changed-source-excerpt-intact", "The source changed after the run, but the excerpt is intact at its offsets.",
+                           ["ACA-L2-014", "ACA-L2-015"], 2, s, 2, "invalid", ["aca-source-hash-mismatch"],
+                           detail="ACA-L2-014: the body hash differs, an error; ACA-L2-015: the excerpt_hash window at the recorded offsets "
+                                  "still matches, reported as the warning aca-excerpt-intact. Level 1."))
+    out[-1]["expected"]["warnings"] = ["aca-excerpt-intact"]
     changed = BODY_B.replace(b"Sitemaps list", b"Sitemaps now list")
     s = Scenario(2)
     s.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], changed)
@@ -1386,6 +1448,18 @@ def level3_verify():
     s = Scenario(3)
     s.serve_manifest(M1, manifest(), signed=True, digest="sha-256=:AAAA:")
     out.append(bad("digest-short", "A sha-256 member of 3 bytes.", ["ACA-L3-011"], s, ["aca-content-digest-invalid"], "32 bytes required."))
+    mbody = jcs(manifest())
+    wrong512 = b64(hashlib.sha512(mbody + b"x").digest())
+    s = Scenario(3)
+    s.serve_manifest(M1, manifest(), signed=True, digest="%s, sha-512=:%s:" % (content_digest(mbody), wrong512))
+    out.append(bad("digest-second-algorithm-wrong", "A correct sha-256 member next to a wrong sha-512 member (both signed).", ["ACA-L3-011"], s,
+                   ["aca-content-digest-mismatch"], "ACA-L3-011: every member present must match; a matching sha-256 does not excuse a wrong sha-512."))
+    s = Scenario(3)
+    s.serve_manifest(M1, manifest(), signed=True, digest="%s, sha-512=:%s:" % (content_digest(mbody), b64(hashlib.sha512(mbody).digest())))
+    out.append(ok("digest-both-algorithms", "Correct sha-256 and sha-512 members.", ["ACA-L3-011"], s, "Both members equal the digests of the body."))
+    s = Scenario(3)
+    s.serve_manifest(M1, manifest(), signed=True, digest="%s, md5=:AAAA:" % content_digest(mbody))
+    out.append(ok("digest-unknown-algorithm", "A correct sha-256 member next to an md5 member.", ["ACA-L3-011"], s, "Other algorithms are ignored."))
     pretty = dumps(manifest()).encode("utf-8")
     s = Scenario(3)
     s.serve_manifest(M1, manifest(), signed=True, body=pretty)
