@@ -164,9 +164,7 @@ def header_parse(values):
         if len(set(names)) != len(names):
             err("aca-header-param-duplicate")
         entry = {"source": url}
-        manifest = [p for p in params if p[0] == "manifest"]
-        if not manifest:
-            err("aca-header-manifest-missing")
+        # A header-only entry (no manifest) is Level 1 (profile ACA-L1-005); Level 2 needs one.
         for name, value, quoted, backslash in params:
             if name in ("manifest", "run") and (not quoted or backslash):
                 err("aca-header-param-form")
