@@ -33,7 +33,9 @@ fn main() {
     }
     let dest = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default()).join("embedded.rs");
     if let Err(e) = std::fs::write(&dest, out) {
-        panic!("cannot write {}: {e}", dest.display());
+        // A build script reports failure through its exit status; cargo shows stderr.
+        eprintln!("cannot write {}: {e}", dest.display());
+        std::process::exit(1);
     }
 }
 

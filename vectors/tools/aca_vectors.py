@@ -1480,10 +1480,10 @@ def level3_verify():
     dd["keys"]["keys"][0]["d"] = b64url(K1.seed)
     s.serve_json(DISC, dd)
     out.append(bad("private-key-published", "The discovery document publishes the private key.", ["ACA-DISC-004", "ACA-L3-013"], s,
-                   ["jwk-private-key-published", "aca-key-unresolved"], "The key is not usable (SIG-005), so keyid k1 resolves to nothing."))
+                   ["jwk-private-key-published"], "The key is not usable (SIG-005); reporting rule 3: the unusable key is reported once, not again as aca-key-unresolved."))
     s = Scenario(3)
     del s.resources[DISC]
-    out.append(bad("discovery-absent", "No discovery document.", ["ACA-DISC-001", "ACA-L3-013", "FETCH-008"], s, ["aca-discovery-fetch-failed", "fetch-not-in-snapshot", "aca-key-unresolved"],
+    out.append(bad("discovery-absent", "No discovery document.", ["ACA-DISC-001", "ACA-L3-013", "FETCH-008"], s, ["aca-discovery-fetch-failed", "fetch-not-in-snapshot"],
                    "DISC-001 on the manifest's origin https://agent.example."))
     s = Scenario(3)
     s.resources[DISC] = stored(404, [], b"")
@@ -1500,11 +1500,11 @@ def level3_verify():
                    "At Level 3 it includes http-message-signatures."))
     s = Scenario(3)
     s.serve_json(DISC, discovery(keys=False, jwks_uri=JWKS))
-    out.append(bad("jwks-unreachable", "jwks_uri is not in the snapshot.", ["ACA-DISC-003", "ACA-L3-013", "FETCH-008"], s, ["aca-jwks-fetch-failed", "fetch-not-in-snapshot", "aca-key-unresolved"],
+    out.append(bad("jwks-unreachable", "jwks_uri is not in the snapshot.", ["ACA-DISC-003", "ACA-L3-013", "FETCH-008"], s, ["aca-jwks-fetch-failed", "fetch-not-in-snapshot"],
                    "ACA-DISC-003."))
     s = Scenario(3)
     s.serve_json(DISC, discovery(keys=False))
-    out.append(bad("keys-missing", "The discovery document publishes no key.", ["ACA-DISC-003", "ACA-L3-013"], s, ["aca-discovery-keys-missing", "aca-key-unresolved"], "ACA-DISC-003."))
+    out.append(bad("keys-missing", "The discovery document publishes no key.", ["ACA-DISC-003", "ACA-L3-013"], s, ["aca-discovery-keys-missing"], "ACA-DISC-003; reporting rule 3: no key to resolve, so no aca-key-unresolved."))
     s = Scenario(3)
     s.serve_json(DISC, discovery(keys=True, jwks_uri=JWKS))
     s.serve_json(JWKS, {"keys": [K2.jwk("k1")]})

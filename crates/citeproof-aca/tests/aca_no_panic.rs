@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use citeproof_aca::verify::signature::{
-    KeyResolver, ReceivedResponse, SignatureCheck, check_response_signature,
+    KeyMiss, KeyResolver, ReceivedResponse, SignatureCheck, check_response_signature,
     parse_dictionary_strict,
 };
 use citeproof_aca::{
@@ -18,8 +18,8 @@ use serde_json::{Value, json};
 
 struct NoKeys;
 impl KeyResolver for NoKeys {
-    fn resolve(&self, _: &str) -> Result<VerifyingKey, String> {
-        Err("none".into())
+    fn resolve(&self, _: &str) -> Result<VerifyingKey, KeyMiss> {
+        Err(KeyMiss::Unresolved("none".into()))
     }
 }
 

@@ -34,7 +34,17 @@ pub struct ReceivedResponse<'a> {
 /// How `keyid`s are resolved to keys (ACA-L3-013).
 pub trait KeyResolver {
     /// The one usable key published with this `kid`, or why there is none.
-    fn resolve(&self, keyid: &str) -> Result<VerifyingKey, String>;
+    fn resolve(&self, keyid: &str) -> Result<VerifyingKey, KeyMiss>;
+}
+
+/// Why a `keyid` resolves to no key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyMiss {
+    /// No usable key has this id; the message says why (`aca-key-unresolved`).
+    Unresolved(String),
+    /// The keys could not be read, or the key with this id is unusable, for a reason already
+    /// reported as its own incident.
+    AlreadyReported,
 }
 
 /// Settings of the signature check.
@@ -266,11 +276,12 @@ pub fn check_message_signature(
                 f.verified = Some(verified);
                 break;
             }
-            Err((code, msg)) => failures.push(at(
+            Err(LabelFail::Report((code, msg))) => failures.push(at(
                 url,
                 code,
                 format!("signature `{}`: {msg}", label.as_str()),
             )),
+            Err(LabelFail::AlreadyReported) => {}
         }
     }
     if !policy.always_check_digest && covers_digest && headers.contains("content-digest") {
@@ -284,6 +295,21 @@ pub fn check_message_signature(
 
 type Fail = (IncidentCode, String);
 
+/// Why a label did not verify.
+enum LabelFail {
+    /// A failure to report.
+    Report(Fail),
+    /// The key is unusable for a reason already reported elsewhere (a failed discovery document,
+    /// a duplicate or weak key): nothing more is reported (reporting rule 3).
+    AlreadyReported,
+}
+
+impl From<Fail> for LabelFail {
+    fn from(fail: Fail) -> LabelFail {
+        LabelFail::Report(fail)
+    }
+}
+
 fn check_label(
     label: &str,
     entry: &ListEntry,
@@ -292,57 +318,57 @@ fn check_label(
     policy: &SignaturePolicy,
     keys: &dyn KeyResolver,
     settings: SignatureCheck,
-) -> Result<VerifiedLabel, Fail> {
+) -> Result<VerifiedLabel, LabelFail> {
     // ACA-L3-008: shapes.
     let ListEntry::InnerList(list) = entry else {
-        return Err((
+        return Err(LabelFail::Report((
             IncidentCode::HttpsigInvalidStructuredField,
             "the Signature-Input member is not an inner list".into(),
-        ));
+        )));
     };
     if let Some(item) = list
         .items
         .iter()
         .find(|i| !matches!(i.bare_item, BareItem::String(_)))
     {
-        return Err((
+        return Err(LabelFail::Report((
             IncidentCode::HttpsigInvalidStructuredField,
             format!(
                 "covered component `{}` is not an sf-string",
                 item.serialize()
             ),
-        ));
+        )));
     }
     let signature = match signatures.get(label) {
         None => {
-            return Err((
+            return Err(LabelFail::Report((
                 IncidentCode::HttpsigSignatureMissing,
                 "the label has no value in the Signature field".into(),
-            ));
+            )));
         }
         Some(ListEntry::Item(item)) => match &item.bare_item {
             BareItem::ByteSequence(bytes) if bytes.len() == 64 => bytes.clone(),
             BareItem::ByteSequence(bytes) => {
-                return Err((
+                return Err(LabelFail::Report((
                     IncidentCode::HttpsigMalformedSignature,
                     format!(
                         "the signature is {} bytes; Ed25519 signatures have 64",
                         bytes.len()
                     ),
-                ));
+                )));
             }
             _ => {
-                return Err((
+                return Err(LabelFail::Report((
                     IncidentCode::HttpsigMalformedSignature,
                     "the Signature member is not a byte sequence".into(),
-                ));
+                )));
             }
         },
         Some(ListEntry::InnerList(_)) => {
-            return Err((
+            return Err(LabelFail::Report((
                 IncidentCode::HttpsigMalformedSignature,
                 "the Signature member is an inner list, not a byte sequence".into(),
-            ));
+            )));
         }
     };
     let mut components: Vec<ComponentId> = Vec::with_capacity(list.items.len());
@@ -355,10 +381,10 @@ fn check_label(
             )
         })?;
         if components.iter().any(|c| c.same_as(&id)) {
-            return Err((
+            return Err(LabelFail::Report((
                 IncidentCode::HttpsigDuplicateComponent,
                 format!("component {text} is covered twice"),
-            ));
+            )));
         }
         components.push(id);
     }
@@ -369,76 +395,80 @@ fn check_label(
             .iter()
             .any(|c| c.name() == required.as_str() && c.params().is_empty());
         if !covered {
-            return Err((
+            return Err(LabelFail::Report((
                 IncidentCode::HttpsigRequiredComponentNotCovered,
                 format!("the signature does not cover \"{required}\""),
-            ));
+            )));
         }
     }
     let lines = component_lines(message, &components)?;
     let params = SigParams::read(list)?;
     let Some(created) = params.created else {
-        return Err((
+        return Err(LabelFail::Report((
             IncidentCode::HttpsigRequiredParamMissing,
             "the signature has no `created` parameter".into(),
-        ));
+        )));
     };
     let Some(keyid) = params.keyid.clone() else {
-        return Err((
+        return Err(LabelFail::Report((
             IncidentCode::HttpsigRequiredParamMissing,
             "the signature has no `keyid` parameter".into(),
-        ));
+        )));
     };
     if let Some(alg) = &params.alg
         && alg != "ed25519"
     {
-        return Err((
+        return Err(LabelFail::Report((
             IncidentCode::HttpsigAlgMismatch,
             format!("alg is `{alg}`; only `ed25519` is accepted"),
-        ));
+        )));
     }
 
     // ACA-L3-010: time window.
     let now = settings.now;
     if created > now.saturating_add(CLOCK_SKEW_SECONDS) {
-        return Err((
+        return Err(LabelFail::Report((
             IncidentCode::HttpsigCreatedInFuture,
             format!(
                 "created {created} is more than {CLOCK_SKEW_SECONDS} s after the verification time {now}"
             ),
-        ));
+        )));
     }
     if let Some(expires) = params.expires {
         if expires <= created {
-            return Err((
+            return Err(LabelFail::Report((
                 IncidentCode::HttpsigExpired,
                 format!("expires {expires} is not after created {created}"),
-            ));
+            )));
         }
         if now > expires.saturating_add(CLOCK_SKEW_SECONDS) {
-            return Err((
+            return Err(LabelFail::Report((
                 IncidentCode::HttpsigExpired,
                 format!("the signature expired at {expires} (verification time {now})"),
-            ));
+            )));
         }
     }
     if let Some(max_age) = settings.max_age {
         let max_age = i64::try_from(max_age).unwrap_or(i64::MAX);
         if created < now.saturating_sub(max_age) {
-            return Err((
+            return Err(LabelFail::Report((
                 IncidentCode::HttpsigTooOld,
                 format!("created {created} is older than the maximum age of {max_age} s"),
-            ));
+            )));
         }
     }
 
     // ACA-L3-013: key.
-    let key = keys.resolve(&keyid).map_err(|why| {
-        (
-            IncidentCode::AcaKeyUnresolved,
-            format!("keyid `{keyid}`: {why}"),
-        )
-    })?;
+    let key = match keys.resolve(&keyid) {
+        Ok(key) => key,
+        Err(KeyMiss::AlreadyReported) => return Err(LabelFail::AlreadyReported),
+        Err(KeyMiss::Unresolved(why)) => {
+            return Err(LabelFail::Report((
+                IncidentCode::AcaKeyUnresolved,
+                format!("keyid `{keyid}`: {why}"),
+            )));
+        }
+    };
 
     // ACA-L3-014: signature.
     let serialized = serialize_inner_list(list).ok_or((
@@ -538,16 +568,16 @@ pub struct StaticKeys {
 }
 
 impl KeyResolver for StaticKeys {
-    fn resolve(&self, keyid: &str) -> Result<VerifyingKey, String> {
+    fn resolve(&self, keyid: &str) -> Result<VerifyingKey, KeyMiss> {
         if self.unusable.iter().any(|k| k == keyid) {
-            return Err("the key with this kid is not usable".into());
+            return Err(KeyMiss::AlreadyReported);
         }
         let found: Vec<&super::discovery::PublishedKey> =
             self.keys.iter().filter(|k| k.kid == keyid).collect();
         match found.as_slice() {
             [one] => Ok(one.key),
-            [] => Err("no key has this kid".into()),
-            _ => Err("several keys have this kid".into()),
+            [] => Err(KeyMiss::Unresolved("no key has this kid".into())),
+            _ => Err(KeyMiss::Unresolved("several keys have this kid".into())),
         }
     }
 }

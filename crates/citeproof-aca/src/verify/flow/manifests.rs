@@ -1,0 +1,296 @@
+//! Step 2: the manifests of a response, and how they bind to it (ACA-L2-001 to -012,
+//! ACA-L2-021).
+
+use super::*;
+
+pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
+    let mut state = ManifestState {
+        url: url.to_owned(),
+        response: None,
+        value: None,
+        findings: None,
+        report: ManifestReport {
+            url: url.to_owned(),
+            run_id: None,
+            digest: None,
+            signed_by: None,
+            claims: Vec::new(),
+        },
+    };
+    let resp = match run.fetch_ok(url, IncidentCode::AcaManifestFetchFailed, "manifest") {
+        Ok(r) => r,
+        Err(incidents) => {
+            run.extend(2, incidents);
+            return state;
+        }
+    };
+    state.report.digest = Some(sha256_bytes(&resp.body).to_string());
+    let media = resp
+        .content_type_essence()
+        .unwrap_or_else(|| "application/octet-stream".into());
+    if media != "application/json" && !media.ends_with("+json") {
+        run.push(
+            2,
+            Incident::new(
+                IncidentCode::AcaManifestContentType,
+                format!(
+                    "the manifest is served as `{media}`, not application/json or a +json type"
+                ),
+                url_loc(url),
+            ),
+        );
+    }
+    match parse_strict(&resp.body) {
+        Ok(value) => {
+            let findings = check_manifest(&value, Some(url));
+            run.extend(2, findings.level2.iter().cloned());
+            state.report.run_id = findings.manifest.run_id.clone();
+            state.report.claims = findings
+                .manifest
+                .claims
+                .iter()
+                .map(|c| ClaimReport {
+                    claim_id: c.claim_id.clone(),
+                    text: c.text.clone(),
+                    sources: Vec::new(),
+                    supported: None,
+                })
+                .collect();
+            state.findings = Some(findings);
+            state.value = Some(value);
+        }
+        Err(e) => {
+            let mut i = e.to_incident();
+            i.location.url = Some(url.to_owned());
+            run.push(2, i);
+        }
+    }
+    state.response = Some(resp);
+    state
+}
+
+/// ACA-L2-004.
+pub(super) fn check_run_binding(
+    run: &mut Run<'_>,
+    manifests: &[ManifestState],
+    header_run: Option<&str>,
+) {
+    let mut reference: Option<(String, String)> =
+        header_run.map(|r| (r.to_owned(), "the header's run parameter".to_owned()));
+    for m in manifests {
+        let Some(id) = m.findings.as_ref().and_then(|f| f.manifest.run_id.clone()) else {
+            continue;
+        };
+        match &reference {
+            None => reference = Some((id, format!("manifest `{}`", m.url))),
+            Some((r, from)) if *r != id => {
+                let mut i = Incident::new(
+                    IncidentCode::AcaRunMismatch,
+                    format!(
+                        "run_id `{id}` differs from `{r}` of {from}: the manifest was reused across runs"
+                    ),
+                    url_loc(&m.url),
+                );
+                i.location.pointer = Some("/run_id".into());
+                run.push(2, i);
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// ACA-L2-021: every claim text of every manifest occurs in the response body.
+pub(super) fn check_claims_in_response(
+    run: &mut Run<'_>,
+    agent: &FetchedResponse,
+    manifests: &[ManifestState],
+) {
+    let text = ResponseText::of(agent.header("content-type"), &agent.body);
+    for m in manifests {
+        let Some(f) = &m.findings else { continue };
+        for c in &f.manifest.claims {
+            let Some(claim) = &c.text else { continue };
+            if text.contains_claim(claim) {
+                continue;
+            }
+            let why = if text.is_empty() {
+                "the response body has no text to find it in (not a textual media type, not UTF-8, or empty)"
+            } else {
+                "it does not occur in the response body (compared after normalization)"
+            };
+            run.push(
+                2,
+                Incident::new(
+                    IncidentCode::AcaClaimNotInResponse,
+                    format!("claim `{}`: {why}", c.claim_id.as_deref().unwrap_or("?")),
+                    Location {
+                        url: Some(m.url.clone()),
+                        claim_id: c.claim_id.clone(),
+                        pointer: Some(format!("{}/text", c.pointer)),
+                        ..Location::default()
+                    },
+                ),
+            );
+        }
+    }
+}
+
+/// ACA-L2-007 (second half).
+pub(super) fn check_claim_id_conflicts(run: &mut Run<'_>, manifests: &[ManifestState]) {
+    let mut seen: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut reported: BTreeSet<String> = BTreeSet::new();
+    for m in manifests {
+        let Some(f) = &m.findings else { continue };
+        for c in &f.manifest.claims {
+            let (Some(id), Some(text)) = (&c.claim_id, &c.text) else {
+                continue;
+            };
+            match seen.get(id) {
+                None => {
+                    seen.insert(id.clone(), (text.clone(), m.url.clone()));
+                }
+                Some((t, other)) if t != text && *other != m.url && reported.insert(id.clone()) => {
+                    run.push(
+                        2,
+                        Incident::new(
+                            IncidentCode::AcaClaimIdConflict,
+                            format!(
+                                "claim_id `{id}` names different texts in `{other}` and `{}`",
+                                m.url
+                            ),
+                            Location {
+                                url: Some(m.url.clone()),
+                                claim_id: Some(id.clone()),
+                                pointer: Some(format!("{}/text", c.pointer)),
+                                ..Location::default()
+                            },
+                        ),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+/// ACA-L2-011 (warning).
+pub(super) fn check_emission_time(run: &mut Run<'_>, manifests: &[ManifestState]) {
+    for m in manifests {
+        let Some(t) = m
+            .findings
+            .as_ref()
+            .and_then(|f| f.manifest.emitted_at.clone())
+        else {
+            continue;
+        };
+        let limit = run.opts.now.saturating_add(EMITTED_SKEW_SECONDS);
+        // Offsets are whole minutes, so the fraction written is the instant's fraction.
+        let later = t.unix_seconds() > limit
+            || (t.unix_seconds() == limit && has_nonzero_fraction(t.as_str()));
+        if later {
+            let mut i = Incident::new(
+                IncidentCode::AcaEmittedInFuture,
+                format!(
+                    "emitted_at {t} is more than {EMITTED_SKEW_SECONDS} s after the verification time"
+                ),
+                url_loc(&m.url),
+            );
+            i.location.pointer = Some("/emitted_at".into());
+            run.push(2, i);
+        }
+    }
+}
+
+/// Whether a timestamp's text has a fraction of a second other than zero (`.000` is zero).
+pub(super) fn has_nonzero_fraction(text: &str) -> bool {
+    text.get(19..)
+        .and_then(|rest| rest.strip_prefix('.'))
+        .is_some_and(|digits| {
+            digits
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .any(|c| c != '0')
+        })
+}
+
+/// ACA-L2-012.
+pub(super) fn check_header_agreement(
+    run: &mut Run<'_>,
+    entries: &[crate::verify::header::HeaderEntry],
+    manifests: &[ManifestState],
+) {
+    let header_sources: BTreeSet<String> = entries
+        .iter()
+        .filter(|e| crate::verify::url::is_web_url(&e.source))
+        .map(|e| equality_key(&e.source))
+        .collect();
+    for entry in entries.iter().filter(|e| e.usable) {
+        let Some(m_url) = &entry.manifest else {
+            continue;
+        };
+        let Some(m) = manifests
+            .iter()
+            .find(|m| equality_key(&m.url) == equality_key(m_url))
+        else {
+            continue;
+        };
+        let Some(f) = &m.findings else { continue };
+        let key = equality_key(&entry.source);
+        let cited = f
+            .manifest
+            .claims
+            .iter()
+            .flat_map(|c| c.sources.iter())
+            .any(|s| s.url.as_ref().is_some_and(|u| equality_key(u) == key));
+        if cited {
+            continue;
+        }
+        // A consulted source no claim cites is fine ("every source URL consulted"), but at
+        // Level 3 the chain of its manifest records the tool call that consulted it.
+        let in_chain = f.manifest.chain.as_ref().is_some_and(|steps| {
+            steps
+                .iter()
+                .flat_map(|st| st.sources.iter())
+                .any(|u| equality_key(u) == key)
+        });
+        if !in_chain {
+            run.push(
+                3,
+                Incident::new(
+                    IncidentCode::AcaSourceNotInManifest,
+                    format!(
+                        "`{}` is listed in Citation-Source, but neither a claim nor the chain of manifest `{m_url}` names it",
+                        entry.source
+                    ),
+                    url_loc(&entry.source),
+                ),
+            );
+        }
+    }
+    for m in manifests {
+        let Some(f) = &m.findings else { continue };
+        for c in &f.manifest.claims {
+            for s in &c.sources {
+                let Some(u) = &s.url else { continue };
+                if !header_sources.contains(&equality_key(u)) {
+                    run.push(
+                        2,
+                        Incident::new(
+                            IncidentCode::AcaSourceNotInHeader,
+                            format!(
+                                "source `{u}` is cited in `{}` but not listed in Citation-Source",
+                                m.url
+                            ),
+                            Location {
+                                url: Some(m.url.clone()),
+                                pointer: Some(format!("{}/url", s.pointer)),
+                                claim_id: c.claim_id.clone(),
+                                ..Location::default()
+                            },
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! The seed's four-step verification flow over a [`Fetcher`], with the level rules of the
+//! profile ("Conformance levels"): the level achieved is the highest n such that no
+//! error-severity incident counts toward levels 1 to n.
+//!
+//! - [`report`]: options and the report types;
+//! - `manifests`: step 2, the manifests and how they bind to this response;
+//! - `sources`: steps 3 and 4, re-fetched sources, excerpts and the support check;
+//! - `keys`: discovery documents and keys (Level 3).
+
+mod keys;
+mod manifests;
+pub mod report;
+mod sources;
+
+pub use report::{
+    AcaIncident, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting, SourceReport,
+    VerifyOptions,
+};
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use citeproof_fetch::{
+    BudgetedFetcher, FetchError, FetchPolicy, FetchedResponse, Fetcher, SnapshotFetcher,
+    parse_snapshot,
+};
+use citeproof_jose::VerifyingKey;
+use citeproof_model::{
+    ContentHash, Incident, IncidentCode, Location, Severity, aef_text_hash, jcs::canonicalize,
+    json::parse_strict, sha256_bytes, snapshot::WebSnapshot,
+};
+use serde_json::Value;
+
+use crate::verify::binding::ResponseText;
+use crate::verify::discovery::{DISCOVERY_PATH, PublishedKey, check_discovery, check_jwk_set};
+use crate::verify::header::parse_citation_source;
+use crate::verify::jsonpath::Ctx;
+use crate::verify::manifest::{CheckedSource, ManifestFindings, check_manifest};
+use crate::verify::signature::{
+    KeyMiss, KeyResolver, ReceivedResponse, SignatureCheck, check_response_signature,
+};
+use crate::verify::support::{ExcerptRef, SupportJudge, assess};
+use crate::verify::url::{equality_key, origin_of, urls_equal};
+
+use keys::{KeyTable, check_manifest_origin, load_keys};
+use manifests::{
+    check_claim_id_conflicts, check_claims_in_response, check_emission_time,
+    check_header_agreement, check_run_binding, load_manifest,
+};
+use sources::check_sources;
+
+/// Skew tolerated for `emitted_at` in the future (ACA-L2-011), seconds.
+const EMITTED_SKEW_SECONDS: i64 = 300;
+/// Bounds of the excerpt search of ACA-L2-015.
+const MAX_SEARCH_EXCERPT: u64 = 1024;
+const MAX_SEARCH_BODY: usize = 1024 * 1024;
+
+/// Fetches the agent response at `url` and verifies it.
+pub fn verify_url(url: &str, fetcher: &dyn Fetcher, opts: &VerifyOptions) -> AcaReport {
+    match fetcher.fetch(url) {
+        Ok(resp) => verify_response(&resp, fetcher, opts),
+        Err(e) => {
+            let mut run = Run::new(fetcher, opts, url);
+            run.push(1, fetch_cause(&e, url));
+            run.finish(opts.required_level.unwrap_or(1), Vec::new())
+        }
+    }
+}
+
+/// Verifies the agent response of a web snapshot, answering every fetch from the snapshot.
+pub fn verify_snapshot(snapshot: &WebSnapshot, opts: &VerifyOptions) -> AcaReport {
+    let policy = FetchPolicy {
+        allow_private: opts.allow_private,
+        ..FetchPolicy::default()
+    };
+    match SnapshotFetcher::new(snapshot, policy) {
+        Ok(fetcher) => verify_response(fetcher.agent_response(), &fetcher, opts),
+        Err(e) => snapshot_failure(&e, &snapshot.response.url, opts),
+    }
+}
+
+/// [`verify_snapshot`] from the snapshot's JSON bytes.
+pub fn verify_snapshot_bytes(bytes: &[u8], opts: &VerifyOptions) -> AcaReport {
+    match parse_snapshot(bytes) {
+        Ok(s) => verify_snapshot(&s, opts),
+        Err(e) => snapshot_failure(&e, "", opts),
+    }
+}
+
+/// The report of a snapshot that could not be read at all (`fetch-snapshot-invalid`, Level 0).
+pub fn verify_snapshot_error(e: &FetchError, url: &str, opts: &VerifyOptions) -> AcaReport {
+    snapshot_failure(e, url, opts)
+}
+
+fn snapshot_failure(e: &FetchError, url: &str, opts: &VerifyOptions) -> AcaReport {
+    struct NoFetch;
+    impl Fetcher for NoFetch {
+        fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+            Err(FetchError::NotInSnapshot {
+                url: url.to_owned(),
+            })
+        }
+    }
+    let nf = NoFetch;
+    let mut run = Run::new(&nf, opts, url);
+    run.push(1, fetch_cause(e, url));
+    run.finish(opts.required_level.unwrap_or(1), Vec::new())
+}
+
+fn fetch_cause(e: &FetchError, url: &str) -> Incident {
+    let code = IncidentCode::from_code(e.code()).unwrap_or(IncidentCode::FetchIoFailed);
+    Incident::new(code, e.to_string(), url_loc(url))
+}
+
+fn url_loc(url: &str) -> Location {
+    Location {
+        url: Some(url.to_owned()),
+        ..Location::default()
+    }
+}
+
+struct Run<'a> {
+    fetcher: &'a dyn Fetcher,
+    opts: &'a VerifyOptions,
+    url: String,
+    incidents: Vec<AcaIncident>,
+    /// Excerpt bytes handed to the support check so far (ACA-L2-023).
+    excerpt_bytes: u64,
+    budget_reported: bool,
+}
+
+/// One manifest URL of the response.
+struct ManifestState {
+    url: String,
+    response: Option<FetchedResponse>,
+    value: Option<Value>,
+    findings: Option<ManifestFindings>,
+    report: ManifestReport,
+}
+
+impl<'a> Run<'a> {
+    fn new(fetcher: &'a dyn Fetcher, opts: &'a VerifyOptions, url: &str) -> Run<'a> {
+        Run {
+            fetcher,
+            opts,
+            url: url.to_owned(),
+            incidents: Vec::new(),
+            excerpt_bytes: 0,
+            budget_reported: false,
+        }
+    }
+
+    fn push(&mut self, level: u8, incident: Incident) {
+        self.incidents.push(AcaIncident { level, incident });
+    }
+
+    fn extend(&mut self, level: u8, incidents: impl IntoIterator<Item = Incident>) {
+        for i in incidents {
+            self.push(level, i);
+        }
+    }
+
+    /// GET under the fetching rules: status 200 and no content coding (FETCH-006, FETCH-007).
+    /// On failure returns the consumer incident and the cause incident.
+    fn fetch_ok(
+        &self,
+        url: &str,
+        consumer: IncidentCode,
+        what: &str,
+    ) -> Result<FetchedResponse, Vec<Incident>> {
+        let fail = |cause: Incident| {
+            vec![
+                Incident::new(
+                    consumer,
+                    format!("{what} `{url}` could not be fetched: {}", cause.message),
+                    url_loc(url),
+                ),
+                cause,
+            ]
+        };
+        let resp = self
+            .fetcher
+            .fetch(url)
+            .map_err(|e| fail(fetch_cause(&e, url)))?;
+        if resp.status != 200 {
+            return Err(fail(Incident::new(
+                IncidentCode::FetchHttpStatus,
+                format!("status {} (only 200 is accepted)", resp.status),
+                url_loc(url),
+            )));
+        }
+        let codings: Vec<String> = resp
+            .header_values("content-encoding")
+            .flat_map(|v| v.split(','))
+            .map(|c| c.trim_matches([' ', '\t']).to_ascii_lowercase())
+            .filter(|c| !c.is_empty())
+            .collect();
+        if codings.iter().any(|c| c != "identity") {
+            return Err(fail(Incident::new(
+                IncidentCode::FetchContentEncoding,
+                format!(
+                    "Content-Encoding `{}` was applied although identity was requested",
+                    codings.join(", ")
+                ),
+                url_loc(url),
+            )));
+        }
+        Ok(resp)
+    }
+
+    fn finish(mut self, required: u8, manifests: Vec<ManifestReport>) -> AcaReport {
+        let required = required.clamp(1, 3);
+        let failed = |lvl: u8| {
+            self.incidents
+                .iter()
+                .any(|i| i.level == lvl && i.incident.severity == Severity::Error)
+        };
+        let mut level = 0;
+        for l in 1..=required {
+            if failed(l) {
+                break;
+            }
+            level = l;
+        }
+        self.incidents.sort_by_key(|i| i.level);
+        AcaReport {
+            level,
+            required_level: required,
+            verified: level >= required,
+            url: self.url,
+            incidents: self.incidents,
+            manifests,
+            judge: self.opts.judge.name().to_owned(),
+        }
+    }
+}
+
+/// Verifies one agent response; every other resource is fetched with `fetcher`.
+pub fn verify_response(
+    agent: &FetchedResponse,
+    fetcher: &dyn Fetcher,
+    opts: &VerifyOptions,
+) -> AcaReport {
+    let budgeted = BudgetedFetcher::new(fetcher, opts.budget);
+    let mut run = Run::new(&budgeted, opts, &agent.url);
+
+    // Step 1: Citation-Source (Level 1).
+    let lines: Vec<&str> = agent.header_values("citation-source").collect();
+    let header = parse_citation_source(&lines);
+    run.extend(1, header.incidents.iter().cloned());
+    if opts.required_level == Some(1) {
+        return run.finish(1, Vec::new());
+    }
+    // ACA-L1-005, ACA-L2-004: a header-only entry or one without `run` is Level 1 at most.
+    run.extend(2, header.level2.iter().cloned());
+
+    // Step 2: manifests (Level 2, chain findings kept for Level 3).
+    let mut manifests: Vec<ManifestState> = Vec::new();
+    for entry in header.entries.iter().filter(|e| e.usable) {
+        let Some(m) = &entry.manifest else { continue };
+        if manifests
+            .iter()
+            .any(|s| equality_key(&s.url) == equality_key(m))
+        {
+            continue;
+        }
+        manifests.push(load_manifest(&mut run, m));
+    }
+    let claimed = if manifests.iter().any(|m| {
+        m.findings
+            .as_ref()
+            .is_some_and(|f| f.manifest.has_chain_member)
+            || m.response.as_ref().is_some_and(|r| {
+                r.header("signature-input").is_some() || r.header("signature").is_some()
+            })
+    }) {
+        3
+    } else if header.entries.iter().all(|e| e.manifest.is_none()) {
+        // A header-only response (seed Level 1, "useful for legacy agents") claims Level 1.
+        1
+    } else {
+        2
+    };
+    let required = opts.required_level.unwrap_or(claimed).clamp(1, 3);
+
+    check_run_binding(&mut run, &manifests, header.run.as_deref());
+    check_claims_in_response(&mut run, agent, &manifests);
+    check_claim_id_conflicts(&mut run, &manifests);
+    check_emission_time(&mut run, &manifests);
+    check_header_agreement(&mut run, &header.entries, &manifests);
+    check_sources(&mut run, &mut manifests);
+
+    // Step 3: chain and signatures (Level 3).
+    let response_origin = origin_of(&agent.url).unwrap_or_default();
+    if required >= 3 {
+        let mut tables: BTreeMap<String, KeyTable> = BTreeMap::new();
+        for m in &mut manifests {
+            if let Some(f) = &m.findings {
+                run.extend(3, f.level3.iter().cloned());
+            }
+            let Some(resp) = &m.response else { continue };
+            if let Some(value) = &m.value
+                && canonicalize(value) != resp.body
+            {
+                run.push(
+                    3,
+                    Incident::new(
+                        IncidentCode::AcaManifestNotJcs,
+                        "the manifest body is not byte-identical to its RFC 8785 canonical form",
+                        url_loc(&m.url),
+                    ),
+                );
+            }
+            // ACA-DISC-001: the agent's identity is the response's origin; its discovery
+            // document names the keys, whatever origin hosts the manifest.
+            let origin = response_origin.clone();
+            if !tables.contains_key(&origin) {
+                let table = load_keys(&mut run, &origin);
+                tables.insert(origin.clone(), table);
+            }
+            let empty = KeyTable::default();
+            let table = tables.get(&origin).unwrap_or(&empty);
+            check_manifest_origin(&mut run, &m.url, &origin, table);
+            let received = ReceivedResponse {
+                status: resp.status,
+                headers: &resp.headers,
+                body: &resp.body,
+            };
+            let settings = SignatureCheck {
+                now: opts.now,
+                max_age: opts.max_signature_age,
+            };
+            let found = check_response_signature(&received, table, settings, Some(&m.url));
+            run.extend(3, found.incidents);
+            m.report.signed_by = found.verified.map(|v| v.keyid);
+        }
+    }
+    let reports = manifests.into_iter().map(|m| m.report).collect();
+    let mut report = run.finish(required, reports);
+    if let Some(history) = &opts.history {
+        apply_history(&mut report, history.as_ref());
+    }
+    report
+}
+
+/// ACA-L2-022 on a finished report: a manifest seen before under another run or for another
+/// response is reused. Also used after a batch verified in parallel, in input order, so the
+/// verdict does not depend on timing.
+pub fn apply_history(report: &mut AcaReport, history: &dyn ManifestHistory) {
+    let mut found = Vec::new();
+    for m in &report.manifests {
+        let Some(digest) = &m.digest else { continue };
+        let run_id = m.run_id.as_deref();
+        let earlier = history
+            .sightings(digest)
+            .into_iter()
+            .find(|e| e.run_id.as_deref() != run_id || !urls_equal(&e.response_url, &report.url));
+        if let Some(e) = earlier {
+            found.push(AcaIncident {
+                level: 2,
+                incident: Incident::new(
+                    IncidentCode::AcaManifestReused,
+                    format!(
+                        "this manifest ({digest}) was already cited by `{}` under run `{}`",
+                        e.response_url,
+                        e.run_id.as_deref().unwrap_or("(none)")
+                    ),
+                    url_loc(&m.url),
+                ),
+            });
+        }
+    }
+    if found.is_empty() {
+        return;
+    }
+    report.incidents.extend(found);
+    report.incidents.sort_by_key(|i| i.level);
+    report.level = report.level.min(1);
+    report.verified = report.level >= report.required_level;
+}

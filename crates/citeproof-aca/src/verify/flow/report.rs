@@ -1,0 +1,172 @@
+//! Options and reports of the ACA verification flow.
+
+use std::sync::Arc;
+
+use citeproof_fetch::FetchBudget;
+use citeproof_model::{Incident, IncidentCode};
+use serde::Serialize;
+
+use crate::verify::support::{LexicalJudge, SupportJudge};
+
+/// How to verify.
+#[derive(Clone)]
+pub struct VerifyOptions {
+    /// Verification time, Unix seconds (the profile's "verification time"; never read from a
+    /// clock by the library).
+    pub now: i64,
+    /// Level to check up to and require; `None`: the highest level the response claims (3 when
+    /// a manifest has a `chain` or its response carries a signature, else 2, or 1 when the
+    /// header lists nothing).
+    pub required_level: Option<u8>,
+    /// Maximum age of manifest signatures, seconds (`None`: no limit, the profile default).
+    pub max_signature_age: Option<u64>,
+    /// Support judge of ACA-L2-018: the profile's deterministic rule unless replaced.
+    pub judge: Arc<dyn SupportJudge>,
+    /// Further judges (a model behind `--judge CMD`): each can only add findings
+    /// (`aca-judge-unsupported`, `aca-judge-failed`), never make a claim supported.
+    pub extra_judges: Vec<Arc<dyn SupportJudge>>,
+    /// Allow loopback and private addresses (snapshot replay; live fetchers carry their own
+    /// policy).
+    pub allow_private: bool,
+    /// Earlier sightings of manifests (an audit store): a manifest seen under another run or
+    /// for another response is reported as reused (ACA-L2-022). `None`: no history, no check.
+    pub history: Option<Arc<dyn ManifestHistory>>,
+    /// The fetches this verification may make (FETCH-009), after the agent response itself.
+    pub budget: FetchBudget,
+    /// Excerpt text the support check may analyze in all, bytes (ACA-L2-023).
+    pub max_excerpt_bytes: u64,
+}
+
+/// Default of [`VerifyOptions::max_excerpt_bytes`]: 256 MiB.
+pub const DEFAULT_MAX_EXCERPT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Where a verifier remembers the manifests it saw (ACA-L2-022).
+pub trait ManifestHistory: Send + Sync {
+    /// Earlier verifications that saw a manifest whose body has this digest.
+    fn sightings(&self, digest: &str) -> Vec<Sighting>;
+}
+
+/// One earlier sighting of a manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Sighting {
+    /// The agent response that cited it.
+    pub response_url: String,
+    /// The `run_id` the manifest carried then.
+    pub run_id: Option<String>,
+}
+
+impl ManifestHistory for Vec<(String, Sighting)> {
+    fn sightings(&self, digest: &str) -> Vec<Sighting> {
+        self.iter()
+            .filter(|(d, _)| d == digest)
+            .map(|(_, s)| s.clone())
+            .collect()
+    }
+}
+
+impl std::fmt::Debug for VerifyOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VerifyOptions")
+            .field("now", &self.now)
+            .field("required_level", &self.required_level)
+            .field("max_signature_age", &self.max_signature_age)
+            .field("judge", &self.judge.name())
+            .field(
+                "extra_judges",
+                &self
+                    .extra_judges
+                    .iter()
+                    .map(|j| j.name())
+                    .collect::<Vec<_>>(),
+            )
+            .field("allow_private", &self.allow_private)
+            .field("history", &self.history.is_some())
+            .finish()
+    }
+}
+
+impl VerifyOptions {
+    /// Options with the profile defaults and the lexical judge.
+    pub fn new(now: i64) -> VerifyOptions {
+        VerifyOptions {
+            now,
+            required_level: None,
+            max_signature_age: None,
+            judge: Arc::new(LexicalJudge),
+            extra_judges: Vec::new(),
+            allow_private: false,
+            history: None,
+            budget: FetchBudget::default(),
+            max_excerpt_bytes: DEFAULT_MAX_EXCERPT_BYTES,
+        }
+    }
+}
+
+/// An incident with the conformance level it counts toward.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AcaIncident {
+    pub level: u8,
+    #[serde(flatten)]
+    pub incident: Incident,
+}
+
+/// Result of verifying one agent response.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AcaReport {
+    /// Level achieved, 0-3.
+    pub level: u8,
+    /// Level checked and required.
+    pub required_level: u8,
+    /// `level >= required_level`.
+    pub verified: bool,
+    /// URL of the agent response.
+    pub url: String,
+    pub incidents: Vec<AcaIncident>,
+    pub manifests: Vec<ManifestReport>,
+    /// Name of the support judge used.
+    pub judge: String,
+}
+
+impl AcaReport {
+    /// The incidents without their levels.
+    pub fn plain_incidents(&self) -> Vec<Incident> {
+        self.incidents.iter().map(|i| i.incident.clone()).collect()
+    }
+
+    /// Whether an incident with this code was reported.
+    pub fn has(&self, code: IncidentCode) -> bool {
+        self.incidents.iter().any(|i| i.incident.code == code)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ManifestReport {
+    pub url: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+    /// `sha256:<hex>` of the manifest body as served (what an audit store remembers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// `Some(keyid)` when a signature verified (Level 3 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signed_by: Option<String>,
+    pub claims: Vec<ClaimReport>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClaimReport {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    pub sources: Vec<SourceReport>,
+    /// `Some(true/false)` when the support check ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub supported: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceReport {
+    pub url: String,
+    pub verdict: String,
+}

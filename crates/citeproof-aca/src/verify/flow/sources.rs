@@ -1,0 +1,288 @@
+//! Steps 3 and 4: re-fetched sources, excerpts and the support check (ACA-L2-013 to -020,
+//! ACA-L2-023).
+
+use super::*;
+
+/// Steps 3 and 4: re-fetch sources, compare hashes, check excerpts and support.
+pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) {
+    // Each distinct source is fetched and hashed once, however many claims cite it.
+    let mut bodies: BTreeMap<String, Option<(FetchedResponse, ContentHash)>> = BTreeMap::new();
+    for m in manifests.iter() {
+        let Some(f) = &m.findings else { continue };
+        for c in &f.manifest.claims {
+            for s in &c.sources {
+                let Some(u) = &s.url else { continue };
+                let key = equality_key(u);
+                if bodies.contains_key(&key) {
+                    continue;
+                }
+                let got = match run.fetch_ok(u, IncidentCode::AcaSourceFetchFailed, "source") {
+                    Ok(r) => {
+                        let hash = sha256_bytes(&r.body);
+                        Some((r, hash))
+                    }
+                    Err(incidents) => {
+                        run.extend(2, incidents);
+                        None
+                    }
+                };
+                bodies.insert(key, got);
+            }
+        }
+    }
+    for m in manifests.iter_mut() {
+        let Some(f) = &m.findings else { continue };
+        for (ci, c) in f.manifest.claims.iter().enumerate() {
+            let mut excerpts: Vec<String> = Vec::new();
+            let mut all = !c.sources.is_empty();
+            let mut source_reports = Vec::new();
+            for s in &c.sources {
+                let Some(u) = &s.url else {
+                    all = false;
+                    continue;
+                };
+                let body = bodies.get(&equality_key(u)).and_then(Option::as_ref);
+                let (excerpt, verdict) = match body {
+                    None => (None, "not fetched".to_owned()),
+                    Some((resp, actual)) => {
+                        check_one_source(run, &m.url, c.claim_id.as_deref(), s, &resp.body, *actual)
+                    }
+                };
+                source_reports.push(SourceReport {
+                    url: u.clone(),
+                    verdict,
+                });
+                match excerpt {
+                    Some(e) => excerpts.push(e),
+                    None => all = false,
+                }
+            }
+            let mut supported = None;
+            if all && let Some(text) = &c.text {
+                let loc = Location {
+                    url: Some(m.url.clone()),
+                    claim_id: c.claim_id.clone(),
+                    pointer: Some(format!("{}/text", c.pointer)),
+                    ..Location::default()
+                };
+                supported = judge_claim(run, text, &c.sources, &excerpts, &loc);
+            }
+            if let Some(r) = m.report.claims.get_mut(ci) {
+                r.sources = source_reports;
+                r.supported = supported;
+            }
+        }
+    }
+}
+
+/// ACA-L2-018 to ACA-L2-020 for one claim whose every source yielded an excerpt.
+pub(super) fn judge_claim(
+    run: &mut Run<'_>,
+    text: &str,
+    sources: &[CheckedSource],
+    excerpts: &[String],
+    loc: &Location,
+) -> Option<bool> {
+    // ACA-L2-023: the support check's work is bounded whatever the manifest says.
+    let bytes: u64 = excerpts
+        .iter()
+        .map(|e| u64::try_from(e.len()).unwrap_or(u64::MAX))
+        .sum();
+    run.excerpt_bytes = run.excerpt_bytes.saturating_add(bytes);
+    if run.excerpt_bytes > run.opts.max_excerpt_bytes {
+        if !run.budget_reported {
+            run.budget_reported = true;
+            run.push(
+                2,
+                Incident::new(
+                    IncidentCode::AcaBudgetExhausted,
+                    format!(
+                        "the excerpts to check exceed {} bytes in all; the remaining claims are not checked",
+                        run.opts.max_excerpt_bytes
+                    ),
+                    loc.clone(),
+                ),
+            );
+        }
+        return None;
+    }
+    let refs: Vec<ExcerptRef<'_>> = sources
+        .iter()
+        .zip(excerpts)
+        .map(|(s, e)| {
+            let mut location = loc.clone();
+            location.pointer = Some(s.pointer.clone());
+            ExcerptRef {
+                text: e,
+                source_url: s.url.as_deref().unwrap_or(""),
+                location,
+            }
+        })
+        .collect();
+    let judges: Vec<&dyn SupportJudge> = run.opts.extra_judges.iter().map(|j| &**j).collect();
+    let assessment = assess(text, &refs, loc, &*run.opts.judge, &judges);
+    run.extend(2, assessment.incidents);
+    assessment.supported
+}
+
+/// ACA-L2-014 to ACA-L2-017 for one claim source: returns the excerpt (when one is available
+/// for the support check) and a verdict for the report.
+pub(super) fn check_one_source(
+    run: &mut Run<'_>,
+    manifest_url: &str,
+    claim_id: Option<&str>,
+    s: &CheckedSource,
+    body: &[u8],
+    actual: ContentHash,
+) -> (Option<String>, String) {
+    let ctx = Ctx {
+        url: Some(manifest_url.to_owned()),
+    };
+    let Some(hash) = s.hash else {
+        return (None, "no usable hash".into());
+    };
+    if actual != hash {
+        run.push(
+            2,
+            ctx.at_claim(
+                IncidentCode::AcaSourceHashMismatch,
+                &format!("{}/hash", s.pointer),
+                claim_id,
+                format!(
+                    "the source `{}` changed: its SHA-256 is {actual}, the manifest recorded {hash}",
+                    s.url.as_deref().unwrap_or("")
+                ),
+            ),
+        );
+        // ACA-L2-015: diagnosis.
+        let (Some(excerpt_hash), Some((start, end))) = (s.excerpt_hash, s.excerpt_offset) else {
+            return (
+                None,
+                "source changed (no excerpt_hash to locate the excerpt)".into(),
+            );
+        };
+        return match find_intact(body, start, end, excerpt_hash) {
+            Some((a, b, moved)) => {
+                let text = String::from_utf8_lossy(&body[a..b]).into_owned();
+                run.push(
+                    2,
+                    ctx.at_claim(
+                        IncidentCode::AcaExcerptIntact,
+                        &format!("{}/excerpt_hash", s.pointer),
+                        claim_id,
+                        if moved {
+                            format!(
+                                "the source changed but the excerpt is intact at bytes [{a}, {b})"
+                            )
+                        } else {
+                            "the source changed but the excerpt is intact at its offsets".to_owned()
+                        },
+                    ),
+                );
+                (Some(text), "source changed, excerpt intact".into())
+            }
+            None => {
+                run.push(
+                    2,
+                    ctx.at_claim(
+                        IncidentCode::AcaExcerptChanged,
+                        &format!("{}/excerpt_hash", s.pointer),
+                        claim_id,
+                        "the source changed and the excerpt is no longer found exactly once".into(),
+                    ),
+                );
+                (None, "source changed, excerpt changed".into())
+            }
+        };
+    }
+    let Some((start, end)) = s.excerpt_offset else {
+        return (None, "hash ok, no usable excerpt_offset".into());
+    };
+    let len = body.len() as u64;
+    if end > len {
+        run.push(
+            2,
+            ctx.at_claim(
+                IncidentCode::AcaOffsetOutOfRange,
+                &format!("{}/excerpt_offset", s.pointer),
+                claim_id,
+                format!("excerpt_offset end {end} is beyond the body length {len}"),
+            ),
+        );
+        return (None, "hash ok, offsets out of range".into());
+    }
+    let (a, b) = (start as usize, end as usize);
+    let Ok(text) = std::str::from_utf8(&body[a..b]) else {
+        run.push(
+            2,
+            ctx.at_claim(
+                IncidentCode::AcaExcerptNotUtf8,
+                &format!("{}/excerpt_offset", s.pointer),
+                claim_id,
+                format!("the bytes [{start}, {end}) are not well-formed UTF-8"),
+            ),
+        );
+        return (None, "hash ok, excerpt not UTF-8".into());
+    };
+    if let Some(eh) = s.excerpt_hash {
+        let got = aef_text_hash(text.as_bytes()).ok();
+        if got != Some(eh) {
+            run.push(
+                2,
+                ctx.at_claim(
+                    IncidentCode::AcaExcerptHashMismatch,
+                    &format!("{}/excerpt_hash", s.pointer),
+                    claim_id,
+                    format!(
+                        "excerpt_hash is {eh} but the excerpt at [{start}, {end}) hashes to {}",
+                        got.map(|h| h.to_string()).unwrap_or_default()
+                    ),
+                ),
+            );
+            return (
+                Some(text.to_owned()),
+                "hash ok, excerpt_hash mismatch".into(),
+            );
+        }
+    }
+    (Some(text.to_owned()), "hash ok, excerpt ok".into())
+}
+
+/// ACA-L2-015 (1) and (2): where the excerpt with `excerpt_hash` is in a changed body.
+/// Returns `(start, end, moved)`.
+pub(super) fn find_intact(
+    body: &[u8],
+    start: u64,
+    end: u64,
+    excerpt_hash: ContentHash,
+) -> Option<(usize, usize, bool)> {
+    let len = body.len() as u64;
+    if end <= len {
+        let (a, b) = (start as usize, end as usize);
+        if std::str::from_utf8(&body[a..b]).is_ok()
+            && aef_text_hash(&body[a..b]).ok() == Some(excerpt_hash)
+        {
+            return Some((a, b, false));
+        }
+    }
+    let width = end - start;
+    if width > MAX_SEARCH_EXCERPT || body.len() > MAX_SEARCH_BODY || width > len {
+        return None;
+    }
+    let w = width as usize;
+    let mut found = None;
+    for a in 0..=(body.len() - w) {
+        let window = &body[a..a + w];
+        // A window that starts or ends inside a UTF-8 sequence is not well-formed.
+        if std::str::from_utf8(window).is_err() {
+            continue;
+        }
+        if aef_text_hash(window).ok() == Some(excerpt_hash) {
+            if found.is_some() {
+                return None; // found twice: no longer identifies one passage
+            }
+            found = Some((a, a + w, true));
+        }
+    }
+    found
+}
