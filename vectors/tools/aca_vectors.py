@@ -205,12 +205,13 @@ class Scenario:
         }
 
 
-def verify_case(cid, desc, reqs, level, scenario, required, result, errors=None, out_level=None, detail="", history=None):
+def verify_case(cid, desc, reqs, level, scenario, required, result, errors=None, out_level=None, detail="", history=None,
+                warnings=None):
     inp = {"snapshot": scenario.snapshot(), "now": NOW, "required_level": required}
     if history is not None:
         inp["history"] = history
     output = {"level": out_level} if out_level is not None else None
-    return case(cid, desc, reqs, level, inp, result, errors=errors, output=output,
+    return case(cid, desc, reqs, level, inp, result, errors=errors, output=output, warnings=warnings,
                 derivation_=tool("hashes, offsets, JCS bodies and signatures of the snapshot. " + detail))
 
 
@@ -618,8 +619,8 @@ def level2_verify():
     lvl2 = ("required_level 2; the manifest has no chain and no signature, so Level 3 fails for a "
             "verifier that checks it: the level achieved is 2 either way.")
 
-    def ok(cid, desc, reqs, s, detail, result="valid", errors=None):
-        return verify_case(P + cid, desc, reqs, 2, s, 2, result, errors, out_level=2, detail=detail + " " + lvl2)
+    def ok(cid, desc, reqs, s, detail, warnings=None):
+        return verify_case(P + cid, desc, reqs, 2, s, 2, "valid", out_level=2, detail=detail + " " + lvl2, warnings=warnings)
 
     def bad(cid, desc, reqs, s, errors, detail, level=1):
         return verify_case(P + cid, desc, reqs, 2, s, 2, "invalid", errors, detail=detail + " Level %d." % level)
@@ -730,7 +731,7 @@ def level2_verify():
     mm["emitted_at"] = "2026-04-28T10:05:01Z"
     l2_manifest_only(s, mm)
     out.append(ok("emitted-in-future", "emitted_at 301 s after the verification time (a SHOULD).", ["ACA-L2-011"], s,
-                  "10:05:01 - 10:00:00 = 301 s > 300 s: a warning; warnings never lower a level.", result="acceptable", errors=["aca-emitted-in-future"]))
+                  "10:05:01 - 10:00:00 = 301 s > 300 s: a warning; warnings never lower a level.", warnings=["aca-emitted-in-future"]))
     s = Scenario(2)
     mm = manifest(with_chain=False)
     mm["emitted_at"] = "2026-04-28T10:05:00Z"
@@ -745,7 +746,7 @@ def level2_verify():
     out.append(ok("irrelevant-excerpt", "A second excerpt shares no content word with the claim (a SHOULD).", ["ACA-L2-019", "ACA-L2-018"], s,
                   "Claim content words: programmatic, geo, templates, emit, question, page; excerpt 'Sitemaps list canonical URLs.' has tokens "
                   "sitemaps list canonical urls: none shared, a warning. The claim is supported by the first excerpt (all its content words are tokens there).",
-                  result="acceptable", errors=["aca-source-irrelevant"]))
+                  warnings=["aca-source-irrelevant"]))
 
     # ---- failures
     s = Scenario(2)

@@ -1018,7 +1018,7 @@ fn cases() -> Vec<Case> {
         case(
             "discovery 404",
             2,
-            &[AcaDiscoveryFetchFailed, FetchHttpStatus, AcaKeyUnresolved],
+            &[AcaDiscoveryFetchFailed, FetchHttpStatus],
             |s| {
                 s.resources.insert(DISCOVERY.into(), stored(404, &[], b""));
             },
@@ -1050,7 +1050,7 @@ fn cases() -> Vec<Case> {
         case(
             "discovery without keys",
             2,
-            &[AcaDiscoveryKeysMissing, AcaKeyUnresolved],
+            &[AcaDiscoveryKeysMissing],
             |s| {
                 discovery_tamper(s, |d| {
                     d.as_object_mut().unwrap().remove("keys");
@@ -1075,34 +1075,21 @@ fn cases() -> Vec<Case> {
                 d["jwks_uri"] = json!("http://agent.example/jwks.json")
             })
         }),
-        case(
-            "published private key",
-            2,
-            &[JwkPrivateKeyPublished, AcaKeyUnresolved],
-            |s| discovery_tamper(s, |d| d["keys"]["keys"][0]["d"] = json!("AAAA")),
-        ),
-        case(
-            "key without kid",
-            2,
-            &[JwkKidMissing, AcaKeyUnresolved],
-            |s| {
-                discovery_tamper(s, |d| {
-                    d["keys"]["keys"][0].as_object_mut().unwrap().remove("kid");
-                })
-            },
-        ),
-        case(
-            "two keys with one kid",
-            2,
-            &[JwkDuplicateKid, AcaKeyUnresolved],
-            |s| {
-                discovery_tamper(s, |d| {
-                    let mut k = d["keys"]["keys"][0].clone();
-                    k["x"] = json!("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo");
-                    d["keys"]["keys"].as_array_mut().unwrap().push(k);
-                })
-            },
-        ),
+        case("published private key", 2, &[JwkPrivateKeyPublished], |s| {
+            discovery_tamper(s, |d| d["keys"]["keys"][0]["d"] = json!("AAAA"))
+        }),
+        case("key without kid", 2, &[JwkKidMissing], |s| {
+            discovery_tamper(s, |d| {
+                d["keys"]["keys"][0].as_object_mut().unwrap().remove("kid");
+            })
+        }),
+        case("two keys with one kid", 2, &[JwkDuplicateKid], |s| {
+            discovery_tamper(s, |d| {
+                let mut k = d["keys"]["keys"][0].clone();
+                k["x"] = json!("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo");
+                d["keys"]["keys"].as_array_mut().unwrap().push(k);
+            })
+        }),
         case("empty key set", 2, &[JwkSetEmpty], |s| {
             discovery_tamper(s, |d| d["keys"]["keys"] = json!([]))
         }),
@@ -1161,6 +1148,37 @@ fn baseline_is_level_3_without_incidents() {
     let r = Scenario::baseline().verify();
     assert_eq!(r.level, 3, "{:#?}", r.incidents);
     assert!(r.incidents.is_empty(), "{:#?}", r.incidents);
+}
+
+/// Reporting rule 3: a key that is unusable for a reason already reported (a failed discovery
+/// document or JWK Set, a published private key, a missing or duplicate kid) is not reported
+/// again as `aca-key-unresolved`.
+#[test]
+fn unusable_keys_are_not_reported_twice() {
+    let names = [
+        "discovery 404",
+        "discovery as html",
+        "discovery without keys",
+        "jwks_uri unreachable",
+        "published private key",
+        "key without kid",
+        "two keys with one kid",
+    ];
+    let mut checked = 0;
+    for c in cases().into_iter().filter(|c| names.contains(&c.name)) {
+        let mut s = Scenario::baseline();
+        (c.mutate)(&mut s);
+        let r = s.verify();
+        assert!(
+            !r.has(IncidentCode::AcaKeyUnresolved),
+            "{}: {:?}",
+            c.name,
+            r.incidents
+        );
+        assert_eq!(r.level, 2, "{}", c.name);
+        checked += 1;
+    }
+    assert_eq!(checked, names.len());
 }
 
 #[test]

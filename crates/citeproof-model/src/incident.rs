@@ -223,6 +223,7 @@ incident_codes! {
     AefSignatureMissing = "aef-signature-missing", Error, "The evidence object has no `verification.signature`.";
     AefSignatureInvalid = "aef-signature-invalid", Error, "The JWS does not verify over the canonical form of the evidence object.";
     AefKeyUnresolved = "aef-key-unresolved", Error, "No usable key for the JWS could be obtained from `verification.signing_key_uri`.";
+    AefKeyUntrusted = "aef-key-untrusted", Error, "The JWS verifies, but under a key the verifier was not configured to trust.";
     // ---- archive citations, coverage gate, display ----
     ArchiveArtifactUnknown = "archive-artifact-unknown", Error, "A citation names an artifact the archive does not hold.";
     ArchiveArtifactIdMismatch = "archive-artifact-id-mismatch", Error, "An artifact id differs from the SHA-256 of the JCS form of the artifact payload.";

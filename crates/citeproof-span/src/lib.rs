@@ -15,6 +15,7 @@
 mod css;
 mod html;
 pub mod media;
+pub mod redaction;
 mod resolve;
 pub mod selector;
 mod text;

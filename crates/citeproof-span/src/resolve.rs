@@ -9,7 +9,7 @@ use crate::selector::{Selector, TextDirective};
 use crate::text::{
     collapse_ascii_whitespace, lines, normalize_line_endings, occurrences, paragraphs,
 };
-use crate::{xml, xpath};
+use crate::{redaction, xml, xpath};
 
 /// Why a span could not be resolved: the incident code and a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,6 +146,39 @@ pub fn resolve(selector: &Selector, media_type: &str, body: &[u8]) -> R<Vec<u8>>
                 )
             };
             find_quote(&search, &quote, context.as_deref()).map(|q| q.into_bytes())
+        }
+        Selector::RedactedQuote { pattern } => {
+            if !media::is_textual(media_type) {
+                return Err(unsupported("text_quote", media_type, "textual media types"));
+            }
+            let text = decode(body)?;
+            let (search, pattern) = if media::is_html(media_type) {
+                (
+                    HtmlDoc::parse(text).document_text(),
+                    collapse_ascii_whitespace(pattern),
+                )
+            } else {
+                (
+                    normalize_line_endings(text),
+                    normalize_line_endings(pattern),
+                )
+            };
+            let parsed = redaction::Pattern::parse(&pattern);
+            match redaction::find_all(&search, &parsed, 2).as_slice() {
+                [(start, end)] => Ok(search
+                    .get(*start..*end)
+                    .unwrap_or_default()
+                    .as_bytes()
+                    .to_vec()),
+                [] => Err(SpanError::new(
+                    IncidentCode::AefSpanNotFound,
+                    "the redacted quote does not occur in the source",
+                )),
+                _ => Err(SpanError::new(
+                    IncidentCode::AefSpanAmbiguous,
+                    "the redacted quote occurs more than once in the source",
+                )),
+            }
         }
         Selector::Css(sel) => {
             if !media::is_html(media_type) {
