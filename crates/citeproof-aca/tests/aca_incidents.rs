@@ -587,6 +587,9 @@ fn cases() -> Vec<Case> {
             |s| {
                 s.manifest["emitted_at"] = json!("2026-04-28T10:06:00Z");
                 s.opts.now = NOW;
+                // Signed at emission by the agent's clock (within the skew of `now`), so the
+                // signature does not predate the run (ACA-L3-010).
+                s.created = NOW + 60;
             },
         ),
         case(
@@ -953,15 +956,23 @@ fn cases() -> Vec<Case> {
             s.created = NOW + 301
         }),
         case("expired", 2, &[HttpsigExpired], |s| {
-            s.created = NOW - 1000;
-            s.expires = Some(NOW - 301);
+            // Signed at emission, verified long after expiry.
+            s.expires = Some(NOW + 100);
+            s.opts.now = NOW + 401;
         }),
+        case(
+            "signed before the run was emitted",
+            2,
+            &[AcaSignaturePredatesRun],
+            |s| s.created = NOW - 301,
+        ),
         case(
             "too old for the configured maximum age",
             2,
             &[HttpsigTooOld],
             |s| {
-                s.created = NOW - 3601;
+                // Signed at emission (NOW - 60), verified an hour and a second later.
+                s.opts.now = NOW + 3541;
                 s.opts.max_signature_age = Some(3600);
             },
         ),

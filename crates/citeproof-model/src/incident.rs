@@ -191,6 +191,7 @@ incident_codes! {
     AcaSourceNotInChain = "aca-source-not-in-chain", Error, "A claim cites a source URL that no chain step lists in its `sources`.";
     AcaSignatureMissing = "aca-signature-missing", Error, "A manifest response carries no HTTP message signature.";
     AcaSignatureInvalid = "aca-signature-invalid", Error, "An HTTP message signature of a manifest response does not verify with the agent's key.";
+    AcaSignaturePredatesRun = "aca-signature-predates-run", Error, "A manifest signature was created more than the clock skew before the manifest's `emitted_at`.";
     AcaContentDigestMissing = "aca-content-digest-missing", Error, "A manifest response has no `Content-Digest` field with a `sha-256` or `sha-512` member.";
     AcaContentDigestInvalid = "aca-content-digest-invalid", Error, "A `sha-256` or `sha-512` member of `Content-Digest` is not a byte sequence of the right length.";
     AcaContentDigestMismatch = "aca-content-digest-mismatch", Error, "A `Content-Digest` value differs from the digest of the manifest body.";
