@@ -51,6 +51,7 @@ FLAGS = {
     "spec-example": "The canonical example of the AEF landing page, verbatim.",
     "levels": "Which conformance level is achieved when a higher level fails.",
     "trust": "Whether the key that verifies is one the verifier was configured to trust (AEF-L3-006).",
+    "bounds": "A resource bound of the verifier that decides the verdict (AEF-L2-007).",
     "redaction": "A redacted exact_text (AEF §7 PII redaction), checked as a pattern (AEF-5-002, AEF-L2-006).",
 }
 
@@ -347,6 +348,27 @@ def hash_cases():
         "valid", output={"exact_text": "42", "content_hash": ind.aef_hash("42")},
         derivation_=derivation("independent-tool", "xml.etree: the svg text element's text is '42'"),
         flags=["media-type"]))
+    return out
+
+
+def bound_cases():
+    """Resource bounds that decide a verdict (PROFILE AEF-L2-007)."""
+    out = []
+    for depth, result in [(509, "valid"), (510, "invalid")]:
+        # The document is level 0, html 1, body 2, the divs 3 to depth + 2, the p depth + 3.
+        body = ("<!doctype html><html><body>" + "<div>" * depth + "<p>deep</p>").encode()
+        level = depth + 2
+        out.append(case(
+            f"aef-span-html-nesting-{level + 1}",
+            f"An HTML body whose innermost element, a p, is nested {level + 1} levels deep (at most 512 are read).",
+            ["AEF-L2-007"], 2,
+            {"evidence": evidence({"selector_type": "css", "selector_value": "p"}, ind.aef_hash("deep")),
+             "source": {"media_type": "text/html", "body_base64": b64(body)}},
+            result, errors=["aef-source-unparseable"] if result == "invalid" else None,
+            output={"exact_text": "deep", "content_hash": ind.aef_hash("deep")} if result == "valid" else None,
+            derivation_=derivation("hand", f"document 0, html 1, body 2, {depth} divs (3..{level}), p at {level + 1}; "
+                                           "PROFILE AEF-L2-007: deeper than 512 is unparseable"),
+            flags=["bounds"]))
     return out
 
 
@@ -940,7 +962,7 @@ def verify_level3_cases():
 
 
 def main():
-    span = span_cases() + syntax_cases() + hash_cases() + vocabulary_cases() + redaction_cases()
+    span = span_cases() + syntax_cases() + hash_cases() + vocabulary_cases() + redaction_cases() + bound_cases()
     write("aef/level2/verify-span.json", "aef", "aef-verify-span",
           "AEF span resolution and content hash (AEF-SEL-*, AEF-L2-002..007, AEF-5-001/002): every selector type of "
           "the published schema against real documents (HTML, XML, text with CRLF, Markdown); landing-page types refused.",

@@ -35,6 +35,11 @@ impl std::fmt::Display for SpanError {
 
 type R<T> = Result<T, SpanError>;
 
+/// The HTML document of a body, or `aef-source-unparseable` when it nests too deep.
+fn parse_html(text: &str) -> R<HtmlDoc> {
+    HtmlDoc::parse(text).map_err(|why| SpanError::new(IncidentCode::AefSourceUnparseable, why))
+}
+
 fn unsupported(what: &str, media: &str, applies_to: &str) -> SpanError {
     SpanError::new(
         IncidentCode::AefSelectorUnsupportedMedia,
@@ -116,7 +121,7 @@ pub fn resolve(selector: &Selector, media_type: &str, body: &[u8]) -> R<Vec<u8>>
             let text = decode(body)?;
             let all = match kind {
                 ParagraphKind::Text => paragraphs(&normalize_line_endings(text)),
-                ParagraphKind::Html => HtmlDoc::parse(text).paragraphs(),
+                ParagraphKind::Html => parse_html(text)?.paragraphs(),
             };
             all.get(usize_of(*n))
                 .map(|p| p.clone().into_bytes())
@@ -134,7 +139,7 @@ pub fn resolve(selector: &Selector, media_type: &str, body: &[u8]) -> R<Vec<u8>>
             let text = decode(body)?;
             let (search, quote, context) = if media::is_html(media_type) {
                 (
-                    HtmlDoc::parse(text).document_text(),
+                    parse_html(text)?.document_text(),
                     collapse_ascii_whitespace(quote),
                     context.as_deref().map(collapse_ascii_whitespace),
                 )
@@ -154,7 +159,7 @@ pub fn resolve(selector: &Selector, media_type: &str, body: &[u8]) -> R<Vec<u8>>
             let text = decode(body)?;
             let (search, pattern) = if media::is_html(media_type) {
                 (
-                    HtmlDoc::parse(text).document_text(),
+                    parse_html(text)?.document_text(),
                     collapse_ascii_whitespace(pattern),
                 )
             } else {
@@ -188,17 +193,17 @@ pub fn resolve(selector: &Selector, media_type: &str, body: &[u8]) -> R<Vec<u8>>
                     "text/html and application/xhtml+xml",
                 ));
             }
-            let doc = HtmlDoc::parse(decode(body)?);
-            let texts = doc.select_texts(sel);
+            let doc = parse_html(decode(body)?)?;
+            let texts = doc.select_texts(sel, 2);
             match texts.as_slice() {
                 [one] => Ok(one.clone().into_bytes()),
                 [] => Err(SpanError::new(
                     IncidentCode::AefSpanNotFound,
                     "the CSS selector matches no element",
                 )),
-                many => Err(SpanError::new(
+                _ => Err(SpanError::new(
                     IncidentCode::AefSpanAmbiguous,
-                    format!("the CSS selector matches {} elements", many.len()),
+                    "the CSS selector matches more than one element",
                 )),
             }
         }
@@ -285,7 +290,7 @@ pub fn resolve(selector: &Selector, media_type: &str, body: &[u8]) -> R<Vec<u8>>
                     "text/html and application/xhtml+xml",
                 ));
             }
-            let text = HtmlDoc::parse(decode(body)?).document_text();
+            let text = parse_html(decode(body)?)?.document_text();
             find_directive(&text, d).map(String::into_bytes)
         }
     }
