@@ -115,6 +115,8 @@ pub(crate) struct ReadFile {
     pub incidents: Vec<Incident>,
     /// Lines where a ledger id starts a second (third, ...) block.
     pub reused: Vec<(String, u64)>,
+    /// Ledger ids of records whose shape failed (their `ledger_id` was still a string).
+    pub unreadable: std::collections::HashSet<String>,
 }
 
 pub(crate) fn read_file(bytes: &[u8], limits: &Limits) -> ReadFile {
@@ -122,9 +124,15 @@ pub(crate) fn read_file(bytes: &[u8], limits: &Limits) -> ReadFile {
     let mut incidents = framed.incidents;
     let lines = framed.lines.len() as u64;
     let mut records = Vec::with_capacity(framed.lines.len());
+    let mut unreadable = std::collections::HashSet::new();
     for line in &framed.lines {
-        if let Some(r) = record::read(&line.value, line.number, &mut incidents) {
-            records.push(r);
+        match record::read(&line.value, line.number, &mut incidents) {
+            Some(r) => records.push(r),
+            None => {
+                if let Some(id) = line.value.get("ledger_id").and_then(serde_json::Value::as_str) {
+                    unreadable.insert(id.to_owned());
+                }
+            }
         }
     }
     incidents.sort_by_key(|i| i.location.line);
@@ -150,6 +158,7 @@ pub(crate) fn read_file(bytes: &[u8], limits: &Limits) -> ReadFile {
         lines,
         incidents,
         reused,
+        unreadable,
     }
 }
 
