@@ -483,7 +483,34 @@ def audit_cases():
     return cases
 
 
+def fixtures():
+    """Files for the CLI tests and the README, in vectors/fixtures/ledger/."""
+    d = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "ledger")
+    os.makedirs(d, exist_ok=True)
+    run1 = [("Market analysis indicates a 4% shift in Q3.", "search-1", {"rank": 1}, True),
+            ("Competitors lag behind.", None, {}, True),
+            ("The pipeline processed 1 source.", None, {}, False)]
+    run2 = [("Rates held steady in May.", "search-2", {"rank": 2}, True)]
+    base = ledger_doc(base_claims())
+    other = ledger_doc([claim("Run b's only claim.", source("search-9", "web_search", "call-1", T0 + 100),
+                              recorded=T0 + 110)], ledger_id="run-b")
+    files = {
+        "seed-export.jsonl": seed_export_file([run1, run2]),
+        "seed-template.jsonl": seed_template_file([[("Q3 revenue grew 4%.", "search-1", "web_search", True),
+                                                    ("Sorted by confidence.", None, None, False)]], "production"),
+        "ledger-run-a.json": json.dumps(base, indent=2) + "\n",
+        "ledger-run-b.json": json.dumps(other, indent=2) + "\n",
+        "audit-two-runs.jsonl": jsonl(records(base) + records(other, logged=T0 + 120)),
+        "api-run-a.json": json.dumps(api_of(base), indent=2) + "\n",
+    }
+    for name, text in sorted(files.items()):
+        with open(os.path.join(d, name), "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        print(f"wrote vectors/fixtures/ledger/{name}")
+
+
 def main():
+    fixtures()
     write("ledger/level1/verify.json", "ledger", "ledger-verify",
           "Attribution ledger (seed 003): a ledger document against the records of its id in an append-only JSONL audit file, and its export_for_api dictionary.",
           verify_cases(), flags=FLAGS)
