@@ -129,7 +129,11 @@ pub(crate) fn read_file(bytes: &[u8], limits: &Limits) -> ReadFile {
         match record::read(&line.value, line.number, &mut incidents) {
             Some(r) => records.push(r),
             None => {
-                if let Some(id) = line.value.get("ledger_id").and_then(serde_json::Value::as_str) {
+                if let Some(id) = line
+                    .value
+                    .get("ledger_id")
+                    .and_then(serde_json::Value::as_str)
+                {
                     unreadable.insert(id.to_owned());
                 }
             }

@@ -44,7 +44,10 @@ fn a_file_over_64_mib_is_refused_whole() {
 fn a_line_over_1_mib_is_skipped_and_reported_at_its_line() {
     let long_claim = "x".repeat(MAX_LINE_BYTES);
     let long = RECORD.replace("\"c\"", &format!("\"{long_claim}\""));
-    let at_limit = RECORD.replace("\"c\"", &format!("\"{}\"", "y".repeat(MAX_LINE_BYTES - RECORD.len() + 1)));
+    let at_limit = RECORD.replace(
+        "\"c\"",
+        &format!("\"{}\"", "y".repeat(MAX_LINE_BYTES - RECORD.len() + 1)),
+    );
     assert_eq!(at_limit.len(), MAX_LINE_BYTES);
     let file = format!("{RECORD}\n{long}\n{at_limit}\n");
     let report = audit(file.as_bytes(), &AuditOptions::default());
