@@ -29,7 +29,7 @@ fn the_limits_are_the_profiles() {
 #[test]
 fn a_file_over_64_mib_is_refused_whole() {
     let mut file = Vec::with_capacity(MAX_FILE_BYTES + 1);
-    while file.len() + RECORD.len() + 1 <= MAX_FILE_BYTES {
+    while file.len() + RECORD.len() < MAX_FILE_BYTES {
         file.extend_from_slice(RECORD.as_bytes());
         file.push(b'\n');
     }
