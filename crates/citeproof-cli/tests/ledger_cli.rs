@@ -217,3 +217,37 @@ fn bad_input_is_a_typed_error_with_a_location_never_a_panic() {
     assert_eq!(exit, 2);
     assert!(err.contains("ledger-threshold-invalid"), "{err}");
 }
+
+#[test]
+fn validate_knows_the_ledger_kinds() {
+    let (code, out, err) = run(
+        &[
+            "validate",
+            "--kind",
+            "ledger",
+            &fixture("ledger-run-a.json"),
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(fixture("ledger-run-a.json")).unwrap();
+    let bad = text.replacen("\"source\": null", "\"source\": {}", 1);
+    assert_ne!(text, bad);
+    let (code, out, _) = run(
+        &["validate", "--kind", "ledger", "--json", "-"],
+        Some(bad.into_bytes()),
+    );
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let i = &v["incidents"][0];
+    assert_eq!(i["code"], "schema-violation");
+    assert_eq!(i["location"]["pointer"], "/claims/2/source");
+    // One line of the seed's own file, as a record.
+    let line = std::fs::read_to_string(fixture("seed-export.jsonl")).unwrap();
+    let first = line.lines().next().unwrap().to_owned();
+    let (code, out, _) = run(
+        &["validate", "--kind", "ledger-audit-record", "-"],
+        Some(first.into_bytes()),
+    );
+    assert_eq!(code, 0, "{out}");
+}

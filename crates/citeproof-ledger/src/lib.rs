@@ -39,3 +39,29 @@ pub use config::{
 };
 pub use error::LedgerError;
 pub use verify::{VerifyOptions, VerifyReport, verify};
+
+/// The checks of one ledger document on its own (LEDGER-001 to -005, -013, -014), as
+/// `citeproof validate --kind ledger` runs them: the ledger is not presented as emitted, and no
+/// verification time is given.
+pub fn validate_ledger_value(value: &serde_json::Value) -> Vec<citeproof_model::Incident> {
+    let mut out = Vec::new();
+    document::check(value, false, None, &mut out);
+    out
+}
+
+/// The checks of one audit record (LEDGER-010), in either seed form.
+pub fn validate_record_value(value: &serde_json::Value) -> Vec<citeproof_model::Incident> {
+    let mut out = Vec::new();
+    record::read(value, 1, &mut out);
+    for i in &mut out {
+        i.location.line = None;
+    }
+    out
+}
+
+/// The shape checks of an `export_for_api` document on its own (LEDGER-016).
+pub fn validate_api_value(value: &serde_json::Value) -> Vec<citeproof_model::Incident> {
+    let mut out = Vec::new();
+    api::check(value, None, &mut out);
+    out
+}

@@ -9,16 +9,26 @@ use citeproof_ledger::*;
 use citeproof_schema::{DocumentKind, SchemaValidator};
 use serde_json::Value;
 
-const SHAPE: [&str; 3] = ["schema-violation", "unknown-member", "schema-timestamp-invalid"];
+const SHAPE: [&str; 3] = [
+    "schema-violation",
+    "unknown-member",
+    "schema-timestamp-invalid",
+];
 
 fn vectors(name: &str) -> Vec<Value> {
-    let p = format!("{}/../../vectors/ledger/level1/{name}", env!("CARGO_MANIFEST_DIR"));
+    let p = format!(
+        "{}/../../vectors/ledger/level1/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let v: Value = serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
     v["cases"].as_array().unwrap().clone()
 }
 
 fn schema_ok(kind: DocumentKind, v: &Value) -> bool {
-    SchemaValidator::cached(kind).unwrap().validate(v).is_empty()
+    SchemaValidator::cached(kind)
+        .unwrap()
+        .validate(v)
+        .is_empty()
 }
 
 fn record_kind(v: &Value) -> DocumentKind {
@@ -50,7 +60,10 @@ fn records_agree() {
         let mut file = line.clone().into_bytes();
         file.push(b'\n');
         let report = audit(&file, &AuditOptions::default());
-        let ours = !report.incidents.iter().any(|i| SHAPE.contains(&i.code.as_str()));
+        let ours = !report
+            .incidents
+            .iter()
+            .any(|i| SHAPE.contains(&i.code.as_str()));
         assert_eq!(ours, schema_ok(record_kind(&value), &value), "{line}");
         checked += 1;
     }
@@ -64,16 +77,31 @@ fn ledgers_and_api_exports_agree() {
         let ledger = c["input"]["ledger"].as_str().unwrap();
         let value: Value = serde_json::from_str(ledger).unwrap();
         let api = c["input"]["api"].as_str();
-        let r = verify(ledger.as_bytes(), b"", api.map(str::as_bytes), &VerifyOptions::default());
+        let r = verify(
+            ledger.as_bytes(),
+            b"",
+            api.map(str::as_bytes),
+            &VerifyOptions::default(),
+        );
         let shape_errors = |s: Subject| {
             r.incidents
                 .iter()
                 .any(|f| f.file == s && SHAPE.contains(&f.incident.code.as_str()))
         };
-        assert_eq!(!shape_errors(Subject::Ledger), schema_ok(DocumentKind::Ledger, &value), "{}", c["id"]);
+        assert_eq!(
+            !shape_errors(Subject::Ledger),
+            schema_ok(DocumentKind::Ledger, &value),
+            "{}",
+            c["id"]
+        );
         if let Some(api) = api {
             let v: Value = serde_json::from_str(api).unwrap();
-            assert_eq!(!shape_errors(Subject::Api), schema_ok(DocumentKind::LedgerApiExport, &v), "{}", c["id"]);
+            assert_eq!(
+                !shape_errors(Subject::Api),
+                schema_ok(DocumentKind::LedgerApiExport, &v),
+                "{}",
+                c["id"]
+            );
         }
         checked += 1;
     }
