@@ -14,7 +14,7 @@ use crate::config::{
 };
 use crate::jsonl::{Limits, frame};
 use crate::record::{self, Record};
-use crate::shape::{instant, json_equal};
+use crate::shape::instant;
 
 /// Clock skew tolerated before a timestamp is "in the future" (profile Definitions).
 pub const SKEW_SECONDS: i64 = 300;
@@ -175,18 +175,22 @@ fn at(line: u64, pointer: &str) -> Location {
 }
 
 /// LEDGER-013: within one ledger, every use of a source identifier names the same source.
+/// Each source is canonicalized once and compared with the first one's canonical bytes, so the
+/// work is linear in the size of the records (a huge first source followed by many small ones
+/// costs no more than reading them).
 pub(crate) fn dedup_incidents<'r>(records: impl IntoIterator<Item = &'r Record>) -> Vec<Incident> {
-    let mut seen: HashMap<&str, (u64, &serde_json::Value)> = HashMap::new();
+    let mut seen: HashMap<&str, (u64, Vec<u8>)> = HashMap::new();
     let mut out = Vec::new();
     for r in records {
         let Some((id, value)) = &r.source_key else {
             continue;
         };
+        let canonical = citeproof_model::jcs::canonicalize(value);
         match seen.get(id.as_str()) {
             None => {
-                seen.insert(id, (r.line, value));
+                seen.insert(id, (r.line, canonical));
             }
-            Some((first, first_value)) if !json_equal(first_value, value) => {
+            Some((first, first_canonical)) if *first_canonical != canonical => {
                 out.push(Incident::new(
                     IncidentCode::LedgerSourceDeduplicated,
                     format!(

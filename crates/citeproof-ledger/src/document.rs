@@ -8,7 +8,7 @@ use citeproof_model::{Incident, IncidentCode, Location, Timestamp};
 use serde_json::{Map, Value};
 
 use crate::config::{CoverageReport, LENIENT_DEFAULT_THRESHOLD, threshold_problem};
-use crate::shape::{Shape, child, instant, json_equal};
+use crate::shape::{Shape, child, instant};
 
 /// One claim of a ledger whose shape holds.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,7 +35,7 @@ pub(crate) struct Doc {
     pub coverage: CoverageReport,
 }
 
-fn err(code: IncidentCode, message: impl Into<String>, pointer: &str) -> Incident {
+fn incident(code: IncidentCode, message: impl Into<String>, pointer: &str) -> Incident {
     Incident::new(code, message, Location::pointer(pointer))
 }
 
@@ -230,12 +230,14 @@ fn coverage_shape(s: &mut Shape<'_>, value: &Value) {
 
 fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Vec<Incident>) {
     // LEDGER-002 and LEDGER-013.
-    let mut seen: std::collections::HashMap<&str, (usize, &Value)> = Default::default();
+    // Canonical bytes of the first source of each identifier: each source is canonicalized
+    // once, so the work stays linear in the document's size.
+    let mut seen: std::collections::HashMap<&str, (usize, Vec<u8>)> = Default::default();
     for (i, c) in doc.claims.iter().enumerate() {
         let Some(id) = &c.identifier else { continue };
         let p = format!("/claims/{i}/source");
         if c.source.get("tool_call_id").is_none() {
-            out.push(err(
+            out.push(incident(
                 IncidentCode::LedgerSourceUntraced,
                 "the source names no `tool_call_id`: a source must come from a tool call, never from model text",
                 &format!("{p}/tool_call_id"),
@@ -244,7 +246,7 @@ fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Ve
         if let Some(f) = &c.fetched_at
             && instant(f) > instant(&c.recorded_at)
         {
-            out.push(err(
+            out.push(incident(
                 IncidentCode::LedgerSourceAfterClaim,
                 format!(
                     "the source was fetched at {f}, after the claim was recorded at {}",
@@ -253,15 +255,16 @@ fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Ve
                 &format!("{p}/fetched_at"),
             ));
         }
+        let canonical = citeproof_model::jcs::canonicalize(&c.source);
         match seen.get(id.as_str()) {
-            Some((first, v)) if !json_equal(v, &c.source) => out.push(err(
+            Some((first, v)) if *v != canonical => out.push(incident(
                 IncidentCode::LedgerSourceDeduplicated,
                 format!("source identifier `{id}` already names a different source reference in claim {first}: one identifier per tool call and retrieval (seed 003 pitfall 4)"),
                 &format!("{p}/identifier"),
             )),
             Some(_) => {}
             None => {
-                seen.insert(id, (i, &c.source));
+                seen.insert(id, (i, canonical));
             }
         }
     }
@@ -270,13 +273,13 @@ fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Ve
     counts(declared, computed, out);
     // LEDGER-005 and -014.
     if let Some(reason) = threshold_problem(doc.mode, doc.threshold) {
-        out.push(err(
+        out.push(incident(
             IncidentCode::LedgerThresholdInvalid,
             format!("threshold {}: {reason}", doc.threshold),
             "/threshold",
         ));
     } else if doc.mode == LedgerMode::Lenient && doc.threshold < LENIENT_DEFAULT_THRESHOLD {
-        out.push(err(
+        out.push(incident(
             IncidentCode::LedgerThresholdLow,
             format!(
                 "lenient threshold {} is below the seed's 0.90 (\"90%+\")",
@@ -290,7 +293,7 @@ fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Ve
         .and_then(Value::as_bool)
         && c != computed.is_compliant
     {
-        out.push(err(
+        out.push(incident(
             IncidentCode::LedgerComplianceMismatch,
             format!(
                 "`is_compliant` is {c}, but coverage {} {} threshold {}",
@@ -313,7 +316,7 @@ fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Ve
                 "the lenient ledger was emitted below its threshold",
             ),
         };
-        out.push(err(
+        out.push(incident(
             code,
             format!(
                 "coverage {} is below the threshold {}: {what} ({} uncited required claim(s))",
@@ -335,7 +338,7 @@ fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Ve
             }
         }
         if let Some((p, t)) = times.into_iter().find(|(_, t)| instant(t).0 > limit) {
-            out.push(err(
+            out.push(incident(
                 IncidentCode::LedgerTimestampFuture,
                 format!(
                     "{t} is later than the verification time plus {} s",
@@ -362,7 +365,7 @@ fn counts(
         if let Some(v) = d.get(name).and_then(Value::as_u64)
             && v != value
         {
-            out.push(err(
+            out.push(incident(
                 IncidentCode::LedgerCountMismatch,
                 format!("`{name}` is {v}; the claims give {value}"),
                 &format!("/coverage/{name}"),
@@ -373,7 +376,7 @@ fn counts(
         let listed: Vec<&str> = listed.iter().filter_map(Value::as_str).collect();
         let expected: Vec<&str> = computed.uncited_claims.iter().map(String::as_str).collect();
         if listed != expected {
-            out.push(err(
+            out.push(incident(
                 IncidentCode::LedgerUncitedMismatch,
                 format!(
                     "`uncited_claims` lists {} text(s); the required claims without a source are {} (in ledger order)",
@@ -387,7 +390,7 @@ fn counts(
     if let Some(score) = d.get("coverage_score").and_then(Value::as_f64)
         && score != computed.coverage_score
     {
-        out.push(err(
+        out.push(incident(
             IncidentCode::LedgerCoverageMismatch,
             format!(
                 "`coverage_score` is {score}; {} / {} gives {}",

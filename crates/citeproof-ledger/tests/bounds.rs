@@ -70,3 +70,31 @@ fn reading_stops_past_200000_records() {
     assert_eq!(report.ledgers[0].records, MAX_RECORDS as u64);
     eprintln!("audit of {MAX_RECORDS} records: {took:?}");
 }
+
+#[test]
+fn one_huge_source_does_not_make_dedup_quadratic() {
+    // A first source with ~900 KB of metadata, then 20 000 small records reusing its
+    // identifier with another source: each source is canonicalized once (LEDGER-013, -015).
+    // Comparing against the huge one anew for every record would canonicalize ~18 GB.
+    let big = format!(
+        r#"{{"ledger_id":"run-a","claim":"c","source":{{"identifier":"s","category":"web","fetched_at":"2026-05-16T10:00:00Z","metadata":{{"blob":"{}"}}}},"requires_proof":true,"logged_at":"2026-05-16T10:00:00Z"}}"#,
+        "b".repeat(900_000)
+    );
+    let small = r#"{"ledger_id":"run-a","claim":"c","source":{"identifier":"s","category":"web","fetched_at":"2026-05-16T10:00:01Z"},"requires_proof":true,"logged_at":"2026-05-16T10:00:01Z"}"#;
+    let mut file = big;
+    file.push('\n');
+    for _ in 0..20_000 {
+        file.push_str(small);
+        file.push('\n');
+    }
+    let started = std::time::Instant::now();
+    let report = audit(file.as_bytes(), &AuditOptions::default());
+    let took = started.elapsed();
+    let dedup = report.ledgers[0]
+        .incidents
+        .iter()
+        .filter(|i| i.code.as_str() == "ledger-source-deduplicated")
+        .count();
+    assert_eq!(dedup, 20_000);
+    assert!(took.as_secs() < 20, "{took:?}");
+}
