@@ -27,6 +27,8 @@ enum Command {
     Aca(cmd::aca::Args),
     /// AI Evidence Format: build, sign and verify evidence objects.
     Aef(cmd::aef::Args),
+    /// Attribution ledger: audit JSONL audit files, verify ledgers against them.
+    Ledger(cmd::ledger::Args),
     /// RFC 9421 HTTP message signatures: verify a request or response in a file.
     Httpsig(cmd::httpsig::Args),
     /// The verifications recorded with `--record`: list, summarize, show.
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Aca(args) => cmd::aca::run(args),
         Command::Aef(args) => cmd::aef::run(args),
         Command::Keygen(args) => cmd::keygen::run(args),
+        Command::Ledger(args) => cmd::ledger::run(args),
         Command::Httpsig(args) => cmd::httpsig::run(args),
         Command::Audit(args) => cmd::audit::run(args),
         Command::Demo(args) => cmd::demo::run(args),

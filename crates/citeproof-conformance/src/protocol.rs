@@ -104,7 +104,8 @@ ops! {
     "aef-jws-verify", "aef", ["evidence", "key_document"], [], [];
     "aef-verify", "aef", ["document", "resources", "now", "required_level"], ["trusted_key_uris"], ["level"];
     "archive-verify", "archive", ["bundle", "display", "archive", "keys"], ["excerpt_cap"], [];
-    "ledger-verify", "ledger", ["ledger", "export"], ["emitted", "now"], [];
+    "ledger-verify", "ledger", ["ledger", "export|export_base64"], ["emitted", "now", "api"], [];
+    "ledger-audit", "ledger", ["export|export_base64"], ["mode", "threshold", "ledger_id", "now"], ["ledgers"];
     "chain-verify", "chain", ["document", "now", "required_level"], ["secrets", "keys", "resources"], ["level"];
 }
 

@@ -65,6 +65,8 @@ fn python_example_adapter_passes_its_subset() {
         "hash-aef-text",
         "aca-header-parse",
         "aef-validate",
+        "ledger-verify",
+        "ledger-audit",
     ] {
         assert!(info.supports(required), "{required}");
     }

@@ -28,157 +28,15 @@
 //! # }
 //! ```
 
-use std::io::Write;
-use std::sync::atomic::{AtomicI64, Ordering};
-
-use citeproof_model::aca::{Claim, ClaimSource, Confidence, Manifest};
-use citeproof_model::ledger::{
-    AuditRecord, ClaimRecord, Coverage, Ledger, LedgerMode, SourceReference,
-};
-use citeproof_model::{
-    ContentHash, Extensions, HttpUrl, Timestamp, aef_text_hash, jcs::canonicalize, sha256_bytes,
-};
-use serde::Serialize;
+use citeproof_model::aca::Confidence;
+use citeproof_model::{ContentHash, Timestamp, sha256_bytes};
 use serde_json::{Map, Value};
 
+use crate::clock::Clock;
+use crate::config::{CoverageReport, LedgerConfig, RunId, threshold_problem};
 use crate::error::{LedgerError, check_web_url};
 use citeproof_aca::sign::{ChainBuilder, StepInputs, StepRef};
-
-/// Where the ledger gets "now" from. Implementations must never go backwards.
-pub trait Clock: Send + Sync {
-    fn now(&self) -> Result<Timestamp, LedgerError>;
-}
-
-/// The system clock, whole seconds, UTC.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SystemClock;
-
-impl Clock for SystemClock {
-    fn now(&self) -> Result<Timestamp, LedgerError> {
-        let secs = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .map_err(|e| LedgerError::InvalidValue {
-                what: "system clock",
-                reason: e.to_string(),
-            })?;
-        unix_timestamp(i64::try_from(secs).unwrap_or(i64::MAX))
-    }
-}
-
-/// A clock that starts at `start` (Unix seconds) and advances `step` seconds at every reading:
-/// deterministic runs for tests and demos.
-#[derive(Debug)]
-pub struct SteppingClock {
-    next: AtomicI64,
-    step: i64,
-}
-
-impl SteppingClock {
-    pub fn new(start: i64, step: i64) -> SteppingClock {
-        SteppingClock {
-            next: AtomicI64::new(start),
-            step: step.max(0),
-        }
-    }
-}
-
-impl Clock for SteppingClock {
-    fn now(&self) -> Result<Timestamp, LedgerError> {
-        unix_timestamp(self.next.fetch_add(self.step, Ordering::SeqCst))
-    }
-}
-
-/// `seconds` as a profile timestamp (`YYYY-MM-DDTHH:MM:SSZ`).
-pub fn unix_timestamp(seconds: i64) -> Result<Timestamp, LedgerError> {
-    Timestamp::from_unix(seconds).map_err(|reason| LedgerError::InvalidValue {
-        what: "timestamp",
-        reason,
-    })
-}
-
-/// A per-run id matching `^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-pub struct RunId(String);
-
-impl RunId {
-    pub fn new(id: &str) -> Result<RunId, LedgerError> {
-        if citeproof_model::ids::is_run_id(id) {
-            Ok(RunId(id.to_owned()))
-        } else {
-            Err(LedgerError::InvalidId {
-                what: "run id",
-                value: id.to_owned(),
-            })
-        }
-    }
-
-    /// `run-` followed by 32 random hex digits (OS RNG): a fresh id for every run, so that a
-    /// manifest can never be mistaken for another run's (seed 000 pitfall 1).
-    pub fn random() -> Result<RunId, LedgerError> {
-        let mut bytes = [0u8; 16];
-        getrandom::fill(&mut bytes).map_err(|e| LedgerError::Rng(e.to_string()))?;
-        Ok(RunId(format!("run-{}", hex::encode(bytes))))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-/// Strict (threshold 1, refuses to emit) or lenient (configurable threshold, warns).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LedgerConfig {
-    pub mode: LedgerMode,
-    pub threshold: f64,
-}
-
-impl LedgerConfig {
-    /// Production: every required claim must be cited (seed 003 `coverage_threshold = 1.0`).
-    pub fn strict() -> LedgerConfig {
-        LedgerConfig {
-            mode: LedgerMode::Strict,
-            threshold: 1.0,
-        }
-    }
-
-    /// Development: coverage below `threshold` is reported but does not block.
-    pub fn lenient(threshold: f64) -> Result<LedgerConfig, LedgerError> {
-        if !(0.0..=1.0).contains(&threshold) {
-            return Err(LedgerError::InvalidThreshold {
-                threshold,
-                reason: "must be between 0 and 1".into(),
-            });
-        }
-        Ok(LedgerConfig {
-            mode: LedgerMode::Lenient,
-            threshold,
-        })
-    }
-}
-
-/// The coverage audit (seed 003 `CoverageReport`, LEDGER-003 to -005).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CoverageReport {
-    pub total_claims: u64,
-    pub required_claims: u64,
-    pub cited_claims: u64,
-    pub coverage_score: f64,
-    pub threshold: f64,
-    pub is_compliant: bool,
-    /// Texts of the required claims without a source, in ledger order.
-    pub uncited_claims: Vec<String>,
-}
-
-impl CoverageReport {
-    /// `Coverage: cited/required | Compliant: bool`.
-    pub fn summary(&self) -> String {
-        format!(
-            "Coverage: {}/{} | Compliant: {}",
-            self.cited_claims, self.required_claims, self.is_compliant
-        )
-    }
-}
+use citeproof_model::ledger::LedgerMode;
 
 /// A tool call issued by the ledger.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -191,6 +49,21 @@ impl ToolCallId {
     pub fn as_str(&self) -> &str {
         &self.id
     }
+}
+
+/// What a tool call fetched, for [`AttributionLedger::capture_with`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaptureSpec {
+    /// Where the bytes came from (a web URL): the source's `endpoint`.
+    pub url: String,
+    pub body: Vec<u8>,
+    /// The source's `category` (`web_search`, `web_fetch`, ...).
+    pub category: String,
+    /// The source's `identifier`; `<tool call>-src-<n>` when absent.
+    pub identifier: Option<String>,
+    /// The source's `fetched_at`; the clock's time when absent.
+    pub fetched_at: Option<Timestamp>,
+    pub metadata: Option<Map<String, Value>>,
 }
 
 /// A captured source issued by the ledger.
@@ -260,36 +133,36 @@ impl ClaimInput {
 }
 
 #[derive(Debug, Clone)]
-struct Capture {
-    tool_call_id: String,
-    identifier: String,
-    category: String,
-    url: String,
-    fetched_at: Timestamp,
-    body: Vec<u8>,
-    hash: ContentHash,
-    metadata: Option<Map<String, Value>>,
+pub(crate) struct Capture {
+    pub(crate) tool_call_id: String,
+    pub(crate) identifier: String,
+    pub(crate) category: String,
+    pub(crate) url: String,
+    pub(crate) fetched_at: Timestamp,
+    pub(crate) body: Vec<u8>,
+    pub(crate) hash: ContentHash,
+    pub(crate) metadata: Option<Map<String, Value>>,
 }
 
 #[derive(Debug, Clone)]
-struct Entry {
-    claim_id: String,
-    text: String,
-    requires_attribution: bool,
-    recorded_at: Timestamp,
-    source: Option<(usize, u64, u64)>,
-    confidence: Option<Confidence>,
+pub(crate) struct Entry {
+    pub(crate) claim_id: String,
+    pub(crate) text: String,
+    pub(crate) requires_attribution: bool,
+    pub(crate) recorded_at: Timestamp,
+    pub(crate) source: Option<(usize, u64, u64)>,
+    pub(crate) confidence: Option<Confidence>,
 }
 
 /// The ledger of one agent run.
 pub struct AttributionLedger {
-    config: LedgerConfig,
-    run_id: RunId,
-    clock: Box<dyn Clock>,
-    chain: ChainBuilder,
-    calls: Vec<ToolCallId>,
-    captures: Vec<Capture>,
-    entries: Vec<Entry>,
+    pub(crate) config: LedgerConfig,
+    pub(crate) run_id: RunId,
+    pub(crate) clock: Box<dyn Clock>,
+    pub(crate) chain: ChainBuilder,
+    pub(crate) calls: Vec<ToolCallId>,
+    pub(crate) captures: Vec<Capture>,
+    pub(crate) entries: Vec<Entry>,
 }
 
 impl std::fmt::Debug for AttributionLedger {
@@ -383,30 +256,68 @@ impl AttributionLedger {
         fetched_at: Timestamp,
         metadata: Option<Map<String, Value>>,
     ) -> Result<CaptureId, LedgerError> {
+        self.capture_with(
+            call,
+            CaptureSpec {
+                url: url.to_owned(),
+                body,
+                category: category.to_owned(),
+                identifier: None,
+                fetched_at: Some(fetched_at),
+                metadata,
+            },
+        )
+    }
+
+    /// Captures what a tool call fetched, with every member of the source reference chosen by
+    /// the caller. An `identifier` names one retrieval: giving the identifier of an earlier
+    /// capture is refused (seed 003 pitfall 4, premature deduplication; LEDGER-013).
+    pub fn capture_with(
+        &mut self,
+        call: &ToolCallId,
+        spec: CaptureSpec,
+    ) -> Result<CaptureId, LedgerError> {
         if !self.calls.contains(call) {
             return Err(LedgerError::UnknownHandle {
                 what: "tool call",
                 id: call.id.clone(),
             });
         }
-        check_web_url(url)?;
-        if category.is_empty() {
+        check_web_url(&spec.url)?;
+        if spec.category.is_empty() {
             return Err(LedgerError::InvalidValue {
                 what: "source category",
                 reason: "must not be empty".into(),
             });
         }
-        self.chain.add_source(call.step, url)?;
         let n = self.captures.len() + 1;
+        let identifier = match spec.identifier {
+            Some(id) if id.is_empty() => {
+                return Err(LedgerError::InvalidValue {
+                    what: "source identifier",
+                    reason: "must not be empty".into(),
+                });
+            }
+            Some(id) => id,
+            None => format!("{}-src-{n}", call.id),
+        };
+        if self.captures.iter().any(|c| c.identifier == identifier) {
+            return Err(LedgerError::SourceIdentifierReused { identifier });
+        }
+        let fetched_at = match spec.fetched_at {
+            Some(t) => t,
+            None => self.clock.now()?,
+        };
+        self.chain.add_source(call.step, &spec.url)?;
         self.captures.push(Capture {
             tool_call_id: call.id.clone(),
-            identifier: format!("{}-src-{n}", call.id),
-            category: category.to_owned(),
-            url: url.to_owned(),
+            identifier,
+            category: spec.category,
+            url: spec.url,
             fetched_at,
-            hash: sha256_bytes(&body),
-            body,
-            metadata,
+            hash: sha256_bytes(&spec.body),
+            body: spec.body,
+            metadata: spec.metadata,
         });
         Ok(CaptureId(n - 1))
     }
@@ -470,42 +381,21 @@ impl AttributionLedger {
 
     /// Coverage of the claims registered so far (LEDGER-003 to -005).
     pub fn audit(&self) -> CoverageReport {
-        let total = self.entries.len() as u64;
-        let required: Vec<&Entry> = self
-            .entries
-            .iter()
-            .filter(|e| e.requires_attribution)
-            .collect();
-        let uncited: Vec<String> = required
-            .iter()
-            .filter(|e| e.source.is_none())
-            .map(|e| e.text.clone())
-            .collect();
-        let cited = (required.len() - uncited.len()) as u64;
-        let required_n = required.len() as u64;
-        let score = if required_n == 0 {
-            1.0
-        } else {
-            cited as f64 / required_n as f64
-        };
-        CoverageReport {
-            total_claims: total,
-            required_claims: required_n,
-            cited_claims: cited,
-            coverage_score: score,
-            threshold: self.config.threshold,
-            is_compliant: score >= self.config.threshold,
-            uncited_claims: uncited,
-        }
+        CoverageReport::compute(
+            self.entries
+                .iter()
+                .map(|e| (e.text.as_str(), e.requires_attribution, e.source.is_some())),
+            self.config.threshold,
+        )
     }
 
     /// The pre-flight gate: in strict mode, an error when coverage is below the threshold.
     pub fn gate(&self) -> Result<CoverageReport, LedgerError> {
         let report = self.audit();
-        if self.config.mode == LedgerMode::Strict && self.config.threshold != 1.0 {
+        if let Some(reason) = threshold_problem(self.config.mode, self.config.threshold) {
             return Err(LedgerError::InvalidThreshold {
                 threshold: self.config.threshold,
-                reason: "strict mode requires a threshold of exactly 1".into(),
+                reason: reason.into(),
             });
         }
         if !report.is_compliant && self.config.mode == LedgerMode::Strict {
@@ -514,198 +404,6 @@ impl AttributionLedger {
             });
         }
         Ok(report)
-    }
-
-    fn source_reference(&self, i: usize) -> Option<SourceReference> {
-        let cap = self.captures.get(i)?;
-        Some(SourceReference {
-            identifier: cap.identifier.clone(),
-            category: cap.category.clone(),
-            tool_call_id: cap.tool_call_id.clone(),
-            fetched_at: cap.fetched_at.clone(),
-            endpoint: HttpUrl::parse(&cap.url).ok(),
-            metadata: cap.metadata.clone(),
-            extensions: Extensions::default(),
-        })
-    }
-
-    /// The ledger document (LEDGER-001). Refused in strict mode below the threshold.
-    pub fn to_document(&self) -> Result<Ledger, LedgerError> {
-        let report = self.gate()?;
-        Ok(Ledger {
-            ledger_version: "1".into(),
-            mode: self.config.mode,
-            threshold: self.config.threshold,
-            claims: self
-                .entries
-                .iter()
-                .map(|e| ClaimRecord {
-                    claim_id: Some(e.claim_id.clone()),
-                    text: e.text.clone(),
-                    requires_attribution: e.requires_attribution,
-                    recorded_at: e.recorded_at.clone(),
-                    source: e.source.and_then(|(i, _, _)| self.source_reference(i)),
-                    extensions: Extensions::default(),
-                })
-                .collect(),
-            coverage: Coverage {
-                total_claims: report.total_claims,
-                required_claims: report.required_claims,
-                cited_claims: report.cited_claims,
-                coverage_score: report.coverage_score,
-                is_compliant: report.is_compliant,
-                uncited_claims: report.uncited_claims,
-            },
-            extensions: Extensions::default(),
-        })
-    }
-
-    /// Appends one JSONL audit record per claim, in ledger order (LEDGER-008, LEDGER-009): each
-    /// line is the JCS form of the record followed by LF. Written as one buffer, so a writer
-    /// opened in append mode never interleaves a partial export.
-    pub fn write_audit_jsonl(&self, out: &mut dyn Write) -> Result<usize, LedgerError> {
-        let logged_at = self.clock.now()?;
-        let mut buf = Vec::new();
-        for e in &self.entries {
-            let record = AuditRecord {
-                claim_id: Some(e.claim_id.clone()),
-                claim: e.text.clone(),
-                source: e.source.and_then(|(i, _, _)| self.source_reference(i)),
-                requires_attribution: e.requires_attribution,
-                logged_at: logged_at.clone(),
-                extensions: Extensions::default(),
-            };
-            let value =
-                serde_json::to_value(&record).map_err(|e| LedgerError::Io(e.to_string()))?;
-            buf.extend_from_slice(&canonicalize(&value));
-            buf.push(b'\n');
-        }
-        out.write_all(&buf)
-            .map_err(|e| LedgerError::Io(e.to_string()))?;
-        out.flush().map_err(|e| LedgerError::Io(e.to_string()))?;
-        Ok(self.entries.len())
-    }
-
-    /// [`write_audit_jsonl`](Self::write_audit_jsonl) to a file opened for appending (created
-    /// when absent): the audit trail is append-only.
-    pub fn append_audit_log(&self, path: &std::path::Path) -> Result<usize, LedgerError> {
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| LedgerError::Io(format!("{}: {e}", path.display())))?;
-        self.write_audit_jsonl(&mut f)
-    }
-
-    /// The Level 2 manifest of the run (with the chain for Level 3 when `with_chain`), after the
-    /// coverage gate. Claims with the same id are one claim with several sources; claims
-    /// without a source are not in the manifest (they are in the ledger and the audit export).
-    pub fn build_manifest(
-        &self,
-        agent_id: &str,
-        with_chain: bool,
-    ) -> Result<Manifest, LedgerError> {
-        self.gate()?;
-        if agent_id.is_empty() {
-            return Err(LedgerError::InvalidValue {
-                what: "agent id",
-                reason: "must not be empty".into(),
-            });
-        }
-        let emitted_at = self.clock.now()?;
-        let mut claims: Vec<Claim> = Vec::new();
-        for e in &self.entries {
-            let Some((i, start, end)) = e.source else {
-                continue;
-            };
-            let Some(cap) = self.captures.get(i) else {
-                continue;
-            };
-            if cap.fetched_at > emitted_at {
-                return Err(LedgerError::RetrievedAfterEmitted {
-                    retrieved_at: cap.fetched_at.to_string(),
-                    emitted_at: emitted_at.to_string(),
-                });
-            }
-            let excerpt = cap.body.get(start as usize..end as usize).ok_or_else(|| {
-                LedgerError::ExcerptRange {
-                    url: cap.url.clone(),
-                    start,
-                    end,
-                    reason: "outside the body".into(),
-                }
-            })?;
-            let source = ClaimSource {
-                url: HttpUrl::parse(&cap.url).map_err(|reason| LedgerError::InvalidUrl {
-                    value: cap.url.clone(),
-                    reason,
-                })?,
-                retrieved_at: cap.fetched_at.clone(),
-                hash: Some(cap.hash),
-                excerpt_offset: Some([start, end]),
-                excerpt_hash: aef_text_hash(excerpt).ok(),
-                extensions: Extensions::default(),
-            };
-            match claims.iter_mut().find(|c| c.claim_id == e.claim_id) {
-                Some(c) if c.text != e.text => {
-                    return Err(LedgerError::ClaimIdConflict {
-                        id: e.claim_id.clone(),
-                    });
-                }
-                Some(c) => {
-                    if !c.sources.contains(&source) {
-                        c.sources.push(source);
-                    }
-                    if c.confidence.is_none() {
-                        c.confidence = e.confidence;
-                    }
-                }
-                None => claims.push(Claim {
-                    claim_id: e.claim_id.clone(),
-                    text: e.text.clone(),
-                    sources: vec![source],
-                    confidence: e.confidence,
-                    extensions: Extensions::default(),
-                }),
-            }
-        }
-        if claims.is_empty() {
-            return Err(LedgerError::NoClaims);
-        }
-        let chain = if with_chain {
-            if self.chain.is_empty() {
-                return Err(LedgerError::InvalidValue {
-                    what: "chain",
-                    reason: "no tool call was recorded".into(),
-                });
-            }
-            Some(self.chain.clone().build())
-        } else {
-            None
-        };
-        Ok(Manifest {
-            run_id: self.run_id.as_str().to_owned(),
-            agent_id: agent_id.to_owned(),
-            emitted_at,
-            claims,
-            chain,
-            extensions: Extensions::default(),
-        })
-    }
-
-    /// The distinct source URLs cited by attributed claims, in first-citation order: the
-    /// sources of the `Citation-Source` header.
-    pub fn cited_sources(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for e in &self.entries {
-            if let Some((i, _, _)) = e.source
-                && let Some(cap) = self.captures.get(i)
-                && !out.contains(&cap.url)
-            {
-                out.push(cap.url.clone());
-            }
-        }
-        out
     }
 }
 
@@ -753,147 +451,5 @@ fn locate(cap: &Capture, excerpt: &Excerpt) -> Result<(u64, u64), LedgerError> {
             std::str::from_utf8(slice).map_err(|_| bad("not well-formed UTF-8"))?;
             Ok((*start, *end))
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ledger(config: LedgerConfig) -> AttributionLedger {
-        AttributionLedger::new(
-            config,
-            RunId::new("run-7").unwrap(),
-            Box::new(SteppingClock::new(1_777_370_000, 1)),
-        )
-    }
-
-    #[test]
-    fn strict_refuses_below_threshold_and_lenient_warns() {
-        let mut l = ledger(LedgerConfig::strict());
-        let call = l
-            .tool_call("fetch", StepInputs::Public(Map::new()), &[])
-            .unwrap();
-        let cap = l
-            .capture(
-                &call,
-                "https://example.com/a",
-                b"alpha beta gamma".to_vec(),
-                "web_fetch",
-            )
-            .unwrap();
-        l.register(ClaimInput::attributed(
-            "alpha beta",
-            cap,
-            Excerpt::quote("alpha beta"),
-        ))
-        .unwrap();
-        l.register(ClaimInput::unattributed("Market grew 4%.", true))
-            .unwrap();
-        l.register(ClaimInput::unattributed("Processed 1 source.", false))
-            .unwrap();
-        let report = l.audit();
-        // Hand derivation (LEDGER-003/004): 3 claims, 2 required, 1 cited, 1/2 = 0.5.
-        assert_eq!(
-            (
-                report.total_claims,
-                report.required_claims,
-                report.cited_claims
-            ),
-            (3, 2, 1)
-        );
-        assert_eq!(report.coverage_score, 0.5);
-        assert_eq!(report.uncited_claims, ["Market grew 4%."]);
-        assert!(!report.is_compliant);
-        assert!(matches!(
-            l.build_manifest("agent", false),
-            Err(LedgerError::CoverageBelowThreshold { .. })
-        ));
-        assert!(l.to_document().is_err());
-
-        let mut l = ledger(LedgerConfig::lenient(0.5).unwrap());
-        let call = l
-            .tool_call("fetch", StepInputs::Public(Map::new()), &[])
-            .unwrap();
-        let cap = l
-            .capture(
-                &call,
-                "https://example.com/a",
-                b"alpha beta gamma".to_vec(),
-                "web_fetch",
-            )
-            .unwrap();
-        l.register(ClaimInput::attributed(
-            "alpha beta",
-            cap,
-            Excerpt::quote("alpha beta"),
-        ))
-        .unwrap();
-        l.register(ClaimInput::unattributed("Market grew 4%.", true))
-            .unwrap();
-        assert!(l.audit().is_compliant);
-        let m = l.build_manifest("agent", true).unwrap();
-        assert_eq!(m.claims.len(), 1);
-        assert_eq!(m.claims[0].sources[0].excerpt_offset, Some([0, 10]));
-        assert!(LedgerConfig::lenient(1.5).is_err());
-    }
-
-    #[test]
-    fn excerpts_are_located_in_the_bytes() {
-        let mut l = ledger(LedgerConfig::strict());
-        let call = l
-            .tool_call("fetch", StepInputs::Public(Map::new()), &[])
-            .unwrap();
-        let cap = l
-            .capture(
-                &call,
-                "https://example.com/a",
-                "x é y x".as_bytes().to_vec(),
-                "web",
-            )
-            .unwrap();
-        assert!(matches!(
-            l.register(ClaimInput::attributed("x", cap, Excerpt::quote("x"))),
-            Err(LedgerError::ExcerptAmbiguous { count: 2, .. })
-        ));
-        assert!(matches!(
-            l.register(ClaimInput::attributed("z", cap, Excerpt::quote("z"))),
-            Err(LedgerError::ExcerptNotFound { .. })
-        ));
-        // "é" is bytes 2..4; [2, 3) splits it.
-        assert!(matches!(
-            l.register(ClaimInput::attributed(
-                "e",
-                cap,
-                Excerpt::Bytes { start: 2, end: 3 }
-            )),
-            Err(LedgerError::ExcerptRange { .. })
-        ));
-        assert!(
-            l.register(ClaimInput::attributed(
-                "é",
-                cap,
-                Excerpt::Bytes { start: 2, end: 4 }
-            ))
-            .is_ok()
-        );
-    }
-
-    #[test]
-    fn audit_export_is_one_jcs_line_per_claim() {
-        let mut l = ledger(LedgerConfig::lenient(0.0).unwrap());
-        l.register(ClaimInput::unattributed("a \"quoted\"\nclaim", true))
-            .unwrap();
-        l.register(ClaimInput::unattributed("b", false)).unwrap();
-        let mut out = Vec::new();
-        assert_eq!(l.write_audit_jsonl(&mut out).unwrap(), 2);
-        let text = String::from_utf8(out).unwrap();
-        let lines: Vec<&str> = text.split_terminator('\n').collect();
-        assert_eq!(lines.len(), 2);
-        assert!(text.ends_with('\n'));
-        let first: Value = serde_json::from_str(lines[0]).unwrap();
-        assert_eq!(first["claim"], "a \"quoted\"\nclaim");
-        assert_eq!(first["source"], Value::Null);
-        assert_eq!(first["requires_attribution"], true);
     }
 }

@@ -2,7 +2,7 @@
 
 use citeproof_aca::sign::SignError;
 
-use crate::builder::CoverageReport;
+use crate::config::CoverageReport;
 
 /// Why the signer refused. Every variant has a stable [`code`](LedgerError::code).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -47,6 +47,12 @@ pub enum LedgerError {
     /// There is no attributed claim to put in a manifest.
     #[error("no attributed claim: a manifest needs at least one claim with a source")]
     NoClaims,
+    /// A source identifier already names another capture (premature deduplication, seed 003
+    /// pitfall 4; LEDGER-013).
+    #[error(
+        "source identifier `{identifier}` already names another capture: one identifier per retrieval"
+    )]
+    SourceIdentifierReused { identifier: String },
     /// A claim id is used for two different texts.
     #[error("claim id `{id}` is used for two different texts")]
     ClaimIdConflict { id: String },
@@ -79,6 +85,7 @@ impl LedgerError {
             LedgerError::ExcerptAmbiguous { .. } => "ledger-excerpt-ambiguous",
             LedgerError::ExcerptRange { .. } => "ledger-excerpt-range",
             LedgerError::NoClaims => "ledger-no-claims",
+            LedgerError::SourceIdentifierReused { .. } => "ledger-source-identifier-reused",
             LedgerError::ClaimIdConflict { .. } => "ledger-claim-id-conflict",
             LedgerError::RetrievedAfterEmitted { .. } => "ledger-retrieved-after-emitted",
             LedgerError::Io(_) => "ledger-io",

@@ -257,13 +257,20 @@ incident_codes! {
     LedgerCountMismatch = "ledger-count-mismatch", Error, "A ledger's claim counts differ from the counts of its claim records.";
     LedgerUncitedMismatch = "ledger-uncited-mismatch", Error, "A ledger's `uncited_claims` do not list exactly the required claims without a source, in order.";
     LedgerCoverageMismatch = "ledger-coverage-mismatch", Error, "A ledger's `coverage_score` differs from cited required claims divided by required claims.";
-    LedgerThresholdInvalid = "ledger-threshold-invalid", Error, "A ledger threshold is outside 0 to 1, or is not 1 in strict mode.";
+    LedgerThresholdInvalid = "ledger-threshold-invalid", Error, "A ledger threshold is not 1 in strict mode, or is not more than 0 and at most 1 in lenient mode.";
+    LedgerThresholdLow = "ledger-threshold-low", Warning, "A lenient-mode threshold is below the seed's 0.9.";
     LedgerComplianceMismatch = "ledger-compliance-mismatch", Error, "A ledger's `is_compliant` differs from whether its coverage reaches its threshold.";
     LedgerBelowThreshold = "ledger-below-threshold", Error, "A strict-mode ledger was emitted with coverage below its threshold.";
     LedgerCoverageLow = "ledger-coverage-low", Warning, "A lenient-mode ledger was emitted with coverage below its threshold.";
-    LedgerJsonlMalformed = "ledger-jsonl-malformed", Error, "An audit export is not UTF-8 lines each holding one JSON object and ending in LF.";
+    LedgerJsonlMalformed = "ledger-jsonl-malformed", Error, "An audit file is not UTF-8 lines each holding one JSON object and ending in LF (or CRLF).";
+    LedgerJsonlTooLarge = "ledger-jsonl-too-large", Error, "An audit file exceeds 64 MiB, one of its lines exceeds 1 MiB, or it holds more than 200000 records.";
     LedgerJsonlCountMismatch = "ledger-jsonl-count-mismatch", Error, "An audit export does not have exactly one record per ledger claim.";
     LedgerJsonlRecordMismatch = "ledger-jsonl-record-mismatch", Error, "An audit record differs from the ledger claim at the same position.";
+    LedgerRecordUnidentified = "ledger-record-unidentified", Warning, "Audit records carry no `ledger_id`, so the records of separate requests cannot be told apart.";
+    LedgerIdReused = "ledger-id-reused", Error, "The records of one ledger id appear in more than one block of an audit file.";
+    LedgerSourceDeduplicated = "ledger-source-deduplicated", Error, "One source identifier names two different source references in one ledger (premature deduplication).";
+    LedgerApiMismatch = "ledger-api-mismatch", Error, "An `export_for_api` document differs from the ledger it exports.";
+    LedgerTimestampFuture = "ledger-timestamp-future", Warning, "A ledger or audit timestamp is more than 300 seconds after the verification time.";
     // ---- citation-chain envelopes ----
     ChainVersionUnsupported = "chain-version-unsupported", Error, "A chain envelope's `apiVersion` is not `v1`.";
     ChainIdInvalid = "chain-id-invalid", Error, "A chain claim `id` is not 16 lowercase hex digits.";
@@ -340,6 +347,10 @@ pub struct Location {
     /// Chain step number the incident is about.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<u64>,
+    /// 1-based line number in a line-oriented input (a JSONL audit file); `pointer` is then a
+    /// pointer into the record on that line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
 }
 
 impl Location {
@@ -380,6 +391,9 @@ impl Incident {
 impl fmt::Display for Incident {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} [{}]", self.severity, self.code)?;
+        if let Some(l) = self.location.line {
+            write!(f, " at line {l}")?;
+        }
         if let Some(p) = &self.location.pointer {
             write!(f, " at {}", if p.is_empty() { "/" } else { p })?;
         }

@@ -61,6 +61,11 @@ fn spec_validator(kind: DocumentKind, value: &Value) -> Option<Vec<Incident>> {
         DocumentKind::AcaManifest => Some(citeproof_aca::validate_manifest_value(value)),
         DocumentKind::AcaDiscovery => Some(citeproof_aca::validate_discovery_value(value)),
         DocumentKind::AefEvidence => Some(citeproof_aef::validate(value)),
+        DocumentKind::Ledger => Some(citeproof_ledger::validate_ledger_value(value)),
+        DocumentKind::LedgerAuditRecord | DocumentKind::LedgerTemplateRecord => {
+            Some(citeproof_ledger::validate_record_value(value))
+        }
+        DocumentKind::LedgerApiExport => Some(citeproof_ledger::validate_api_value(value)),
         _ => None,
     }
 }

@@ -3,7 +3,7 @@
 
 It speaks the JSON-lines protocol of docs/ADAPTER.md on stdin/stdout and implements a real
 subset of the operations: RFC 8785 canonicalization, content hashes, `Citation-Source` header
-parsing and AI Evidence Format Level 1 validation. Run it against the vectors with
+parsing, AI Evidence Format Level 1 validation and the attribution ledger (verify, audit). Run it against the vectors with
 
     citeproof conformance --impl "python3 examples/adapters/python/citeproof_adapter.py"
 
@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ops_aca  # noqa: E402
 import ops_aef  # noqa: E402
 import ops_canon  # noqa: E402
+import ops_ledger  # noqa: E402
 import strict_json  # noqa: E402
 
 PROTOCOL = 1
@@ -77,12 +78,24 @@ def op_aef_validate(input):
     return invalid(errors, warnings) if errors else valid(None, warnings)
 
 
+def op_ledger_verify(input):
+    f = ops_ledger.verify(input)
+    return invalid(f.errors, f.warnings) if f.errors else valid(None, f.warnings)
+
+
+def op_ledger_audit(input):
+    f, output = ops_ledger.audit(input)
+    return invalid(f.errors, f.warnings) if f.errors else valid(output, f.warnings)
+
+
 OPERATIONS = {
     "jcs-canonicalize": op_jcs_canonicalize,
     "hash-bytes": op_hash_bytes,
     "hash-aef-text": op_hash_aef_text,
     "aca-header-parse": op_aca_header_parse,
     "aef-validate": op_aef_validate,
+    "ledger-verify": op_ledger_verify,
+    "ledger-audit": op_ledger_audit,
 }
 
 

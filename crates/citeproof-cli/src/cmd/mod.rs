@@ -8,6 +8,7 @@ pub mod demo;
 pub mod hash;
 pub mod httpsig;
 pub mod keygen;
+pub mod ledger;
 pub mod validate;
 
 /// Why a command did not succeed; decides the exit code.

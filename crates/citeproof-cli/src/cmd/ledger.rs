@@ -1,0 +1,275 @@
+//! `citeproof ledger audit|verify`: the attribution ledger of seed 003 (profile LEDGER-*).
+//!
+//! - `audit FILE.jsonl [--ledger-id ID] [--mode strict|lenient] [--threshold T] [--now T]
+//!   [--json]`: the coverage of every ledger in an append-only audit file (the seed's own
+//!   records included), like the seed's `audit_coverage` / `summary()`; exit 0 when the file is
+//!   well-formed and every ledger reaches the threshold, 1 otherwise, 2 on usage errors.
+//! - `verify LEDGER.json --audit FILE.jsonl [--api API.json] [--emitted] [--now T] [--json]`: the
+//!   ledger document, the records of its id in the audit file, its `export_for_api` dictionary;
+//!   exit 0 when verified, 1 when not, 2 on usage errors.
+
+use std::io::Read;
+use std::process::ExitCode;
+
+use citeproof_ledger::jsonl::MAX_FILE_BYTES;
+use citeproof_ledger::verify::{Subject, VerifyReport};
+use citeproof_ledger::{
+    AuditOptions, AuditReport, VerifyOptions, audit, threshold_problem, verify,
+};
+use citeproof_model::json::MAX_DOCUMENT_BYTES;
+use citeproof_model::ledger::LedgerMode;
+
+use crate::cmd::Failure;
+use crate::input::display;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    verb: Verb,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Verb {
+    /// Coverage of every ledger in a JSONL audit file (seed records included), per ledger id.
+    Audit(AuditArgs),
+    /// Verify a ledger document against the records of its id in a JSONL audit file.
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Mode {
+    Strict,
+    Lenient,
+}
+
+#[derive(Debug, clap::Args)]
+struct AuditArgs {
+    /// The JSONL audit file, or `-` for standard input.
+    file: String,
+    /// Report only the ledger with this id.
+    #[arg(long)]
+    ledger_id: Option<String>,
+    /// `strict` (threshold 1) or `lenient` (threshold 0.90 unless --threshold).
+    #[arg(long, value_enum, default_value = "strict")]
+    mode: Mode,
+    /// Coverage threshold: exactly 1 in strict mode; more than 0 and at most 1 in lenient mode.
+    #[arg(long)]
+    threshold: Option<f64>,
+    /// Verification time, Unix seconds (default: now), for timestamps in the future.
+    #[arg(long)]
+    now: Option<i64>,
+    /// Print JSON: `command`, `ok`, `incidents` (about the file), `mode`, `threshold`,
+    /// `records` and `ledgers` (each with its coverage, `summary`, `audit_coverage`, incidents).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct VerifyArgs {
+    /// The ledger document (JSON), or `-` for standard input.
+    ledger: String,
+    /// The JSONL audit file holding the ledger's records (and possibly other ledgers').
+    #[arg(long)]
+    audit: String,
+    /// The ledger's `export_for_api` dictionary (JSON), to check against it.
+    #[arg(long)]
+    api: Option<String>,
+    /// The ledger is that of an emitted response: a strict ledger below its threshold is then
+    /// an error (LEDGER-006). Without it, the ledger is checked as a record kept for audit.
+    #[arg(long)]
+    emitted: bool,
+    /// Verification time, Unix seconds (default: now), for timestamps in the future.
+    #[arg(long)]
+    now: Option<i64>,
+    /// Print JSON: `command`, `ok`, `incidents` (each with `file`: ledger, audit or api),
+    /// `verified`, `ledger_id`, `emitted`, `coverage`, `records`.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    match args.verb {
+        Verb::Audit(a) => run_audit(a),
+        Verb::Verify(a) => run_verify(a),
+    }
+}
+
+/// Reads at most `limit + 1` bytes, so that the library sees (and reports with its own code)
+/// an input over its limit without this command reading an unbounded file.
+fn read_capped(path: &str, limit: usize) -> Result<Vec<u8>, Failure> {
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    let mut buf = Vec::new();
+    let result = if path == "-" {
+        std::io::stdin().lock().take(cap).read_to_end(&mut buf)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(cap).read_to_end(&mut buf))
+    };
+    result.map_err(|e| Failure::Usage(format!("cannot read {}: {e}", display(path))))?;
+    Ok(buf)
+}
+
+fn run_audit(a: AuditArgs) -> Result<ExitCode, Failure> {
+    let mut options = match a.mode {
+        Mode::Strict => AuditOptions::default(),
+        Mode::Lenient => AuditOptions::lenient(),
+    };
+    if let Some(t) = a.threshold {
+        options.threshold = t;
+    }
+    if let Some(reason) = threshold_problem(options.mode, options.threshold) {
+        return Err(Failure::Usage(format!(
+            "--threshold {}: {reason} [ledger-threshold-invalid]",
+            options.threshold
+        )));
+    }
+    options.ledger_id = a.ledger_id.clone();
+    options.now = Some(a.now.unwrap_or_else(crate::cmd::now));
+    let bytes = read_capped(&a.file, MAX_FILE_BYTES)?;
+    let report = audit(&bytes, &options);
+    if let Some(id) = &a.ledger_id
+        && report.ledgers.is_empty()
+        && !report.has_errors()
+    {
+        return Err(Failure::Invalid(format!(
+            "{} holds no record of ledger `{id}`",
+            display(&a.file)
+        )));
+    }
+    if a.json {
+        crate::out::json_report("ledger audit", report.ok, &report.incidents, &report)?;
+    } else {
+        crate::out::print(&readable_audit(display(&a.file), &report))?;
+    }
+    Ok(if report.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn readable_audit(file: &str, r: &AuditReport) -> String {
+    let mode = match r.mode {
+        LedgerMode::Strict => "strict",
+        LedgerMode::Lenient => "lenient",
+    };
+    let mut out = format!(
+        "audit file: {file} ({} records, {} ledger(s)), {mode}, threshold {}\n",
+        r.records,
+        r.ledgers.len(),
+        r.threshold
+    );
+    for l in &r.ledgers {
+        let name = l
+            .ledger_id
+            .as_deref()
+            .map_or_else(|| "(no ledger id)".to_owned(), |id| format!("`{id}`"));
+        out.push_str(&format!(
+            "ledger {name}: {} records from line {}\n  {} | coverage {}{}\n",
+            l.records,
+            l.first_line,
+            l.summary,
+            l.coverage.coverage_score,
+            if l.exempt_claims > 0 {
+                format!(" | {} exempt", l.exempt_claims)
+            } else {
+                String::new()
+            }
+        ));
+        out.push_str(&format!(
+            "  seed audit_coverage: Coverage: {}/{} | Compliant: {}\n",
+            l.audit_coverage.cited_claims,
+            l.audit_coverage.total_claims,
+            l.audit_coverage.is_compliant
+        ));
+        for (text, line) in l.coverage.uncited_claims.iter().zip(&l.uncited_lines) {
+            out.push_str(&format!("  uncited (line {line}): {text:?}\n"));
+        }
+        for i in &l.incidents {
+            out.push_str(&format!("  {i}\n"));
+        }
+    }
+    if !r.incidents.is_empty() {
+        out.push_str(&format!("incidents ({}):\n", r.incidents.len()));
+        for i in &r.incidents {
+            out.push_str(&format!("  {i}\n"));
+        }
+    }
+    out.push_str(if r.ok {
+        "-> OK: well-formed, every ledger compliant\n"
+    } else if r.has_errors() {
+        "-> NOT OK: the audit file has errors\n"
+    } else {
+        "-> NOT OK: a ledger is below the threshold\n"
+    });
+    out
+}
+
+fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
+    let ledger = read_capped(&a.ledger, MAX_DOCUMENT_BYTES)?;
+    let audit_file = read_capped(&a.audit, MAX_FILE_BYTES)?;
+    let api = match &a.api {
+        Some(p) => Some(read_capped(p, MAX_DOCUMENT_BYTES)?),
+        None => None,
+    };
+    let options = VerifyOptions {
+        emitted: a.emitted,
+        now: Some(a.now.unwrap_or_else(crate::cmd::now)),
+        ..VerifyOptions::default()
+    };
+    let report = verify(&ledger, &audit_file, api.as_deref(), &options);
+    if a.json {
+        crate::out::json_report("ledger verify", report.verified, &report.incidents, &report)?;
+    } else {
+        crate::out::print(&readable_verify(&a, &report))?;
+    }
+    Ok(if report.verified {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn readable_verify(a: &VerifyArgs, r: &VerifyReport) -> String {
+    let mut out = format!(
+        "ledger: {} (ledger id {}, {})\naudit file: {} ({} record(s) of this ledger)\n",
+        display(&a.ledger),
+        r.ledger_id.as_deref().unwrap_or("unknown"),
+        if r.emitted {
+            "emitted"
+        } else {
+            "kept for audit"
+        },
+        display(&a.audit),
+        r.records
+    );
+    if let Some(api) = &a.api {
+        out.push_str(&format!("api export: {api}\n"));
+    }
+    if let Some(c) = &r.coverage {
+        out.push_str(&format!(
+            "coverage: {} | score {} | threshold {}\n",
+            c.summary(),
+            c.coverage_score,
+            c.threshold
+        ));
+    }
+    if r.incidents.is_empty() {
+        out.push_str("no incidents\n");
+    } else {
+        out.push_str(&format!("incidents ({}):\n", r.incidents.len()));
+        for f in &r.incidents {
+            let file = match f.file {
+                Subject::Ledger => "ledger",
+                Subject::Audit => "audit",
+                Subject::Api => "api",
+            };
+            out.push_str(&format!("  {file}: {}\n", f.incident));
+        }
+    }
+    out.push_str(if r.verified {
+        "-> VERIFIED\n"
+    } else {
+        "-> NOT VERIFIED\n"
+    });
+    out
+}

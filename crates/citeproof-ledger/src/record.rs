@@ -1,0 +1,183 @@
+//! One audit record, in either of the forms seed 003 writes (LEDGER-010):
+//!
+//! - the **export** form of Step 4 `export_audit_log`:
+//!   `{"claim", "source", "requires_proof", "logged_at"}`, `source` being
+//!   `vars(SourceReference)` (or `null`); citeproof's records add `ledger_id` and `claim_id`,
+//!   and `requires_attribution` is accepted instead of `requires_proof`;
+//! - the **template** form of the Configuration Template's `_persist_audit`:
+//!   `{"text", "source_id", "source_type", "requires_proof", "recorded_at"}`.
+//!
+//! A record with a `claim` member is read in the export form, any other in the template form
+//! when it has `text`, else in the export form (whose missing members are then reported).
+
+use citeproof_model::{Incident, Timestamp};
+use serde_json::Value;
+
+use crate::shape::{Shape, SourceFacts};
+
+/// Which of the seed's two record forms a record is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Form {
+    Export,
+    Template,
+}
+
+/// A record whose shape holds, reduced to what coverage and the ledger comparison need.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub line: u64,
+    pub form: Form,
+    pub ledger_id: Option<String>,
+    pub claim_id: Option<String>,
+    /// `claim` (export form) or `text` (template form).
+    pub claim: String,
+    /// `requires_proof` (or its alias `requires_attribution`).
+    pub requires_proof: bool,
+    /// Whether the claim has a source: `source` (export) or `source_id` (template) not `null`.
+    pub cited: bool,
+    /// What names the source (its `identifier`, or the template's `source_id`) and the value
+    /// that must be the same wherever that name is used in one ledger (the whole source
+    /// reference, or the template's `source_type`): LEDGER-013.
+    pub source_key: Option<(String, Value)>,
+    /// The raw `source` member of an export record (`null` included).
+    pub source: Value,
+    /// The template form's `source_type`.
+    pub source_type: Option<String>,
+    pub fetched_at: Option<Timestamp>,
+    /// `logged_at` (export) or `recorded_at` (template).
+    pub time: Timestamp,
+}
+
+const EXPORT_MEMBERS: &[&str] = &[
+    "ledger_id",
+    "claim_id",
+    "claim",
+    "source",
+    "requires_proof",
+    "requires_attribution",
+    "logged_at",
+];
+const TEMPLATE_MEMBERS: &[&str] = &[
+    "ledger_id",
+    "text",
+    "source_id",
+    "source_type",
+    "requires_proof",
+    "recorded_at",
+];
+
+/// Reads one record; its incidents (located at `line` with pointers into the record) go to
+/// `incidents`. `None` when the shape does not hold.
+pub fn read(value: &Value, line: u64, incidents: &mut Vec<Incident>) -> Option<Record> {
+    let before = incidents.len();
+    let mut shape = Shape {
+        line: Some(line),
+        incidents,
+    };
+    let obj = shape.object(value, "")?;
+    let template = !obj.contains_key("claim") && obj.contains_key("text");
+    let ledger_id = shape.id(obj, "ledger_id", "", 128).map(str::to_owned);
+    let record = if template {
+        shape.members(
+            obj,
+            "",
+            TEMPLATE_MEMBERS,
+            &[
+                "text",
+                "source_id",
+                "source_type",
+                "requires_proof",
+                "recorded_at",
+            ],
+        );
+        let claim = shape.string(obj, "text", "", 0);
+        let source_id = shape.nullable_string(obj, "source_id", "", None);
+        let source_type = shape.nullable_string(obj, "source_type", "", None);
+        let requires = shape.boolean(obj, "requires_proof", "");
+        let time = shape.timestamp(obj, "recorded_at", "");
+        let (Some(claim), Some(source_id), Some(source_type), Some(requires), Some(time)) =
+            (claim, source_id, source_type, requires, time)
+        else {
+            return None;
+        };
+        Record {
+            line,
+            form: Form::Template,
+            ledger_id,
+            claim_id: None,
+            claim: claim.to_owned(),
+            requires_proof: requires,
+            cited: source_id.is_some(),
+            source_key: source_id.map(|id| {
+                (
+                    id.to_owned(),
+                    source_type.map_or(Value::Null, |t| Value::String(t.to_owned())),
+                )
+            }),
+            source: Value::Null,
+            source_type: source_type.map(str::to_owned),
+            fetched_at: None,
+            time,
+        }
+    } else {
+        shape.members(obj, "", EXPORT_MEMBERS, &["claim", "source", "logged_at"]);
+        let claim_id = shape.id(obj, "claim_id", "", 64).map(str::to_owned);
+        let claim = shape.string(obj, "claim", "", 0);
+        let requires = match (
+            obj.contains_key("requires_proof"),
+            obj.contains_key("requires_attribution"),
+        ) {
+            (true, false) => shape.boolean(obj, "requires_proof", ""),
+            (false, true) => shape.boolean(obj, "requires_attribution", ""),
+            (true, true) => {
+                shape.push(
+                    citeproof_model::IncidentCode::SchemaViolation,
+                    "both `requires_proof` and its alias `requires_attribution`: give one",
+                    "/requires_attribution",
+                );
+                None
+            }
+            (false, false) => {
+                shape.push(
+                    citeproof_model::IncidentCode::SchemaViolation,
+                    "missing required member `requires_proof` (or its alias `requires_attribution`)",
+                    "",
+                );
+                None
+            }
+        };
+        let time = shape.timestamp(obj, "logged_at", "");
+        let source = obj.get("source").cloned().unwrap_or(Value::Null);
+        let facts: Option<Option<SourceFacts>> = match obj.get("source") {
+            None => None,
+            Some(Value::Null) => Some(None),
+            Some(s) => shape.source(s, "/source").map(Some),
+        };
+        let (Some(claim), Some(requires), Some(time), Some(facts)) = (claim, requires, time, facts)
+        else {
+            return None;
+        };
+        Record {
+            line,
+            form: Form::Export,
+            ledger_id,
+            claim_id,
+            claim: claim.to_owned(),
+            requires_proof: requires,
+            cited: facts.is_some(),
+            source_key: facts
+                .as_ref()
+                .map(|f| (f.identifier.clone(), source.clone())),
+            fetched_at: facts.map(|f| f.fetched_at),
+            source,
+            source_type: None,
+            time,
+        }
+    };
+    // Every member was read; an incident about any of them voids the record.
+    if shape.incidents.len() != before {
+        return None;
+    }
+    Some(record)
+}
