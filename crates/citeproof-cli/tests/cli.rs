@@ -380,3 +380,71 @@ fn conformance_runs_outside_a_checkout_with_the_embedded_suite() {
     assert!(stderr_of(&out).contains("embedded in this binary"));
     assert!(stdout.contains("canon    core     achieved"), "{stdout}");
 }
+
+/// Every command speaks the one `--json` envelope: `command`, `ok`, `incidents`, then its own
+/// members (issue 13). Checked here for the commands that print a document or a listing.
+#[test]
+fn json_envelope_on_document_and_listing_commands() {
+    let envelope = |out: &std::process::Output, command: &str| -> serde_json::Value {
+        assert_eq!(out.status.code(), Some(0), "{}", stderr_of(out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["command"], command);
+        assert_eq!(v["ok"], true);
+        assert!(v["incidents"].is_array());
+        v
+    };
+    let article = format!(
+        "{}/../../vectors/fixtures/aef/article.html",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = citeproof()
+        .args([
+            "aef",
+            "new",
+            "--source",
+            &article,
+            "--uri",
+            "https://example.com/aeo",
+        ])
+        .args(["--selector", "css=#audit > h2", "--claim", "c"])
+        .args(["--fetched-at", "2026-05-12T03:45:00Z", "--json"])
+        .output()
+        .unwrap();
+    let v = envelope(&out, "aef new");
+    // The span text of `#audit > h2` in the fixture (see vectors/fixtures/aef/expected.json).
+    assert_eq!(v["evidence"]["span"]["exact_text"], "3.3 Audit");
+    // A css span without exact_text would warn; this one has it, so no incident.
+    assert_eq!(v["incidents"], serde_json::json!([]));
+
+    let out = citeproof()
+        .args(["adapter", "--list", "--json"])
+        .output()
+        .unwrap();
+    let v = envelope(&out, "adapter");
+    let ops = v["implementation"]["operations"].as_array().unwrap();
+    assert!(ops.iter().any(|o| o == "aef-verify"));
+}
+
+#[test]
+fn demo_serve_json_announces_its_address_before_serving() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_citeproof"))
+        .args(["demo", "serve", "--addr", "127.0.0.1:0", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(v["command"], "demo serve");
+    let base = v["base_url"].as_str().unwrap();
+    assert!(
+        base.starts_with("http://127.0.0.1:") && !base.ends_with(":0"),
+        "{base}"
+    );
+    assert!(v["runs"].as_array().unwrap().len() >= 9);
+}

@@ -14,13 +14,28 @@ pub struct Args {
     /// Print the operations the reference implements, one per line, and exit.
     #[arg(long)]
     list: bool,
+    /// With `--list`: print `{"command","ok","incidents","implementation"}` instead (the name,
+    /// version, language and operations of the reference). Without `--list` the adapter always
+    /// speaks JSON lines (docs/ADAPTER.md).
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let reference = Reference::new();
     if args.list {
-        for op in reference.info().operations {
-            println!("{op}");
+        let info = reference.info();
+        if args.json {
+            crate::out::json_report(
+                "adapter",
+                true,
+                &crate::out::NO_INCIDENTS,
+                &serde_json::json!({ "implementation": info }),
+            )?;
+        } else {
+            for op in info.operations {
+                crate::out::println(&op)?;
+            }
         }
         return Ok(ExitCode::SUCCESS);
     }

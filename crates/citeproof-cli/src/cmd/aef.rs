@@ -125,6 +125,9 @@ struct SignArgs {
     /// Set `verification.signing_key_uri` (where verifiers fetch the JWK or JWK Set).
     #[arg(long)]
     signing_key_uri: Option<String>,
+    /// Print `{"command","ok","incidents","evidence"}` instead of the bare evidence object.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -189,6 +192,10 @@ struct NewArgs {
     /// Allow loopback and private addresses when fetching the source.
     #[arg(long)]
     allow_private: bool,
+    /// Print `{"command","ok","incidents","evidence"}` (incidents: the object's Level 1
+    /// warnings) instead of the bare evidence object.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
@@ -317,6 +324,15 @@ fn signing_key(path: &str) -> Result<SigningKey, Failure> {
         .map_err(|e| Failure::Usage(format!("cannot use the private key in {path}: {e}")))
 }
 
+/// An evidence object as written: bare, or in the `--json` envelope with its warnings.
+fn print_evidence(command: &str, evidence: &Value, json: bool) -> Result<(), Failure> {
+    if json {
+        let warnings = aef::validate(evidence);
+        return crate::out::json_report(command, true, &warnings, &json!({ "evidence": evidence }));
+    }
+    print_json(evidence)
+}
+
 fn print_json(value: &Value) -> Result<(), Failure> {
     let text = serde_json::to_string_pretty(value).map_err(|e| Failure::Usage(e.to_string()))?;
     crate::out::println(&text)
@@ -346,7 +362,7 @@ fn sign(a: SignArgs) -> Result<ExitCode, Failure> {
     };
     let signed =
         sign_evidence(&value, &key, &options).map_err(|e| Failure::Invalid(e.to_string()))?;
-    print_json(&signed)?;
+    print_evidence("aef sign", &signed, a.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -469,7 +485,7 @@ fn new(a: NewArgs) -> Result<ExitCode, Failure> {
         }
         _ => doc,
     };
-    print_json(&doc)?;
+    print_evidence("aef new", &doc, a.json)?;
     Ok(ExitCode::SUCCESS)
 }
 

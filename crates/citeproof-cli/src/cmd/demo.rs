@@ -40,6 +40,11 @@ pub struct ServeArgs {
     /// Key id the demo publishes and signs with.
     #[arg(long, default_value = citeproof_cli::demo::DEMO_KID)]
     kid: String,
+    /// Print the address, discovery URL and runs as one JSON line (`command`, `ok`,
+    /// `incidents`, `base_url`, `discovery`, `runs`) before serving: with `--addr 127.0.0.1:0`
+    /// a script learns the port from it.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Serves `site` with `server` until the process ends.
@@ -81,6 +86,21 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode, Failure> {
         .map_err(|e| Failure::Invalid(e.to_string()))?;
     // The banner must not take the server down when stdout is closed (a pipe whose reader went
     // away): `out` drops writes to a closed stdout.
+    if args.json {
+        let details = serde_json::json!({
+            "base_url": base,
+            "discovery": format!("{base}/.well-known/agent-citation-attribution"),
+            "runs": site.runs,
+        });
+        let line = serde_json::json!({
+            "command": "demo serve", "ok": true, "incidents": [],
+            "base_url": details["base_url"], "discovery": details["discovery"], "runs": details["runs"],
+        });
+        // One line, so that a reader can take it before the server blocks.
+        crate::out::println(&line.to_string())?;
+        serve_site(&server, &site);
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut banner = format!("citeproof demo agent platform on {base}\n");
     banner.push_str(&format!(
         "  discovery: {base}/.well-known/agent-citation-attribution\n"
