@@ -17,6 +17,8 @@ pub mod report;
 pub mod runner;
 pub mod suite;
 pub mod summary;
+pub mod transport;
+pub mod variants;
 
 pub use profile::Profile;
 pub use runner::{RunOptions, RunResult, Status, Target, run};
