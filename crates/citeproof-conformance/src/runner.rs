@@ -368,11 +368,7 @@ pub fn run(
         }
         done += 1;
         if let Some(last) = slots[index].as_ref() {
-            on_progress(Progress {
-                done,
-                total,
-                last,
-            });
+            on_progress(Progress { done, total, last });
         }
     }
     target.stop();

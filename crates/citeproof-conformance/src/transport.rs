@@ -37,7 +37,9 @@ struct Transport(Value);
 
 impl<'de> Deserialize<'de> for Transport {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(TransportVisitor).map(Transport)
+        deserializer
+            .deserialize_any(TransportVisitor)
+            .map(Transport)
     }
 }
 
@@ -96,9 +98,7 @@ impl<'de> Visitor<'de> for TransportVisitor {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             if out.contains_key(&key) {
-                return Err(de::Error::custom(format!(
-                    "duplicate member name {key:?}"
-                )));
+                return Err(de::Error::custom(format!("duplicate member name {key:?}")));
             }
             let Transport(value) = map.next_value()?;
             out.insert(key, value);
@@ -138,11 +138,7 @@ mod tests {
             b"not json",
             br#"{"n":1e400}"#,
         ] {
-            assert!(
-                parse_line(bad).is_err(),
-                "{}",
-                String::from_utf8_lossy(bad)
-            );
+            assert!(parse_line(bad).is_err(), "{}", String::from_utf8_lossy(bad));
         }
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         assert!(parse_line(deep.as_bytes()).is_err());

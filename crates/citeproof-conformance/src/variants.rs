@@ -162,6 +162,8 @@ pub struct Generation {
     pub not_derived: Vec<(String, String)>,
     /// Static cases of operations the generator has no transform for.
     pub no_transform: usize,
+    /// Derived cases whose input equals the static one (not run: they are no new case).
+    pub unchanged: usize,
 }
 
 /// Derives the variants of `cases` for the run seeded with `seed`.
@@ -181,7 +183,10 @@ pub fn generate(cases: &[&Case], plan: &VariantPlan, seed: u64) -> Generation {
             ));
             continue;
         }
-        if let Err(why) = check(&case.expected, &plan.oracle.run(&case.operation, &case.input)) {
+        if let Err(why) = check(
+            &case.expected,
+            &plan.oracle.run(&case.operation, &case.input),
+        ) {
             out.not_derived.push((
                 case.id.clone(),
                 format!("the oracle fails the static case: {why}"),
@@ -192,6 +197,11 @@ pub fn generate(cases: &[&Case], plan: &VariantPlan, seed: u64) -> Generation {
         let mut n = 0;
         for _ in 0..plan.per_case.max(1) {
             for derived in plan.generator.derive(case, &mut rng) {
+                if derived.input == case.input {
+                    // Nothing changed: not a new case (a lookup by input would answer it).
+                    out.unchanged += 1;
+                    continue;
+                }
                 match settle(&derived, &plan.oracle, &case.operation) {
                     Ok(expected) => {
                         n += 1;
@@ -332,6 +342,112 @@ mod tests {
         assert_ne!(a[0], c);
         let t = VariantRng::new(1).token();
         assert!(t.starts_with("case-") && t.len() == 21, "{t}");
+    }
+
+    /// Answers `hash-bytes` with the length of the data as the "hash".
+    struct LengthOracle;
+
+    impl Implementation for LengthOracle {
+        fn info(&self) -> citeproof_model::protocol::ImplementationInfo {
+            citeproof_model::protocol::ImplementationInfo {
+                name: "length".into(),
+                version: "0".into(),
+                language: "rust".into(),
+                homepage: None,
+                operations: vec!["hash-bytes".into()],
+            }
+        }
+        fn run(&self, _: &str, input: &Value) -> Reply {
+            let n = input["data"].as_str().unwrap_or_default().len();
+            Reply::valid(Some(serde_json::json!({"hash": n})))
+        }
+    }
+
+    /// One good variant (oracle output), one that breaks the verdict, one unchanged.
+    struct Fixed;
+
+    impl Generator for Fixed {
+        fn derive(&self, case: &Case, _: &mut VariantRng) -> Vec<Derived> {
+            let mut bad = case.expected.clone();
+            bad.result = citeproof_model::vectors::Validity::Invalid;
+            bad.errors = vec!["x".into()];
+            vec![
+                Derived {
+                    transforms: vec!["longer".into()],
+                    input: serde_json::json!({"data": "abcd"}),
+                    expected: case.expected.clone(),
+                    oracle_outputs: vec!["hash".into()],
+                },
+                Derived {
+                    transforms: vec!["broken".into()],
+                    input: serde_json::json!({"data": "abcde"}),
+                    expected: bad,
+                    oracle_outputs: Vec::new(),
+                },
+                Derived {
+                    transforms: vec!["nothing".into()],
+                    input: case.input.clone(),
+                    expected: case.expected.clone(),
+                    oracle_outputs: Vec::new(),
+                },
+            ]
+        }
+        fn operations(&self) -> Vec<String> {
+            vec!["hash-bytes".into()]
+        }
+    }
+
+    #[test]
+    fn the_oracle_fills_changed_outputs_and_drops_disagreements() {
+        let case = Case {
+            id: "canon-x".into(),
+            description: String::new(),
+            requirements: Vec::new(),
+            level: 0,
+            flags: Vec::new(),
+            input: serde_json::json!({"data": "ab"}),
+            expected: Expected {
+                result: citeproof_model::vectors::Validity::Valid,
+                errors: Vec::new(),
+                errors_match: crate::suite::ErrorsMatch::Exact,
+                warnings: None,
+                output: Some(serde_json::json!({"hash": 2})),
+            },
+            derivation: crate::suite::Derivation {
+                kind: citeproof_model::vectors::DerivationKind::Hand,
+                detail: String::new(),
+            },
+            file: "canon/x.json".into(),
+            spec: "canon".into(),
+            operation: "hash-bytes".into(),
+            origin: Origin::Static,
+        };
+        let plan = VariantPlan {
+            generator: Arc::new(Fixed),
+            oracle: Arc::new(LengthOracle),
+            per_case: 1,
+        };
+        let g = generate(&[&case], &plan, 1);
+        assert_eq!(g.cases.len(), 1);
+        assert_eq!(g.cases[0].id, "canon-x~1");
+        assert_eq!(
+            g.cases[0].expected.output,
+            Some(serde_json::json!({"hash": 4}))
+        );
+        assert_eq!(g.dropped.len(), 1);
+        assert_eq!(g.dropped[0].transforms, ["broken"]);
+        assert!(
+            g.dropped[0].why.contains("expected invalid"),
+            "{}",
+            g.dropped[0].why
+        );
+        assert_eq!(g.unchanged, 1);
+        // A static case the oracle fails is not derived from.
+        let mut wrong = case.clone();
+        wrong.expected.output = Some(serde_json::json!({"hash": 3}));
+        let g = generate(&[&wrong], &plan, 1);
+        assert!(g.cases.is_empty());
+        assert_eq!(g.not_derived.len(), 1);
     }
 
     #[test]

@@ -31,7 +31,12 @@ fn span_suite() -> (tempfile::TempDir, citeproof_conformance::Suite) {
 fn a_noncharacter_in_a_reply_is_an_answer_not_an_error() {
     let Some(py) = python() else { return };
     let (_dir, suite) = span_suite();
-    assert_eq!(suite.len(), 2, "{:?}", citeproof_conformance::Suite::load(&suite.root).err());
+    assert_eq!(
+        suite.len(),
+        2,
+        "{:?}",
+        citeproof_conformance::Suite::load(&suite.root).err()
+    );
     for flag in ["--raw", "--escaped"] {
         let result = run_command(
             &[&py, &broken("noncharacter.py"), flag],
@@ -98,7 +103,11 @@ fn a_grandchild_of_a_timed_out_wrapper_is_killed() {
     let pidfile = dir.path().join("pid");
     let suite = vectors().filtered(&["canon/hash-bytes.json".into()]);
     let result = run_command(
-        &[&py, &broken("grandchild.py"), &pidfile.display().to_string()],
+        &[
+            &py,
+            &broken("grandchild.py"),
+            &pidfile.display().to_string(),
+        ],
         &suite,
         &options(300, Some(1)),
     );

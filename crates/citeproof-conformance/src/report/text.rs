@@ -31,14 +31,22 @@ pub fn summary_text(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> St
             format!(" (--suite {})", ctx.filters.join(" "))
         }
     );
-    let _ = writeln!(out, "  seed: {} (reproduce with --seed {})", run.seed, run.seed);
+    let _ = writeln!(
+        out,
+        "  seed: {} (reproduce with --seed {})",
+        run.seed, run.seed
+    );
     match &run.generation {
         Some(g) => {
             let _ = writeln!(
                 out,
                 "  generated: {} variants of the static cases (fresh keys, hosts, ids, member order, encodings); cases sent under per-run tokens{}",
                 g.generated,
-                if run.shuffled { " in a random order" } else { "" }
+                if run.shuffled {
+                    " in a random order"
+                } else {
+                    ""
+                }
             );
             if !g.dropped.is_empty() {
                 let _ = writeln!(
