@@ -112,6 +112,9 @@ fn response_message(status: u16, headers: &[(String, String)], body: &[u8]) -> O
     Some(Message::Response(r))
 }
 
+/// The old and the new body of a rewritten response.
+pub type BodyChange = (Vec<u8>, Vec<u8>);
+
 /// A stored response (`{status, headers, body_base64, ...}`) rewritten. With `rewrite_body`
 /// the body is renamed too (a protocol document); otherwise it is kept byte for byte (a source,
 /// whose hash is recorded elsewhere). Returns the new response and, when the body changed, the
@@ -120,7 +123,7 @@ pub fn stored_response(
     response: &Value,
     rewrite_body: bool,
     edit: &mut Edit<'_>,
-) -> (Value, Option<(Vec<u8>, Vec<u8>)>) {
+) -> (Value, Option<BodyChange>) {
     let unchanged = (response.clone(), None);
     let (Some(obj), Some(status), Some(headers), Some(body)) = (
         response.as_object(),

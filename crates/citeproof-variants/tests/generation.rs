@@ -33,7 +33,18 @@ fn plan() -> VariantPlan {
 fn no_variant_is_dropped_and_every_operation_is_covered() {
     let suite = suite();
     let cases: Vec<&Case> = suite.cases().collect();
-    let ops: BTreeSet<&str> = cases.iter().map(|c| c.operation.as_str()).collect();
+    // Operations of the specs registered in SPECS must all get variants; a spec without a line
+    // there yet (its cases run static only, counted as `no_transform`) is not held to it.
+    let registered: BTreeSet<&str> = citeproof_variants::SPECS.iter().map(|(s, _)| *s).collect();
+    let ops: BTreeSet<&str> = cases
+        .iter()
+        .filter(|c| registered.contains(c.spec.as_str()))
+        .map(|c| c.operation.as_str())
+        .collect();
+    let unregistered = cases
+        .iter()
+        .filter(|c| !registered.contains(c.spec.as_str()))
+        .count();
     for seed in [1u64, 2, 3, 0xdead_beef] {
         let g = generate(&cases, &plan(), seed);
         assert!(
@@ -42,7 +53,7 @@ fn no_variant_is_dropped_and_every_operation_is_covered() {
             g.dropped
         );
         assert!(g.not_derived.is_empty(), "seed {seed}: {:?}", g.not_derived);
-        assert_eq!(g.no_transform, 0, "seed {seed}");
+        assert_eq!(g.no_transform, unregistered, "seed {seed}");
         let mut per_op: BTreeMap<&str, usize> = BTreeMap::new();
         for v in &g.cases {
             *per_op.entry(v.operation.as_str()).or_default() += 1;
@@ -61,11 +72,11 @@ fn no_variant_is_dropped_and_every_operation_is_covered() {
             );
         }
         // Most static cases get a variant.
+        let registered_cases = cases.len() - unregistered;
         assert!(
-            g.cases.len() * 10 >= cases.len() * 9,
-            "{} of {}",
-            g.cases.len(),
-            cases.len()
+            g.cases.len() * 10 >= registered_cases * 9,
+            "{} of {registered_cases}",
+            g.cases.len()
         );
     }
 }

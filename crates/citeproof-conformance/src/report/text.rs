@@ -23,7 +23,10 @@ pub fn summary_text(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> St
         "  suite: citeproof {} vectors, {} files, {} cases, {}{}",
         env!("CARGO_PKG_VERSION"),
         ctx.suite.files.len(),
-        run.results.len(),
+        run.results
+            .iter()
+            .filter(|r| !r.case.origin.is_generated())
+            .count(),
         clip(&ctx.suite.digest, 19),
         if ctx.filters.is_empty() {
             String::new()
@@ -63,6 +66,13 @@ pub fn summary_text(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> St
                         clip(&d.why, 200)
                     );
                 }
+            }
+            if g.no_transform > 0 {
+                let _ = writeln!(
+                    out,
+                    "  note: {} static cases have no generated variant: their operation has no transform yet",
+                    g.no_transform
+                );
             }
             if !g.not_derived.is_empty() {
                 let _ = writeln!(
