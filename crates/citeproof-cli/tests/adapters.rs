@@ -58,7 +58,10 @@ fn run(implementation: &str, args: &[&str]) -> (i32, Value) {
             String::from_utf8_lossy(&out.stderr)
         )
     });
-    (out.status.code().unwrap(), serde_json::from_str(&text).unwrap())
+    (
+        out.status.code().unwrap(),
+        serde_json::from_str(&text).unwrap(),
+    )
 }
 
 fn count(report: &Value, status: &str, generated: bool) -> usize {
@@ -99,7 +102,10 @@ fn node_example_adapter_passes_its_subset_static_and_generated() {
     let (code, report) = run(&format!("{node} '{}'", script.display()), &["--seed", "1"]);
     assert_eq!(code, 0, "{:#?}", bad(&report));
     assert_eq!(report["implementation"]["name"], "citeproof-node-example");
-    assert_eq!(report["implementation"]["starts"], 1, "no restart was needed");
+    assert_eq!(
+        report["implementation"]["starts"], 1,
+        "no restart was needed"
+    );
     let ops: Vec<&str> = report["implementation"]["operations"]
         .as_array()
         .unwrap()

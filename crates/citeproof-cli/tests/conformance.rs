@@ -94,7 +94,15 @@ fn report_to_stdout_moves_the_summary_to_stderr() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["totals"]["total"], 18);
+    // 18 static cases and one generated variant of each.
+    assert_eq!(report["totals"]["total"], 36);
+    let generated = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["origin"]["kind"] == "generated")
+        .count();
+    assert_eq!(generated, 18);
     assert!(String::from_utf8_lossy(&out.stderr).contains("PASS"));
 }
 

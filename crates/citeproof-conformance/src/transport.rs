@@ -6,8 +6,9 @@
 //! - the line length is bounded by the reader of the child's stdout
 //!   ([`crate::protocol::DEFAULT_MAX_LINE_BYTES`]);
 //! - nesting is bounded by serde_json's recursion limit (128);
-//! - the bytes must be UTF-8 and the text RFC 8259 JSON (lone surrogate escapes cannot be held
-//!   in a Rust string and are refused);
+//! - the bytes must be UTF-8 and the text RFC 8259 JSON. A lone surrogate escape (`"\ud800"`,
+//!   which RFC 8259 allows and a Rust string cannot hold) is read as U+FFFD: the reply is then
+//!   judged (an output holding it is a wrong answer), not recorded as errored;
 //! - duplicate member names are refused: they make a reply ambiguous (`"result":"invalid",
 //!   "result":"valid"`), whatever the content.
 //!
@@ -27,9 +28,59 @@ pub fn parse_line(line: &[u8]) -> Result<Value, String> {
             e.valid_up_to()
         )
     })?;
-    serde_json::from_str::<Transport>(text)
-        .map(|t| t.0)
-        .map_err(|e| format!("not a JSON text ({e})"))
+    match serde_json::from_str::<Transport>(text) {
+        Ok(t) => Ok(t.0),
+        Err(e) if e.to_string().contains("surrogate") || e.to_string().contains("hex escape") => {
+            serde_json::from_str::<Transport>(&replace_lone_surrogates(text))
+                .map(|t| t.0)
+                .map_err(|e| format!("not a JSON text ({e})"))
+        }
+        Err(e) => Err(format!("not a JSON text ({e})")),
+    }
+}
+
+/// `text` with every `\uXXXX` escape of a lone surrogate (inside strings) replaced by
+/// `\ufffd`; paired surrogates and everything else are kept.
+fn replace_lone_surrogates(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let hex_at = |i: usize| -> Option<u16> {
+        let digits = text.get(i..i + 4)?;
+        u16::from_str_radix(digits, 16).ok()
+    };
+    let escape_at = |i: usize| -> Option<u16> {
+        (bytes.get(i) == Some(&b'\\') && bytes.get(i + 1) == Some(&b'u'))
+            .then(|| hex_at(i + 2))
+            .flatten()
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut i = 0;
+    let mut copied = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                in_string = !in_string;
+                i += 1;
+            }
+            b'\\' if in_string => match escape_at(i) {
+                Some(0xD800..=0xDBFF)
+                    if escape_at(i + 6).is_some_and(|low| (0xDC00..=0xDFFF).contains(&low)) =>
+                {
+                    i += 12;
+                }
+                Some(0xD800..=0xDFFF) => {
+                    out.push_str(&text[copied..i]);
+                    out.push_str("\\ufffd");
+                    i += 6;
+                    copied = i;
+                }
+                _ => i += 2,
+            },
+            _ => i += 1,
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
 }
 
 /// A JSON value whose objects have no duplicate member names.
@@ -133,7 +184,6 @@ mod tests {
         for bad in [
             &br#"{"seq":1,"seq":2}"#[..],
             br#"{"a":{"b":1,"b":1}}"#,
-            br#"{"t":"\ud800"}"#,
             b"{\"t\":\"\xff\"}",
             b"not json",
             br#"{"n":1e400}"#,
@@ -145,5 +195,19 @@ mod tests {
         let ok = format!("{}{}", "[".repeat(100), "]".repeat(100));
         assert!(parse_line(ok.as_bytes()).is_ok());
         assert!(parse_line(b"{\"x\":\"\xef\xbf\xbe\"}").is_ok());
+    }
+
+    #[test]
+    fn lone_surrogate_escapes_are_read_as_replacement_characters() {
+        let v = parse_line(br#"{"t":"a\ud800b","u":"\udc00","p":"\ud83d\ude00","k":"\\ud800"}"#)
+            .unwrap();
+        assert_eq!(v["t"], "a\u{FFFD}b");
+        assert_eq!(v["u"], "\u{FFFD}");
+        assert_eq!(v["p"], "\u{1F600}");
+        assert_eq!(v["k"], "\\ud800", "an escaped backslash is not an escape");
+        assert_eq!(
+            parse_line(br#"{"t":"\ud800\ud800\udc00"}"#).unwrap()["t"],
+            "\u{FFFD}\u{10000}"
+        );
     }
 }
