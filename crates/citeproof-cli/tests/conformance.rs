@@ -103,6 +103,17 @@ fn report_to_stdout_moves_the_summary_to_stderr() {
         .filter(|c| c["origin"]["kind"] == "generated")
         .count();
     assert_eq!(generated, 18);
+    // A report with generated variants matches the published report schema.
+    let schema: serde_json::Value =
+        serde_json::from_str(citeproof_conformance::report::JSON_REPORT_SCHEMA).unwrap();
+    let validator = citeproof_schema::compile(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert!(report["run"]["seed"].is_u64());
+    assert_eq!(report["generation"]["generated"], 18);
     assert!(String::from_utf8_lossy(&out.stderr).contains("PASS"));
 }
 
