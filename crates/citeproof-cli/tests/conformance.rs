@@ -142,6 +142,12 @@ fn strict_xfail_fails_the_run() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("FAILED  canon-hash-bytes-abc"), "{stdout}");
     assert!(stdout.contains("but passed"), "{stdout}");
+    // The entry covers the case's generated variant too.
+    assert!(
+        stdout.contains("FAILED  canon-hash-bytes-abc~1"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("failures (2)"), "{stdout}");
 }
 
 #[test]

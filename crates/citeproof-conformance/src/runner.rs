@@ -84,8 +84,7 @@ pub struct CaseResult {
 pub struct RunOptions {
     /// End the run after this many errored cases.
     pub max_errors: Option<usize>,
-    /// Case-id globs of expected failures (they match the variants of a case too: a variant's
-    /// id is `<case id>~<n>`).
+    /// Case-id globs of expected failures (a glob that matches a case covers its variants).
     pub xfail: Vec<String>,
     pub process: ProcessOptions,
     /// The seed of every random choice of the run (tokens, order, variants); `None`: a fresh
@@ -479,8 +478,17 @@ fn judge(case: &Case, reply: Result<Reply, String>, stderr: Option<String>) -> C
     }
 }
 
+/// Applies the xfail list. A pattern that matches a static case's id also covers the variants
+/// generated from it.
 fn apply_xfail(result: &mut CaseResult, xfail: &[String]) {
-    let Some(pattern) = xfail.iter().find(|p| glob::matches(p, &result.case.id)) else {
+    let from = match &result.case.origin {
+        variants::Origin::Generated { from, .. } => Some(from.as_str()),
+        variants::Origin::Static => None,
+    };
+    let Some(pattern) = xfail
+        .iter()
+        .find(|p| glob::matches(p, &result.case.id) || from.is_some_and(|f| glob::matches(p, f)))
+    else {
         return;
     };
     match result.status {
