@@ -11,7 +11,6 @@
 
 use std::{
     io::{BufRead, BufReader, Read, Write},
-    path::Path,
     process::{Child, ChildStdin, Command, Stdio},
     sync::{
         Arc, Mutex,
@@ -24,6 +23,9 @@ use std::{
 use serde_json::Value;
 
 use crate::protocol::{self, ImplementationInfo, Reply};
+
+use crate::command::resolve_paths;
+pub use crate::command::split_command;
 
 /// Bytes of stderr kept per case (the tail).
 const STDERR_KEEP: usize = 8 * 1024;
@@ -300,6 +302,10 @@ impl Subprocess {
                 let first = r.first_seq;
                 loop {
                     let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        // Bounded even against an adapter that keeps writing after `stop`.
+                        break;
+                    }
                     match r.lines.recv_timeout(left.min(Duration::from_millis(10))) {
                         Ok(Line::Data(line)) => {
                             if let Some(s) = protocol::reply_seq(&line)
@@ -316,17 +322,13 @@ impl Subprocess {
                             continue;
                         }
                         Ok(_) | Err(RecvTimeoutError::Disconnected) => {
-                            // EOF: the child closed stdout; wait for its exit below.
-                            if matches!(r.child.try_wait(), Ok(Some(_))) || left.is_zero() {
+                            // EOF: the child closed stdout; wait for its exit.
+                            if matches!(r.child.try_wait(), Ok(Some(_))) {
                                 break;
                             }
                             thread::sleep(Duration::from_millis(10));
                         }
-                        Err(RecvTimeoutError::Timeout) => {
-                            if left.is_zero() {
-                                break;
-                            }
-                        }
+                        Err(RecvTimeoutError::Timeout) => {}
                     }
                 }
             }
@@ -453,29 +455,6 @@ fn kill_tree(child: &mut Child) {
     let _ = child.wait();
 }
 
-/// The command with every word that names an existing path relative to the runner's working
-/// directory made absolute: the child runs in an empty directory. A word counts when it does
-/// not start with `-` and either contains a `/` or names an existing file.
-fn resolve_paths(argv: &[String]) -> Vec<String> {
-    let Ok(cwd) = std::env::current_dir() else {
-        return argv.to_vec();
-    };
-    argv.iter()
-        .map(|word| {
-            let path = Path::new(word);
-            let candidate = cwd.join(path);
-            let counts = !word.starts_with('-')
-                && !path.is_absolute()
-                && (word.contains('/') && candidate.exists() || candidate.is_file());
-            if counts {
-                candidate.display().to_string()
-            } else {
-                word.clone()
-            }
-        })
-        .collect()
-}
-
 fn non_empty(buf: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(buf);
     (!text.trim().is_empty()).then(|| text.into_owned())
@@ -590,89 +569,9 @@ fn fmt_secs(d: Duration) -> String {
     }
 }
 
-/// Splits a command line like a POSIX shell does for words and quotes (no expansion):
-/// whitespace separates words, `'...'` is literal, `"..."` allows `\"` and `\\`, and a
-/// backslash outside quotes escapes the next character.
-pub fn split_command(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err("unterminated single quote in the command".into()),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err("unterminated double quote in the command".into()),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err("unterminated double quote in the command".into()),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some(c) => word.push(c),
-                    None => word.push('\\'),
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    if words.is_empty() {
-        return Err("the implementation command is empty".into());
-    }
-    Ok(words)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn command_splitting() {
-        assert_eq!(
-            split_command("python3 adapter.py").unwrap(),
-            ["python3", "adapter.py"]
-        );
-        assert_eq!(
-            split_command(r#"  a 'b c' "d \"e\"" f\ g "" "#).unwrap(),
-            ["a", "b c", "d \"e\"", "f g", ""]
-        );
-        assert!(split_command("a 'b").is_err());
-        assert!(split_command("   ").is_err());
-    }
 
     #[test]
     fn line_reader_bounds_lines() {

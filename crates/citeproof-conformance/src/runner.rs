@@ -2,82 +2,21 @@
 
 use std::time::{Duration, Instant};
 
-use citeproof_model::protocol::Implementation;
 use citeproof_model::vectors::Validity;
 use serde_json::Value;
 
 use crate::{
     glob,
-    process::{ProcessOptions, Stray, Subprocess},
-    protocol::{self, Answer, ImplementationInfo, Reply, ResultReply},
+    process::{ProcessOptions, Stray},
+    protocol::{Answer, ImplementationInfo, Reply, ResultReply},
     suite::{Case, Expected, Suite},
     variants::{self, Dropped, VariantPlan, VariantRng},
 };
 
-/// Final status of one case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    Passed,
-    Failed,
-    Skipped,
-    Errored,
-    /// Failed, and declared as an expected failure.
-    Xfailed,
-}
-
-impl Status {
-    pub const ALL: [Status; 5] = [
-        Status::Passed,
-        Status::Failed,
-        Status::Errored,
-        Status::Skipped,
-        Status::Xfailed,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Passed => "passed",
-            Status::Failed => "failed",
-            Status::Skipped => "skipped",
-            Status::Errored => "errored",
-            Status::Xfailed => "xfailed",
-        }
-    }
-}
-
-impl std::fmt::Display for Status {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Why a case was skipped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SkipReason {
-    /// The implementation does not announce the case's operation.
-    Unsupported,
-    /// The implementation answered `skipped`.
-    Declined,
-    /// The run ended early (`--max-errors`) before the case was sent.
-    NotRun,
-}
-
-/// The outcome of one case.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CaseResult {
-    pub case: Case,
-    pub status: Status,
-    pub skip_reason: Option<SkipReason>,
-    /// Why the case did not pass (or why it was skipped/errored), for people.
-    pub message: Option<String>,
-    /// The implementation's answer, when it gave one.
-    pub actual: Option<ResultReply>,
-    /// stderr written by the implementation during the case, when captured.
-    pub stderr: Option<String>,
-    pub duration: Duration,
-}
+pub use crate::{
+    outcome::{CaseResult, SkipReason, Status},
+    target::{InProcess, Target},
+};
 
 /// Options of a run.
 #[derive(Debug, Clone)]
@@ -111,95 +50,6 @@ impl Default for RunOptions {
 
 /// Default of `--max-errors`.
 pub const DEFAULT_MAX_ERRORS: usize = 20;
-
-/// An implementation called directly (the reference, a test double).
-pub struct InProcess(pub Box<dyn Implementation>);
-
-impl std::fmt::Debug for InProcess {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("InProcess")
-            .field(&self.0.info().name)
-            .finish()
-    }
-}
-
-/// The implementation under test.
-#[derive(Debug)]
-pub enum Target {
-    /// An implementation in this process.
-    InProcess(InProcess),
-    /// A command speaking the adapter protocol.
-    Command(Box<Subprocess>),
-}
-
-impl Target {
-    pub fn in_process(implementation: Box<dyn Implementation>) -> Target {
-        Target::InProcess(InProcess(implementation))
-    }
-
-    pub fn command(argv: Vec<String>, options: ProcessOptions) -> Target {
-        Target::Command(Box::new(Subprocess::new(argv, options)))
-    }
-
-    fn start(&mut self) -> Result<ImplementationInfo, (String, Option<String>)> {
-        match self {
-            Target::InProcess(r) => Ok(r.0.info()),
-            Target::Command(p) => p
-                .ensure_started()
-                .map_err(|e| (e.reply.err().unwrap_or_default(), e.stderr)),
-        }
-    }
-
-    fn run(
-        &mut self,
-        seq: u64,
-        token: &str,
-        case: &Case,
-        wire: impl FnOnce() -> String,
-    ) -> (Result<Reply, String>, Option<String>) {
-        match self {
-            Target::InProcess(r) => {
-                // The reference's replies go through the same wire checks as any adapter's.
-                let reply = r.0.run(&case.operation, &case.input);
-                let line = reply.to_json(seq).to_string();
-                (protocol::parse_reply(line.as_bytes(), seq), None)
-            }
-            Target::Command(p) => {
-                let ex = p.run_case(seq, token, &case.operation, &wire());
-                (ex.reply, ex.stderr)
-            }
-        }
-    }
-
-    fn take_strays(&mut self) -> Vec<Stray> {
-        match self {
-            Target::InProcess(_) => Vec::new(),
-            Target::Command(p) => p.take_strays(),
-        }
-    }
-
-    fn stop(&mut self) {
-        if let Target::Command(p) = self {
-            p.stop();
-        }
-    }
-
-    /// `in-process` or the command line.
-    pub fn describe(&self) -> String {
-        match self {
-            Target::InProcess(_) => "in-process".into(),
-            Target::Command(p) => p.command_line(),
-        }
-    }
-
-    /// How many times a command implementation was started (0 in-process).
-    pub fn starts(&self) -> u32 {
-        match self {
-            Target::InProcess(_) => 0,
-            Target::Command(p) => p.starts,
-        }
-    }
-}
 
 /// What a run generated besides the static cases.
 #[derive(Debug, Clone, PartialEq, Default)]
