@@ -1018,7 +1018,8 @@ fn cases() -> Vec<Case> {
         case(
             "discovery 404",
             2,
-            &[AcaDiscoveryFetchFailed, FetchHttpStatus, AcaKeyUnresolved],
+            // Reporting rule 3: no aca-key-unresolved after a failed discovery.
+            &[AcaDiscoveryFetchFailed, FetchHttpStatus],
             |s| {
                 s.resources.insert(DISCOVERY.into(), stored(404, &[], b""));
             },
@@ -1050,7 +1051,7 @@ fn cases() -> Vec<Case> {
         case(
             "discovery without keys",
             2,
-            &[AcaDiscoveryKeysMissing, AcaKeyUnresolved],
+            &[AcaDiscoveryKeysMissing],
             |s| {
                 discovery_tamper(s, |d| {
                     d.as_object_mut().unwrap().remove("keys");
@@ -1075,34 +1076,21 @@ fn cases() -> Vec<Case> {
                 d["jwks_uri"] = json!("http://agent.example/jwks.json")
             })
         }),
-        case(
-            "published private key",
-            2,
-            &[JwkPrivateKeyPublished, AcaKeyUnresolved],
-            |s| discovery_tamper(s, |d| d["keys"]["keys"][0]["d"] = json!("AAAA")),
-        ),
-        case(
-            "key without kid",
-            2,
-            &[JwkKidMissing, AcaKeyUnresolved],
-            |s| {
-                discovery_tamper(s, |d| {
-                    d["keys"]["keys"][0].as_object_mut().unwrap().remove("kid");
-                })
-            },
-        ),
-        case(
-            "two keys with one kid",
-            2,
-            &[JwkDuplicateKid, AcaKeyUnresolved],
-            |s| {
-                discovery_tamper(s, |d| {
-                    let mut k = d["keys"]["keys"][0].clone();
-                    k["x"] = json!("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo");
-                    d["keys"]["keys"].as_array_mut().unwrap().push(k);
-                })
-            },
-        ),
+        case("published private key", 2, &[JwkPrivateKeyPublished], |s| {
+            discovery_tamper(s, |d| d["keys"]["keys"][0]["d"] = json!("AAAA"))
+        }),
+        case("key without kid", 2, &[JwkKidMissing], |s| {
+            discovery_tamper(s, |d| {
+                d["keys"]["keys"][0].as_object_mut().unwrap().remove("kid");
+            })
+        }),
+        case("two keys with one kid", 2, &[JwkDuplicateKid], |s| {
+            discovery_tamper(s, |d| {
+                let mut k = d["keys"]["keys"][0].clone();
+                k["x"] = json!("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo");
+                d["keys"]["keys"].as_array_mut().unwrap().push(k);
+            })
+        }),
         case("empty key set", 2, &[JwkSetEmpty], |s| {
             discovery_tamper(s, |d| d["keys"]["keys"] = json!([]))
         }),
