@@ -9,6 +9,7 @@ use anyhow::{Result, bail};
 
 mod bench;
 mod conformance;
+mod mutants;
 mod schemas;
 
 const HELP: &str = "\
@@ -22,6 +23,10 @@ Tasks:
                         lint the vectors, write vectors/TRACEABILITY.md, then run
                         `citeproof conformance ARGS` (in-process reference by default);
                         --strict fails when a MUST requirement lacks a passing or failing case
+  mutants [--seed N] [--release] [NAME...]
+                        run the suite against every deliberately broken adapter of
+                        examples/adapters/mutants/ and print the mutation score; fails when
+                        one survives
 ";
 
 fn main() -> ExitCode {
@@ -42,6 +47,7 @@ fn run() -> Result<ExitCode> {
         Some("schemas") => schemas::run(&workspace_root(), &rest),
         Some("conformance") => conformance::run(&workspace_root(), &rest),
         Some("bench") => bench::run(&workspace_root(), &rest),
+        Some("mutants") => mutants::run(&workspace_root(), &rest),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{HELP}");
             Ok(ExitCode::SUCCESS)

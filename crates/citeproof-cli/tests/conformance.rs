@@ -94,7 +94,26 @@ fn report_to_stdout_moves_the_summary_to_stderr() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["totals"]["total"], 18);
+    // 18 static cases and one generated variant of each.
+    assert_eq!(report["totals"]["total"], 36);
+    let generated = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["origin"]["kind"] == "generated")
+        .count();
+    assert_eq!(generated, 18);
+    // A report with generated variants matches the published report schema.
+    let schema: serde_json::Value =
+        serde_json::from_str(citeproof_conformance::report::JSON_REPORT_SCHEMA).unwrap();
+    let validator = citeproof_schema::compile(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert!(report["run"]["seed"].is_u64());
+    assert_eq!(report["generation"]["generated"], 18);
     assert!(String::from_utf8_lossy(&out.stderr).contains("PASS"));
 }
 
@@ -123,6 +142,12 @@ fn strict_xfail_fails_the_run() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("FAILED  canon-hash-bytes-abc"), "{stdout}");
     assert!(stdout.contains("but passed"), "{stdout}");
+    // The entry covers the case's generated variant too.
+    assert!(
+        stdout.contains("FAILED  canon-hash-bytes-abc~1"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("failures (2)"), "{stdout}");
 }
 
 #[test]

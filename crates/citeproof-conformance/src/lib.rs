@@ -8,8 +8,10 @@
 //! reader/writer (`citeproof adapter`).
 
 pub mod adapter;
+pub mod command;
 pub mod glob;
 pub mod lint;
+pub mod outcome;
 pub mod process;
 pub mod profile;
 pub mod protocol;
@@ -17,6 +19,9 @@ pub mod report;
 pub mod runner;
 pub mod suite;
 pub mod summary;
+pub mod target;
+pub mod transport;
+pub mod variants;
 
 pub use profile::Profile;
 pub use runner::{RunOptions, RunResult, Status, Target, run};

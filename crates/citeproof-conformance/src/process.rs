@@ -2,6 +2,12 @@
 //! stdin/stdout. Lines are read on a separate thread and handed over a channel, so every wait
 //! has a deadline (`recv_timeout`); lines are bounded in length; on a timeout, a crash or a
 //! malformed line the child is killed and restarted before the next case.
+//!
+//! The child runs in a fresh, empty temporary working directory (nothing of the checkout is at
+//! hand by relative path) and, on Unix, in its own process group: killing it kills the whole
+//! group, so a wrapper script that does not `exec` cannot leave its real adapter running.
+//! A reply to a case that already has its answer (a second reply) is attributed to that case,
+//! not to the case being waited for.
 
 use std::{
     io::{BufRead, BufReader, Read, Write},
@@ -17,6 +23,9 @@ use std::{
 use serde_json::Value;
 
 use crate::protocol::{self, ImplementationInfo, Reply};
+
+use crate::command::resolve_paths;
+pub use crate::command::split_command;
 
 /// Bytes of stderr kept per case (the tail).
 const STDERR_KEEP: usize = 8 * 1024;
@@ -54,6 +63,10 @@ enum Line {
 
 struct Running {
     child: Child,
+    /// The empty working directory of this process session (removed with it).
+    _workdir: tempfile::TempDir,
+    /// The first `seq` sent in this session: replies to earlier cases cannot come from it.
+    first_seq: Option<u64>,
     /// Lines for the writer thread, which owns the child's stdin: a child that stops reading
     /// can then block only that thread, never the runner (every wait has a deadline).
     stdin: Option<mpsc::Sender<Vec<u8>>>,
@@ -64,9 +77,25 @@ struct Running {
     stderr_thread: thread::JoinHandle<()>,
 }
 
+/// A reply line for a case that had already been answered (or was abandoned), read while the
+/// runner waited for another case. The runner blames the case whose `seq` it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stray {
+    pub seq: u64,
+    /// What was wrong, with an excerpt of the line.
+    pub message: String,
+}
+
 /// A child-process implementation.
 pub struct Subprocess {
+    /// The command as given (for reports).
     argv: Vec<String>,
+    /// The command with relative paths made absolute (the child runs in an empty directory).
+    resolved: Vec<String>,
+    /// Stray replies not yet collected by the runner.
+    strays: Vec<Stray>,
+    /// The highest `seq` sent so far (replies naming a higher one are garbage).
+    last_seq: u64,
     options: ProcessOptions,
     running: Option<Running>,
     info: Option<ImplementationInfo>,
@@ -94,8 +123,12 @@ pub struct Exchange {
 
 impl Subprocess {
     pub fn new(argv: Vec<String>, options: ProcessOptions) -> Subprocess {
+        let resolved = resolve_paths(&argv);
         Subprocess {
             argv,
+            resolved,
+            strays: Vec::new(),
+            last_seq: 0,
             options,
             running: None,
             info: None,
@@ -120,25 +153,41 @@ impl Subprocess {
             return Ok(info.clone());
         }
         let _ = self.kill();
-        let Some((program, args)) = self.argv.split_first() else {
+        let Some((program, args)) = self.resolved.split_first() else {
             return Err(self.failure("empty implementation command".into()));
         };
         self.starts += 1;
-        let mut child = match Command::new(program)
+        let workdir = match tempfile::Builder::new()
+            .prefix("citeproof-adapter-")
+            .tempdir()
+        {
+            Ok(d) => d,
+            Err(e) => {
+                return Err(self.failure(format!(
+                    "cannot create the adapter's working directory: {e}"
+                )));
+            }
+        };
+        let mut command = Command::new(program);
+        command
             .args(args)
+            .current_dir(workdir.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
         {
+            use std::os::unix::process::CommandExt as _;
+            command.process_group(0);
+        }
+        let mut child = match command.spawn() {
             Ok(c) => c,
             Err(e) => return Err(self.failure(format!("cannot start `{program}`: {e}"))),
         };
         let (Some(stdin), Some(stdout), Some(stderr_pipe)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
-            let _ = child.kill();
-            let _ = child.wait();
+            kill_tree(&mut child);
             return Err(self.failure("cannot open the child's pipes".into()));
         };
         let (tx, rx) = mpsc::channel();
@@ -153,6 +202,8 @@ impl Subprocess {
         thread::spawn(move || write_lines(stdin, &stdin_rx, &errors));
         self.running = Some(Running {
             child,
+            _workdir: workdir,
+            first_seq: None,
             stdin: Some(stdin_tx),
             write_error,
             lines: rx,
@@ -162,7 +213,8 @@ impl Subprocess {
         if let Err(e) = self.send(&protocol::start_message()) {
             return Err(self.fail_and_kill(e));
         }
-        match self.receive(self.options.start_timeout, "hello line") {
+        let deadline = Instant::now() + self.options.start_timeout;
+        match self.receive(deadline, self.options.start_timeout, "hello line") {
             Ok(line) => match protocol::parse_hello(&line) {
                 Ok(info) => {
                     self.info = Some(info.clone());
@@ -177,36 +229,107 @@ impl Subprocess {
         }
     }
 
-    /// Sends one case and waits for its reply.
-    pub fn run_case(&mut self, seq: u64, id: &str, operation: &str, input: &Value) -> Exchange {
+    /// Sends one case (under the opaque `token`, never the vector id) and waits for its reply.
+    /// `input` is the text of the case's input object as it goes on the wire.
+    pub fn run_case(&mut self, seq: u64, token: &str, operation: &str, input: &str) -> Exchange {
         self.take_stderr();
-        if let Err(e) = self.send(&protocol::run_message(seq, id, operation, input)) {
+        self.last_seq = self.last_seq.max(seq);
+        if let Some(r) = self.running.as_mut() {
+            r.first_seq.get_or_insert(seq);
+        }
+        if let Err(e) = self.send_line(protocol::run_line(seq, token, operation, input)) {
             return self.fail_and_kill(e);
         }
-        match self.receive(self.options.case_timeout, "reply") {
-            Ok(line) => match protocol::parse_reply(&line, seq) {
-                Ok(reply) => Exchange {
-                    reply: Ok(reply),
-                    stderr: self.take_stderr(),
-                },
-                Err(e) => self.fail_and_kill(format!("{e}; line: {}", excerpt(&line))),
-            },
-            Err(e) => self.fail_and_kill(e),
+        let deadline = Instant::now() + self.options.case_timeout;
+        loop {
+            let line = match self.receive(deadline, self.options.case_timeout, "reply") {
+                Ok(line) => line,
+                Err(e) => return self.fail_and_kill(e),
+            };
+            match protocol::parse_any_reply(&line) {
+                Err(e) => return self.fail_and_kill(format!("{e}; line: {}", excerpt(&line))),
+                Ok((s, Ok(reply))) if s == seq => {
+                    return Exchange {
+                        reply: Ok(reply),
+                        stderr: self.take_stderr(),
+                    };
+                }
+                Ok((s, Err(e))) if s == seq => {
+                    return self.fail_and_kill(format!("{e}; line: {}", excerpt(&line)));
+                }
+                Ok((s, _)) if self.answered_in_session(s, seq) => {
+                    // A second reply to an earlier case: that case is to blame, not this one.
+                    self.strays.push(Stray {
+                        seq: s,
+                        message: format!(
+                            "the implementation sent another reply to this case (seq {s}) after its answer; line: {}",
+                            excerpt(&line)
+                        ),
+                    });
+                }
+                Ok((s, _)) => {
+                    return self.fail_and_kill(format!(
+                        "reply has seq {s} but the case was sent with seq {seq}; line: {}",
+                        excerpt(&line)
+                    ));
+                }
+            }
         }
     }
 
-    /// Sends `stop`, closes stdin and waits briefly for the child to exit, then kills it.
+    /// True when `s` is the seq of a case sent earlier to the running process.
+    fn answered_in_session(&self, s: u64, current: u64) -> bool {
+        self.running
+            .as_ref()
+            .and_then(|r| r.first_seq)
+            .is_some_and(|first| s >= first && s < current)
+    }
+
+    /// Stray replies read since the last call (see [`Stray`]).
+    pub fn take_strays(&mut self) -> Vec<Stray> {
+        std::mem::take(&mut self.strays)
+    }
+
+    /// Sends `stop`, closes stdin and waits briefly for the child to exit (reading what it
+    /// still writes: a late second reply is a stray), then kills its process group.
     pub fn stop(&mut self) {
         if self.running.is_some() {
             let _ = self.send(&protocol::stop_message());
+            let last = self.last_seq;
             if let Some(r) = &mut self.running {
                 r.stdin = None;
                 let deadline = Instant::now() + self.options.stop_grace;
-                while Instant::now() < deadline {
-                    if matches!(r.child.try_wait(), Ok(Some(_))) {
+                let first = r.first_seq;
+                loop {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        // Bounded even against an adapter that keeps writing after `stop`.
                         break;
                     }
-                    thread::sleep(Duration::from_millis(10));
+                    match r.lines.recv_timeout(left.min(Duration::from_millis(10))) {
+                        Ok(Line::Data(line)) => {
+                            if let Some(s) = protocol::reply_seq(&line)
+                                && first.is_some_and(|f| s >= f && s <= last)
+                            {
+                                self.strays.push(Stray {
+                                    seq: s,
+                                    message: format!(
+                                        "the implementation sent another reply to this case (seq {s}) after its answer; line: {}",
+                                        excerpt(&line)
+                                    ),
+                                });
+                            }
+                            continue;
+                        }
+                        Ok(_) | Err(RecvTimeoutError::Disconnected) => {
+                            // EOF: the child closed stdout; wait for its exit.
+                            if matches!(r.child.try_wait(), Ok(Some(_))) {
+                                break;
+                            }
+                            thread::sleep(Duration::from_millis(10));
+                        }
+                        Err(RecvTimeoutError::Timeout) => {}
+                    }
                 }
             }
         }
@@ -214,13 +337,17 @@ impl Subprocess {
     }
 
     fn send(&mut self, message: &Value) -> Result<(), String> {
+        self.send_line(message.to_string())
+    }
+
+    fn send_line(&mut self, text: String) -> Result<(), String> {
         let Some(running) = self.running.as_mut() else {
             return Err("the implementation is not running".into());
         };
         if let Some(e) = running.write_error.lock().ok().and_then(|e| e.clone()) {
             return Err(format!("cannot write to the implementation: {e}"));
         }
-        let mut line = message.to_string().into_bytes();
+        let mut line = text.into_bytes();
         line.push(b'\n');
         match &running.stdin {
             Some(tx) if tx.send(line).is_ok() => Ok(()),
@@ -228,11 +355,17 @@ impl Subprocess {
         }
     }
 
-    fn receive(&mut self, timeout: Duration, what: &str) -> Result<Vec<u8>, String> {
+    /// The next non-empty line before `deadline`; `timeout` is the whole allowance, for the
+    /// message.
+    fn receive(
+        &mut self,
+        deadline: Instant,
+        timeout: Duration,
+        what: &str,
+    ) -> Result<Vec<u8>, String> {
         let Some(running) = self.running.as_mut() else {
             return Err("the implementation is not running".into());
         };
-        let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match running.lines.recv_timeout(left) {
@@ -287,12 +420,11 @@ impl Subprocess {
         text
     }
 
-    /// Kills the child and returns what it wrote to stderr since the last take.
+    /// Kills the child's process group and returns what it wrote to stderr since the last take.
     fn kill(&mut self) -> Option<Vec<u8>> {
         let mut r = self.running.take()?;
         r.stdin = None;
-        let _ = r.child.kill();
-        let _ = r.child.wait();
+        kill_tree(&mut r.child);
         // The stderr thread ends when the pipe closes; give it a moment to drain.
         let deadline = Instant::now() + Duration::from_millis(200);
         while !r.stderr_thread.is_finished() && Instant::now() < deadline {
@@ -306,6 +438,21 @@ impl Drop for Subprocess {
     fn drop(&mut self) {
         let _ = self.kill();
     }
+}
+
+/// Kills the child and every process of its process group (Unix; the child leads its own group,
+/// see `process_group(0)` above), then reaps the child.
+fn kill_tree(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        let pid = rustix::process::Pid::from_child(child);
+        // Never signal group 1 (`kill(-1)` would reach every process of the user).
+        if pid.as_raw_nonzero().get() > 1 {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 fn non_empty(buf: &[u8]) -> Option<String> {
@@ -422,89 +569,9 @@ fn fmt_secs(d: Duration) -> String {
     }
 }
 
-/// Splits a command line like a POSIX shell does for words and quotes (no expansion):
-/// whitespace separates words, `'...'` is literal, `"..."` allows `\"` and `\\`, and a
-/// backslash outside quotes escapes the next character.
-pub fn split_command(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err("unterminated single quote in the command".into()),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err("unterminated double quote in the command".into()),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err("unterminated double quote in the command".into()),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some(c) => word.push(c),
-                    None => word.push('\\'),
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    if words.is_empty() {
-        return Err("the implementation command is empty".into());
-    }
-    Ok(words)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn command_splitting() {
-        assert_eq!(
-            split_command("python3 adapter.py").unwrap(),
-            ["python3", "adapter.py"]
-        );
-        assert_eq!(
-            split_command(r#"  a 'b c' "d \"e\"" f\ g "" "#).unwrap(),
-            ["a", "b c", "d \"e\"", "f g", ""]
-        );
-        assert!(split_command("a 'b").is_err());
-        assert!(split_command("   ").is_err());
-    }
 
     #[test]
     fn line_reader_bounds_lines() {

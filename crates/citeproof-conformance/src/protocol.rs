@@ -124,6 +124,16 @@ pub fn run_message(seq: u64, id: &str, operation: &str, input: &Value) -> Value 
     json!({"cmd": "run", "seq": seq, "case": {"id": id, "operation": operation, "input": input}})
 }
 
+/// The `run` line for one case whose input object is already serialized (`input` is a JSON
+/// object text: the runner may write members in any order).
+pub fn run_line(seq: u64, token: &str, operation: &str, input: &str) -> String {
+    format!(
+        r#"{{"cmd":"run","seq":{seq},"case":{{"id":{},"operation":{},"input":{input}}}}}"#,
+        Value::String(token.to_owned()),
+        Value::String(operation.to_owned())
+    )
+}
+
 /// The `stop` line.
 pub fn stop_message() -> Value {
     json!({"cmd": "stop"})
@@ -168,10 +178,10 @@ fn schema_problems(validator: &jsonschema::Validator, value: &Value) -> Option<S
     (!problems.is_empty()).then(|| problems.join("; "))
 }
 
-/// Parses one line as a JSON object (strict I-JSON: duplicate members are malformed too).
+/// Parses one line: transport JSON (see [`crate::transport`]): any Unicode scalar value in
+/// strings, duplicate member names refused.
 fn parse_line(line: &[u8]) -> Result<Value, String> {
-    citeproof_model::json::parse_strict(line)
-        .map_err(|e| format!("not a JSON text ({}: {})", e.code, e.message))
+    crate::transport::parse_line(line)
 }
 
 /// Checks a hello line: schema and protocol version.
@@ -206,28 +216,52 @@ pub fn parse_hello(line: &[u8]) -> Result<ImplementationInfo, String> {
 
 /// Checks a reply line against the schema and the expected `seq`.
 pub fn parse_reply(line: &[u8], expected_seq: u64) -> Result<Reply, String> {
-    let value = parse_line(line)?;
-    let v = validators()?;
-    if let Some(p) = schema_problems(&v.reply, &value) {
-        return Err(format!("malformed reply: {p}"));
-    }
-    let seq = value.get("seq").and_then(Value::as_u64);
-    if seq != Some(expected_seq) {
+    let (seq, reply) = parse_any_reply(line)?;
+    if seq != expected_seq {
         return Err(format!(
-            "reply has seq {} but the case was sent with seq {expected_seq}",
-            value.get("seq").map(Value::to_string).unwrap_or_default()
+            "reply has seq {seq} but the case was sent with seq {expected_seq}"
         ));
     }
+    reply
+}
+
+/// The `seq` a line claims to answer, when the line is a JSON object with an integer `seq`
+/// (whatever else is wrong with it).
+pub fn reply_seq(line: &[u8]) -> Option<u64> {
+    parse_line(line).ok()?.get("seq")?.as_u64()
+}
+
+/// Checks a reply line against the schema; returns its `seq` and the reply. A line that names
+/// a `seq` but is otherwise malformed gives `Ok((seq, Err(why)))`, so that the runner can blame
+/// the case it belongs to.
+pub fn parse_any_reply(line: &[u8]) -> Result<(u64, Result<Reply, String>), String> {
+    let value = parse_line(line)?;
+    let seq = value.get("seq").and_then(Value::as_u64);
+    let v = validators()?;
+    let problems = schema_problems(&v.reply, &value);
+    let Some(seq) = seq else {
+        return Err(format!(
+            "malformed reply: {}",
+            problems.unwrap_or_else(|| "no integer seq".into())
+        ));
+    };
+    if let Some(p) = problems {
+        return Ok((seq, Err(format!("malformed reply: {p}"))));
+    }
+    Ok((seq, Ok(reply_of(&value))))
+}
+
+fn reply_of(value: &Value) -> Reply {
     let message = value
         .get("message")
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
     if value.get("skipped").is_some() {
-        return Ok(Reply::Skipped { message });
+        return Reply::Skipped { message };
     }
     if value.get("errored").is_some() {
-        return Ok(Reply::Errored { message });
+        return Reply::Errored { message };
     }
     let codes = |name: &str| -> Vec<String> {
         value
@@ -244,12 +278,12 @@ pub fn parse_reply(line: &[u8], expected_seq: u64) -> Result<Reply, String> {
         Some("valid") => Answer::Valid,
         _ => Answer::Invalid,
     };
-    Ok(Reply::Result(ResultReply {
+    Reply::Result(ResultReply {
         result: Some(result),
         errors: codes("errors"),
         warnings: codes("warnings"),
         output: value.get("output").cloned(),
-    }))
+    })
 }
 
 /// Validates a run line the runner is about to send (a guard against suite bugs).
@@ -315,6 +349,20 @@ mod tests {
                 String::from_utf8_lossy(bad)
             );
         }
+    }
+
+    #[test]
+    fn replies_are_transport_a_noncharacter_is_not_malformed() {
+        let line = "{\"seq\":5,\"result\":\"valid\",\"output\":{\"exact_text\":\"a\u{FDD0}b\"}}";
+        let Ok(Reply::Result(r)) = parse_reply(line.as_bytes(), 5) else {
+            panic!("rejected");
+        };
+        assert_eq!(r.output.unwrap()["exact_text"], "a\u{FDD0}b");
+        assert_eq!(reply_seq(br#"{"seq":9,"result":"maybe"}"#), Some(9));
+        assert!(matches!(
+            parse_any_reply(br#"{"seq":9,"result":"maybe"}"#),
+            Ok((9, Err(_)))
+        ));
     }
 
     #[test]

@@ -2,90 +2,37 @@
 
 use std::time::{Duration, Instant};
 
-use citeproof_model::protocol::Implementation;
 use citeproof_model::vectors::Validity;
 use serde_json::Value;
 
 use crate::{
     glob,
-    process::{ProcessOptions, Subprocess},
-    protocol::{self, Answer, ImplementationInfo, Reply, ResultReply},
+    process::{ProcessOptions, Stray},
+    protocol::{Answer, ImplementationInfo, Reply, ResultReply},
     suite::{Case, Expected, Suite},
+    variants::{self, Dropped, VariantPlan, VariantRng},
 };
 
-/// Final status of one case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    Passed,
-    Failed,
-    Skipped,
-    Errored,
-    /// Failed, and declared as an expected failure.
-    Xfailed,
-}
-
-impl Status {
-    pub const ALL: [Status; 5] = [
-        Status::Passed,
-        Status::Failed,
-        Status::Errored,
-        Status::Skipped,
-        Status::Xfailed,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Passed => "passed",
-            Status::Failed => "failed",
-            Status::Skipped => "skipped",
-            Status::Errored => "errored",
-            Status::Xfailed => "xfailed",
-        }
-    }
-}
-
-impl std::fmt::Display for Status {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Why a case was skipped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SkipReason {
-    /// The implementation does not announce the case's operation.
-    Unsupported,
-    /// The implementation answered `skipped`.
-    Declined,
-    /// The run ended early (`--max-errors`) before the case was sent.
-    NotRun,
-}
-
-/// The outcome of one case.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CaseResult {
-    pub case: Case,
-    pub status: Status,
-    pub skip_reason: Option<SkipReason>,
-    /// Why the case did not pass (or why it was skipped/errored), for people.
-    pub message: Option<String>,
-    /// The implementation's answer, when it gave one.
-    pub actual: Option<ResultReply>,
-    /// stderr written by the implementation during the case, when captured.
-    pub stderr: Option<String>,
-    pub duration: Duration,
-}
+pub use crate::{
+    outcome::{CaseResult, SkipReason, Status},
+    target::{InProcess, Target},
+};
 
 /// Options of a run.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
     /// End the run after this many errored cases.
     pub max_errors: Option<usize>,
-    /// Case-id globs of expected failures.
+    /// Case-id globs of expected failures (a glob that matches a case covers its variants).
     pub xfail: Vec<String>,
     pub process: ProcessOptions,
+    /// The seed of every random choice of the run (tokens, order, variants); `None`: a fresh
+    /// one, reported with the run.
+    pub seed: Option<u64>,
+    /// Derive generated variants with this plan; `None`: static cases only.
+    pub variants: Option<VariantPlan>,
+    /// Send the cases in a random order (from the seed) instead of suite order.
+    pub shuffle: bool,
 }
 
 impl Default for RunOptions {
@@ -94,6 +41,9 @@ impl Default for RunOptions {
             max_errors: Some(DEFAULT_MAX_ERRORS),
             xfail: Vec::new(),
             process: ProcessOptions::default(),
+            seed: None,
+            variants: None,
+            shuffle: false,
         }
     }
 }
@@ -101,80 +51,17 @@ impl Default for RunOptions {
 /// Default of `--max-errors`.
 pub const DEFAULT_MAX_ERRORS: usize = 20;
 
-/// An implementation called directly (the reference, a test double).
-pub struct InProcess(pub Box<dyn Implementation>);
-
-impl std::fmt::Debug for InProcess {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("InProcess")
-            .field(&self.0.info().name)
-            .finish()
-    }
-}
-
-/// The implementation under test.
-#[derive(Debug)]
-pub enum Target {
-    /// An implementation in this process.
-    InProcess(InProcess),
-    /// A command speaking the adapter protocol.
-    Command(Box<Subprocess>),
-}
-
-impl Target {
-    pub fn in_process(implementation: Box<dyn Implementation>) -> Target {
-        Target::InProcess(InProcess(implementation))
-    }
-
-    pub fn command(argv: Vec<String>, options: ProcessOptions) -> Target {
-        Target::Command(Box::new(Subprocess::new(argv, options)))
-    }
-
-    fn start(&mut self) -> Result<ImplementationInfo, (String, Option<String>)> {
-        match self {
-            Target::InProcess(r) => Ok(r.0.info()),
-            Target::Command(p) => p
-                .ensure_started()
-                .map_err(|e| (e.reply.err().unwrap_or_default(), e.stderr)),
-        }
-    }
-
-    fn run(&mut self, seq: u64, case: &Case) -> (Result<Reply, String>, Option<String>) {
-        match self {
-            Target::InProcess(r) => {
-                // The reference's replies go through the same wire checks as any adapter's.
-                let reply = r.0.run(&case.operation, &case.input);
-                let line = reply.to_json(seq).to_string();
-                (protocol::parse_reply(line.as_bytes(), seq), None)
-            }
-            Target::Command(p) => {
-                let ex = p.run_case(seq, &case.id, &case.operation, &case.input);
-                (ex.reply, ex.stderr)
-            }
-        }
-    }
-
-    fn stop(&mut self) {
-        if let Target::Command(p) = self {
-            p.stop();
-        }
-    }
-
-    /// `in-process` or the command line.
-    pub fn describe(&self) -> String {
-        match self {
-            Target::InProcess(_) => "in-process".into(),
-            Target::Command(p) => p.command_line(),
-        }
-    }
-
-    /// How many times a command implementation was started (0 in-process).
-    pub fn starts(&self) -> u32 {
-        match self {
-            Target::InProcess(_) => 0,
-            Target::Command(p) => p.starts,
-        }
-    }
+/// What a run generated besides the static cases.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GenerationReport {
+    /// Variants run (generated and kept).
+    pub generated: usize,
+    /// Variants the oracle disagreed with: generator bugs, reported, not run.
+    pub dropped: Vec<Dropped>,
+    /// Static cases not derived from, and why.
+    pub not_derived: Vec<(String, String)>,
+    /// Static cases of operations without a transform.
+    pub no_transform: usize,
 }
 
 /// Everything a run produced.
@@ -185,7 +72,14 @@ pub struct RunResult {
     /// `in-process` or the command line.
     pub command: String,
     pub starts: u32,
+    /// Static cases (suite order) then generated ones (derivation order).
     pub results: Vec<CaseResult>,
+    /// The seed of the run's random choices (`--seed` reproduces the run).
+    pub seed: u64,
+    /// Whether the cases were sent in a random order.
+    pub shuffled: bool,
+    /// `None` when the run had no generated variants (`--no-variants`).
+    pub generation: Option<GenerationReport>,
     /// Set when the run ended early.
     pub aborted: Option<String>,
     pub started_at: time::OffsetDateTime,
@@ -215,7 +109,8 @@ pub struct Progress<'a> {
     pub last: &'a CaseResult,
 }
 
-/// Runs every case of `suite` against `target`.
+/// Runs every case of `suite` (and the variants derived from it, with `options.variants`)
+/// against `target`. Cases go on the wire under opaque per-run tokens, never their ids.
 pub fn run(
     suite: &Suite,
     target: &mut Target,
@@ -224,17 +119,36 @@ pub fn run(
 ) -> RunResult {
     let started_at = time::OffsetDateTime::now_utc();
     let clock = Instant::now();
-    let cases: Vec<&Case> = suite.cases().collect();
+    let seed = options.seed.unwrap_or_else(variants::fresh_seed);
+    let statics: Vec<&Case> = suite.cases().collect();
+    let generation = options
+        .variants
+        .as_ref()
+        .map(|plan| variants::generate(&statics, plan, seed));
+    let mut cases: Vec<&Case> = statics;
+    if let Some(g) = &generation {
+        cases.extend(g.cases.iter());
+    }
     let total = cases.len();
-    let mut results = Vec::with_capacity(total);
+    let mut order: Vec<usize> = (0..total).collect();
+    let mut run_rng = VariantRng::new(seed ^ 0x7275_6e6f_7264_6572);
+    if options.shuffle {
+        run_rng.shuffle(&mut order);
+    }
+    let mut slots: Vec<Option<CaseResult>> = vec![None; total];
+    let mut seq_index: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
     let mut implementation = None;
     let mut errored = 0usize;
     let mut aborted = None;
     let mut seq = 0u64;
+    let mut done = 0usize;
 
-    for case in cases {
+    for &index in &order {
+        let Some(case) = cases.get(index).copied() else {
+            continue;
+        };
         if aborted.is_some() {
-            results.push(CaseResult {
+            slots[index] = Some(CaseResult {
                 case: case.clone(),
                 status: Status::Skipped,
                 skip_reason: Some(SkipReason::NotRun),
@@ -257,7 +171,18 @@ pub fn run(
                 implementation = Some(info);
                 if supported {
                     seq += 1;
-                    let (reply, stderr) = target.run(seq, case);
+                    seq_index.insert(seq, index);
+                    let token = run_rng.token();
+                    let (reply, stderr) = target.run(seq, &token, case, || {
+                        if case.origin.is_generated() {
+                            variants::to_text_shuffled(
+                                &case.input,
+                                &mut VariantRng::for_label(seed, &case.id),
+                            )
+                        } else {
+                            case.input.to_string()
+                        }
+                    });
                     judge(case, reply, stderr)
                 } else {
                     CaseResult {
@@ -279,24 +204,25 @@ pub fn run(
         apply_xfail(&mut result, &options.xfail);
         if result.status == Status::Errored {
             errored += 1;
-            if let Some(max) = options.max_errors
-                && errored >= max
-            {
-                aborted = Some(format!(
-                    "the run was aborted after {errored} errored cases (--max-errors {max})"
-                ));
-            }
         }
-        results.push(result);
-        if let Some(last) = results.last() {
-            on_progress(Progress {
-                done: results.len(),
-                total,
-                last,
-            });
+        slots[index] = Some(result);
+        errored += blame_strays(target.take_strays(), &seq_index, &mut slots);
+        if let Some(max) = options.max_errors
+            && errored >= max
+            && aborted.is_none()
+        {
+            aborted = Some(format!(
+                "the run was aborted after {errored} errored cases (--max-errors {max})"
+            ));
+        }
+        done += 1;
+        if let Some(last) = slots[index].as_ref() {
+            on_progress(Progress { done, total, last });
         }
     }
     target.stop();
+    blame_strays(target.take_strays(), &seq_index, &mut slots);
+    let mut results: Vec<CaseResult> = slots.into_iter().flatten().collect();
     if let Some(reason) = &aborted {
         for r in results.iter_mut() {
             if r.skip_reason == Some(SkipReason::NotRun) {
@@ -309,10 +235,47 @@ pub fn run(
         command: target.describe(),
         starts: target.starts(),
         results,
+        seed,
+        shuffled: options.shuffle,
+        generation: generation.map(|g| GenerationReport {
+            generated: g.cases.len(),
+            dropped: g.dropped,
+            not_derived: g.not_derived,
+            no_transform: g.no_transform,
+        }),
         aborted,
         started_at,
         duration: clock.elapsed(),
     }
+}
+
+/// Records second replies against the cases they belong to; returns how many cases became
+/// errored.
+fn blame_strays(
+    strays: Vec<Stray>,
+    seq_index: &std::collections::HashMap<u64, usize>,
+    slots: &mut [Option<CaseResult>],
+) -> usize {
+    let mut newly = 0;
+    for stray in strays {
+        let Some(result) = seq_index
+            .get(&stray.seq)
+            .and_then(|i| slots.get_mut(*i))
+            .and_then(Option::as_mut)
+        else {
+            continue;
+        };
+        if result.status != Status::Errored {
+            newly += 1;
+        }
+        let before = match (&result.status, &result.message) {
+            (Status::Errored, Some(m)) => format!("; also: {m}"),
+            (status, _) => format!(" (its answer was {status} before that)"),
+        };
+        result.status = Status::Errored;
+        result.message = Some(format!("{}{before}", stray.message));
+    }
+    newly
 }
 
 fn errored_result(case: &Case, message: String, stderr: Option<String>) -> CaseResult {
@@ -365,8 +328,17 @@ fn judge(case: &Case, reply: Result<Reply, String>, stderr: Option<String>) -> C
     }
 }
 
+/// Applies the xfail list. A pattern that matches a static case's id also covers the variants
+/// generated from it.
 fn apply_xfail(result: &mut CaseResult, xfail: &[String]) {
-    let Some(pattern) = xfail.iter().find(|p| glob::matches(p, &result.case.id)) else {
+    let from = match &result.case.origin {
+        variants::Origin::Generated { from, .. } => Some(from.as_str()),
+        variants::Origin::Static => None,
+    };
+    let Some(pattern) = xfail
+        .iter()
+        .find(|p| glob::matches(p, &result.case.id) || from.is_some_and(|f| glob::matches(p, f)))
+    else {
         return;
     };
     match result.status {

@@ -61,6 +61,8 @@ pub struct Case {
     pub file: String,
     pub spec: String,
     pub operation: String,
+    /// A case of the vector files, or a variant generated for this run.
+    pub origin: crate::variants::Origin,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
@@ -271,6 +273,7 @@ pub fn parse_file(rel: &str, bytes: &[u8]) -> Result<VectorFile, String> {
             file: rel.to_owned(),
             spec: file.spec.clone(),
             operation: file.operation.clone(),
+            origin: crate::variants::Origin::Static,
         })
         .collect();
     Ok(VectorFile {

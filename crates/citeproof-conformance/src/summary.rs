@@ -1,8 +1,10 @@
 //! Per-spec, per-level verdicts and the requirement × result matrix of a run.
 //!
 //! Level N of a spec is achieved only if every MUST case of that spec with level <= N passed
-//! (a case is a MUST case when one of its requirements is a MUST in docs/PROFILE.md). A skipped
-//! MUST case leaves the level "not verified": work that was not done is never a success.
+//! (a case is a MUST case when one of its requirements is a MUST in docs/PROFILE.md), static
+//! and generated alike: the verdict is taken over both, and each part also gets its own verdict
+//! for the report. A skipped MUST case leaves the level "not verified": work that was not done
+//! is never a success.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -72,11 +74,44 @@ impl Verdict {
 pub struct LevelRow {
     pub spec: String,
     pub level: u8,
+    /// Over static and generated cases: achieved only when both parts pass.
     pub verdict: Verdict,
     /// Cases of exactly this level.
     pub cases: Counts,
     /// MUST cases of this level and below (what the verdict is based on).
     pub must_cases: Counts,
+    /// The static cases only: their verdict and cases of exactly this level.
+    pub static_verdict: Verdict,
+    pub static_cases: Counts,
+    /// The generated variants only (`not-verified` when there are none).
+    pub generated_verdict: Verdict,
+    pub generated_cases: Counts,
+}
+
+/// Counts of exactly `level` and MUST counts of levels <= `level`, then the verdict.
+fn level_counts<'a>(
+    results: impl Iterator<Item = &'a crate::runner::CaseResult>,
+    level: u8,
+    profile: &Profile,
+) -> (Counts, Counts, Verdict) {
+    let mut cases = Counts::default();
+    let mut must = Counts::default();
+    for r in results {
+        if r.case.level == level {
+            cases.add(r.status);
+        }
+        if r.case.level <= level && profile.is_must_case(&r.case.requirements) {
+            must.add(r.status);
+        }
+    }
+    let verdict = if must.failed + must.errored + must.xfailed > 0 {
+        Verdict::NotAchieved
+    } else if must.skipped > 0 || must.passed == 0 {
+        Verdict::NotVerified
+    } else {
+        Verdict::Achieved
+    };
+    (cases, must, verdict)
 }
 
 /// One row of the requirement matrix.
@@ -143,30 +178,29 @@ impl Summary {
         }
         let mut levels = Vec::new();
         for (spec, spec_levels) in specs {
+            let of_spec = || run.results.iter().filter(move |r| r.case.spec == spec);
             for &level in &spec_levels {
-                let mut cases = Counts::default();
-                let mut must = Counts::default();
-                for r in run.results.iter().filter(|r| r.case.spec == spec) {
-                    if r.case.level == level {
-                        cases.add(r.status);
-                    }
-                    if r.case.level <= level && profile.is_must_case(&r.case.requirements) {
-                        must.add(r.status);
-                    }
-                }
-                let verdict = if must.failed + must.errored + must.xfailed > 0 {
-                    Verdict::NotAchieved
-                } else if must.skipped > 0 || must.passed == 0 {
-                    Verdict::NotVerified
-                } else {
-                    Verdict::Achieved
-                };
+                let (cases, must, verdict) = level_counts(of_spec(), level, profile);
+                let (static_cases, _, static_verdict) = level_counts(
+                    of_spec().filter(|r| !r.case.origin.is_generated()),
+                    level,
+                    profile,
+                );
+                let (generated_cases, _, generated_verdict) = level_counts(
+                    of_spec().filter(|r| r.case.origin.is_generated()),
+                    level,
+                    profile,
+                );
                 levels.push(LevelRow {
                     spec: spec.to_owned(),
                     level,
                     verdict,
                     cases,
                     must_cases: must,
+                    static_verdict,
+                    static_cases,
+                    generated_verdict,
+                    generated_cases,
                 });
             }
         }

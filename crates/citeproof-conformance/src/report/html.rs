@@ -56,6 +56,20 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
         ctx.suite.files.len(),
         e(&ctx.suite.digest)
     );
+    let _ = writeln!(
+        out,
+        "<p id=\"seed\">Seed: <code>{}</code> (<code>--seed {}</code> reproduces the run). Generated variants: {}.</p>",
+        run.seed,
+        run.seed,
+        match &run.generation {
+            Some(g) => format!(
+                "{} (dropped as generator bugs: {})",
+                g.generated,
+                g.dropped.len()
+            ),
+            None => "none (<code>--no-variants</code>: not a conformance claim)".into(),
+        }
+    );
     if t.skipped > 0 {
         let _ = writeln!(
             out,
@@ -67,16 +81,22 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
         let _ = writeln!(out, "<p class=\"note\">Aborted: {}</p>", e(reason));
     }
 
-    out.push_str("<h2>Levels</h2>\n<p>Level N is achieved only if every MUST case of levels up to N passed.</p>\n<table id=\"levels\">\n<thead><tr><th>spec</th><th>level</th><th>verdict</th><th>cases</th><th>passed</th><th>failed</th><th>errored</th><th>skipped</th><th>xfailed</th></tr></thead>\n<tbody>\n");
+    out.push_str("<h2>Levels</h2>\n<p>Level N is achieved only if every MUST case of levels up to N passed, static and generated.</p>\n<table id=\"levels\">\n<thead><tr><th>spec</th><th>level</th><th>verdict</th><th>static</th><th>generated</th><th>cases</th><th>passed</th><th>failed</th><th>errored</th><th>skipped</th><th>xfailed</th></tr></thead>\n<tbody>\n");
     for l in &summary.levels {
         let c = &l.cases;
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{} ({}/{})</td><td>{} ({}/{})</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             e(&l.spec),
             level_name(l.level),
             verdict_class(l.verdict),
             l.verdict.as_str(),
+            l.static_verdict.as_str(),
+            l.static_cases.passed,
+            l.static_cases.total,
+            l.generated_verdict.as_str(),
+            l.generated_cases.passed,
+            l.generated_cases.total,
             c.total,
             c.passed,
             c.failed,

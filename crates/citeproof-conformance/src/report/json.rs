@@ -42,6 +42,8 @@ pub(super) fn report(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> V
             json!({
                 "spec": l.spec, "level": l.level, "verdict": l.verdict,
                 "cases": counts(&l.cases), "must_cases": counts(&l.must_cases),
+                "static": {"verdict": l.static_verdict, "cases": counts(&l.static_cases)},
+                "generated": {"verdict": l.generated_verdict, "cases": counts(&l.generated_cases)},
             })
         })
         .collect();
@@ -68,6 +70,11 @@ pub(super) fn report(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> V
             c.insert("operation".into(), json!(r.case.operation));
             c.insert("requirements".into(), json!(r.case.requirements));
             c.insert("flags".into(), json!(r.case.flags));
+            c.insert("origin".into(), json!(r.case.origin));
+            if r.case.origin.is_generated() {
+                // Not in any vector file: the input is part of the report.
+                c.insert("input".into(), r.case.input.clone());
+            }
             c.insert("status".into(), json!(r.status));
             if let Some(reason) = r.skip_reason {
                 c.insert("skip_reason".into(), json!(reason));
@@ -104,6 +111,17 @@ pub(super) fn report(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> V
             "filters": ctx.filters,
             "profile_loaded": ctx.profile_loaded,
         },
+        "run": {
+            "seed": run.seed,
+            "shuffled": run.shuffled,
+            "variants": run.generation.is_some(),
+        },
+        "generation": run.generation.as_ref().map(|g| json!({
+            "generated": g.generated,
+            "dropped": g.dropped,
+            "not_derived": g.not_derived.iter().map(|(id, why)| json!({"id": id, "why": why})).collect::<Vec<_>>(),
+            "no_transform": g.no_transform,
+        })),
         "started_at": started_at,
         "duration_ms": run.duration.as_secs_f64() * 1000.0,
         "success": run.success(),

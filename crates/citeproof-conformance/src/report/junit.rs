@@ -49,9 +49,10 @@ pub(super) fn render(run: &RunResult, ctx: &Context<'_>) -> String {
         );
         let _ = writeln!(
             out,
-            "    <properties>\n      <property name=\"operation\" value=\"{}\"/>\n      <property name=\"spec\" value=\"{}\"/>\n    </properties>",
+            "    <properties>\n      <property name=\"operation\" value=\"{}\"/>\n      <property name=\"spec\" value=\"{}\"/>\n      <property name=\"seed\" value=\"{}\"/>\n    </properties>",
             xml_escape(&file.operation),
-            xml_escape(&file.spec)
+            xml_escape(&file.spec),
+            run.seed
         );
         let classname = file.path.trim_end_matches(".json").replace('/', ".");
         for r in results {

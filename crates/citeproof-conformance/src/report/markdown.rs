@@ -27,6 +27,20 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
         ctx.suite.files.len(),
         ctx.suite.digest
     );
+    let _ = writeln!(
+        out,
+        "- Seed: `{}` (`--seed {}` reproduces the run); generated variants: {}",
+        run.seed,
+        run.seed,
+        match &run.generation {
+            Some(g) => format!(
+                "{} (dropped as generator bugs: {})",
+                g.generated,
+                g.dropped.len()
+            ),
+            None => "none (`--no-variants`: not a conformance claim)".into(),
+        }
+    );
     let t = &summary.totals;
     let _ = writeln!(
         out,
@@ -50,17 +64,23 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
         let _ = writeln!(out, "- **Aborted:** {}", cell(reason));
     }
     out.push_str(
-        "\n## Levels\n\nLevel N is achieved only if every MUST case of levels up to N passed.\n\n",
+        "\n## Levels\n\nLevel N is achieved only if every MUST case of levels up to N passed, static and generated.\n\n",
     );
-    out.push_str("| spec | level | verdict | cases | passed | failed | errored | skipped | xfailed |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+    out.push_str("| spec | level | verdict | static | generated | cases | passed | failed | errored | skipped | xfailed |\n|---|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
     for l in &summary.levels {
         let c = &l.cases;
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} ({}/{}) | {} ({}/{}) | {} | {} | {} | {} | {} | {} |",
             l.spec,
             level_name(l.level),
             l.verdict.as_str(),
+            l.static_verdict.as_str(),
+            l.static_cases.passed,
+            l.static_cases.total,
+            l.generated_verdict.as_str(),
+            l.generated_cases.passed,
+            l.generated_cases.total,
             c.total,
             c.passed,
             c.failed,

@@ -23,7 +23,10 @@ pub fn summary_text(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> St
         "  suite: citeproof {} vectors, {} files, {} cases, {}{}",
         env!("CARGO_PKG_VERSION"),
         ctx.suite.files.len(),
-        run.results.len(),
+        run.results
+            .iter()
+            .filter(|r| !r.case.origin.is_generated())
+            .count(),
         clip(&ctx.suite.digest, 19),
         if ctx.filters.is_empty() {
             String::new()
@@ -31,6 +34,61 @@ pub fn summary_text(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> St
             format!(" (--suite {})", ctx.filters.join(" "))
         }
     );
+    let _ = writeln!(
+        out,
+        "  seed: {} (reproduce with --seed {})",
+        run.seed, run.seed
+    );
+    match &run.generation {
+        Some(g) => {
+            let _ = writeln!(
+                out,
+                "  generated: {} variants of the static cases (fresh keys, hosts, ids, member order, encodings); cases sent under per-run tokens{}",
+                g.generated,
+                if run.shuffled {
+                    " in a random order"
+                } else {
+                    ""
+                }
+            );
+            if !g.dropped.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "  GENERATOR BUG: {} variants dropped because the reference disagrees with their expectation:",
+                    g.dropped.len()
+                );
+                for d in g.dropped.iter().take(20) {
+                    let _ = writeln!(
+                        out,
+                        "    {} [{}]: {}",
+                        d.from,
+                        d.transforms.join(", "),
+                        clip(&d.why, 200)
+                    );
+                }
+            }
+            if g.no_transform > 0 {
+                let _ = writeln!(
+                    out,
+                    "  note: {} static cases have no generated variant: their operation has no transform yet",
+                    g.no_transform
+                );
+            }
+            if !g.not_derived.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "  note: {} static cases have no variants (the reference fails them or lacks their operation)",
+                    g.not_derived.len()
+                );
+            }
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "  generated: none (--no-variants): static vectors only; this run is not a conformance claim"
+            );
+        }
+    }
     if !ctx.profile_loaded {
         let _ = writeln!(
             out,
@@ -40,31 +98,54 @@ pub fn summary_text(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> St
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "  {:<8} {:<8} {:<13} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7}",
-        "spec", "level", "verdict", "cases", "passed", "failed", "errored", "skipped", "xfailed"
+        "  {:<8} {:<8} {:<13} {:>13} {:>13} {:>6} {:>7} {:>7} {:>7}",
+        "spec",
+        "level",
+        "verdict",
+        "static",
+        "generated",
+        "failed",
+        "errored",
+        "skipped",
+        "xfailed"
     );
+    let part = |c: &crate::summary::Counts| format!("{}/{}", c.passed, c.total);
     for l in &summary.levels {
         let c = &l.cases;
         let _ = writeln!(
             out,
-            "  {:<8} {:<8} {:<13} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7}",
+            "  {:<8} {:<8} {:<13} {:>13} {:>13} {:>6} {:>7} {:>7} {:>7}",
             l.spec,
             level_name(l.level),
             l.verdict.as_str(),
-            c.total,
-            c.passed,
+            part(&l.static_cases),
+            part(&l.generated_cases),
             c.failed,
             c.errored,
             c.skipped,
             c.xfailed
         );
     }
+    let _ = writeln!(
+        out,
+        "  (static, generated: passed/cases of exactly that level; a level is achieved only when"
+    );
+    let _ = writeln!(
+        out,
+        "   every MUST case of it and the levels below passed, static and generated)"
+    );
     let t = &summary.totals;
+    let generated = run
+        .results
+        .iter()
+        .filter(|r| r.case.origin.is_generated())
+        .count();
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "  total: {} cases: {} passed, {} failed, {} errored, {} skipped, {} xfailed ({:.2} s)",
+        "  total: {} cases ({} static, {generated} generated): {} passed, {} failed, {} errored, {} skipped, {} xfailed ({:.2} s)",
         t.total,
+        t.total - generated,
         t.passed,
         t.failed,
         t.errored,
@@ -158,6 +239,14 @@ pub fn failures_text(run: &RunResult, limit: usize) -> String {
             r.case.file,
             r.case.requirements.join(", ")
         );
+        if let crate::variants::Origin::Generated { from, transforms } = &r.case.origin {
+            let _ = writeln!(
+                out,
+                "      generated from {from} by [{}] (seed {})",
+                transforms.join(", "),
+                run.seed
+            );
+        }
         let _ = writeln!(out, "      {}", clip(&r.case.description, 200));
         let _ = writeln!(
             out,

@@ -63,6 +63,7 @@ pub fn options(case_timeout_ms: u64, max_errors: Option<usize>) -> RunOptions {
             start_timeout: Duration::from_secs(20),
             ..ProcessOptions::default()
         },
+        ..RunOptions::default()
     }
 }
 

@@ -1,0 +1,314 @@
+//! JSON texts rewritten without changing their value: object members permuted, insignificant
+//! whitespace changed, every string and number token kept byte for byte (so escapes and number
+//! spellings, which canonicalization and strict parsing care about, survive).
+//!
+//! Only texts the strict I-JSON parser accepts are rewritten: then no member name repeats (a
+//! permutation cannot move which duplicate comes first) and the tokens below are well formed.
+//! Hand-written because no JSON crate keeps raw tokens and member order at once (serde_json's
+//! `RawValue` keeps a whole subtree, `preserve_order` would change every crate of the
+//! workspace).
+
+use citeproof_conformance::variants::VariantRng;
+
+/// A JSON value as raw tokens.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node {
+    /// A string, number or literal, exactly as written.
+    Scalar(String),
+    Array(Vec<Node>),
+    /// Members with their names exactly as written (quotes included).
+    Object(Vec<(String, Node)>),
+}
+
+/// Parses `text` when it is strict I-JSON; `None` otherwise.
+pub fn parse(text: &str) -> Option<Node> {
+    citeproof_model::json::parse_strict(text.as_bytes()).ok()?;
+    let mut p = Parser {
+        bytes: text.as_bytes(),
+        text,
+        pos: 0,
+    };
+    let node = p.value(0)?;
+    p.ws();
+    (p.pos == p.bytes.len()).then_some(node)
+}
+
+struct Parser<'a> {
+    bytes: &'a [u8],
+    text: &'a str,
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        while self
+            .bytes
+            .get(self.pos)
+            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            self.pos += 1;
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Option<Node> {
+        if depth > citeproof_model::json::MAX_DEPTH {
+            return None;
+        }
+        self.ws();
+        match self.bytes.get(self.pos)? {
+            b'{' => {
+                self.pos += 1;
+                let mut members = Vec::new();
+                self.ws();
+                if self.bytes.get(self.pos) == Some(&b'}') {
+                    self.pos += 1;
+                    return Some(Node::Object(members));
+                }
+                loop {
+                    self.ws();
+                    let name = self.string()?;
+                    self.ws();
+                    (self.bytes.get(self.pos) == Some(&b':')).then_some(())?;
+                    self.pos += 1;
+                    let value = self.value(depth + 1)?;
+                    members.push((name, value));
+                    self.ws();
+                    match self.bytes.get(self.pos)? {
+                        b',' => self.pos += 1,
+                        b'}' => {
+                            self.pos += 1;
+                            return Some(Node::Object(members));
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                self.pos += 1;
+                let mut items = Vec::new();
+                self.ws();
+                if self.bytes.get(self.pos) == Some(&b']') {
+                    self.pos += 1;
+                    return Some(Node::Array(items));
+                }
+                loop {
+                    items.push(self.value(depth + 1)?);
+                    self.ws();
+                    match self.bytes.get(self.pos)? {
+                        b',' => self.pos += 1,
+                        b']' => {
+                            self.pos += 1;
+                            return Some(Node::Array(items));
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'"' => self.string().map(Node::Scalar),
+            _ => {
+                let start = self.pos;
+                while self
+                    .bytes
+                    .get(self.pos)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+                {
+                    self.pos += 1;
+                }
+                if self.pos == start {
+                    return None;
+                }
+                Some(Node::Scalar(self.text.get(start..self.pos)?.into()))
+            }
+        }
+    }
+
+    /// A string token, quotes included.
+    fn string(&mut self) -> Option<String> {
+        let start = self.pos;
+        (self.bytes.get(self.pos) == Some(&b'"')).then_some(())?;
+        self.pos += 1;
+        loop {
+            match self.bytes.get(self.pos)? {
+                b'\\' => self.pos += 2,
+                b'"' => {
+                    self.pos += 1;
+                    return self.text.get(start..self.pos).map(str::to_owned);
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+}
+
+/// How [`emit`] writes a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// No whitespace at all.
+    Compact,
+    /// Random insignificant whitespace between tokens (space, tab, LF, CR LF).
+    Spaced,
+}
+
+/// Writes `node`; members in their current order. [`Style::Spaced`] always puts some
+/// whitespace before the value (JSON allows it around the top-level value), so even a scalar
+/// is written differently.
+pub fn emit(node: &Node, style: Style, rng: &mut VariantRng) -> String {
+    let mut out = String::new();
+    if style == Style::Spaced {
+        const LEAD: [&str; 4] = [" ", "\n", "\t", "\r\n"];
+        out.push_str(LEAD[rng.below(LEAD.len())]);
+    }
+    write(node, style, rng, &mut out);
+    space(style, rng, &mut out);
+    out
+}
+
+fn space(style: Style, rng: &mut VariantRng, out: &mut String) {
+    if style == Style::Spaced {
+        const WS: [&str; 6] = ["", "", " ", "  ", "\n", "\r\n\t"];
+        out.push_str(WS[rng.below(WS.len())]);
+    }
+}
+
+fn write(node: &Node, style: Style, rng: &mut VariantRng, out: &mut String) {
+    match node {
+        Node::Scalar(s) => out.push_str(s),
+        Node::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                space(style, rng, out);
+                write(item, style, rng, out);
+                space(style, rng, out);
+            }
+            out.push(']');
+        }
+        Node::Object(members) => {
+            out.push('{');
+            for (i, (name, value)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                space(style, rng, out);
+                out.push_str(name);
+                space(style, rng, out);
+                out.push(':');
+                space(style, rng, out);
+                write(value, style, rng, out);
+                space(style, rng, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// Permutes the members of every object of the tree.
+pub fn shuffle(node: &mut Node, rng: &mut VariantRng) {
+    match node {
+        Node::Scalar(_) => {}
+        Node::Array(items) => items.iter_mut().for_each(|i| shuffle(i, rng)),
+        Node::Object(members) => {
+            rng.shuffle(members);
+            members.iter_mut().for_each(|(_, v)| shuffle(v, rng));
+        }
+    }
+}
+
+/// The UTF-16 code units of a member name token (RFC 8785 §3.2.3 sorts names by them).
+fn utf16_key(name: &str) -> Option<Vec<u16>> {
+    let decoded: String = serde_json::from_str(name).ok()?;
+    Some(decoded.encode_utf16().collect())
+}
+
+/// Inserts the member `name: value` (tokens as written) into a top-level object at the place
+/// RFC 8785 sorting gives it. `None` when the node is not an object, a name cannot be decoded
+/// or the name is already there.
+pub fn insert_sorted(node: &mut Node, name: &str, value: &str) -> Option<()> {
+    let Node::Object(members) = node else {
+        return None;
+    };
+    let key = utf16_key(name)?;
+    let mut at = members.len();
+    for (i, (n, _)) in members.iter().enumerate() {
+        let other = utf16_key(n)?;
+        if other == key {
+            return None;
+        }
+        if other > key {
+            at = i;
+            break;
+        }
+    }
+    members.insert(at, (name.to_owned(), Node::Scalar(value.to_owned())));
+    Some(())
+}
+
+/// Inserts the member at a random place of a top-level object.
+pub fn insert_anywhere(
+    node: &mut Node,
+    name: &str,
+    value: &str,
+    rng: &mut VariantRng,
+) -> Option<()> {
+    let Node::Object(members) = node else {
+        return None;
+    };
+    let at = rng.below(members.len() + 1);
+    members.insert(at, (name.to_owned(), Node::Scalar(value.to_owned())));
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rewriting_keeps_the_value_and_the_tokens() {
+        let text = r#"{"b": [1.50, -0, 1E2, "\u00e9\n"], "a": {"z": null, "y": true}, "\u0063": 12345678901234567890}"#;
+        let mut rng = VariantRng::new(1);
+        let tree = parse(text).unwrap();
+        let original: serde_json::Value = serde_json::from_str(text).unwrap();
+        for _ in 0..20 {
+            let mut t = tree.clone();
+            shuffle(&mut t, &mut rng);
+            let out = emit(&t, Style::Spaced, &mut rng);
+            assert_eq!(
+                serde_json::from_str::<serde_json::Value>(&out).unwrap(),
+                original
+            );
+            assert!(out.contains("1.50") && out.contains("1E2") && out.contains(r#""\u00e9\n""#));
+        }
+        assert_eq!(emit(&tree, Style::Compact, &mut rng), text.replace(" ", ""));
+    }
+
+    #[test]
+    fn only_strict_texts_are_parsed() {
+        for bad in [
+            r#"{"a":1,"a":2}"#,
+            "[1,]",
+            r#""\ud800""#,
+            "NaN",
+            "\u{feff}1",
+        ] {
+            assert!(parse(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn sorted_insertion_uses_utf16_order() {
+        // U+10000 (D800 DC00) sorts before U+E000 although its code point is higher.
+        let mut t = parse("{\"\u{e000}\":1}").unwrap();
+        insert_sorted(&mut t, "\"\u{10000}\"", "2").unwrap();
+        let mut rng = VariantRng::new(1);
+        assert_eq!(
+            emit(&t, Style::Compact, &mut rng),
+            "{\"\u{10000}\":2,\"\u{e000}\":1}"
+        );
+        assert!(
+            insert_sorted(&mut t, "\"\\ue000\"", "3").is_none(),
+            "already there"
+        );
+    }
+}

@@ -1,0 +1,90 @@
+//! Generated conformance variants: for each run, fresh cases derived from the static vectors by
+//! transforms that keep the verdict **by construction** (see `citeproof_conformance::variants`
+//! for the rules: the static expectation stays, the reference is consulted only for outputs a
+//! transform changes and as a consistency check).
+//!
+//! | transform | what changes | kept by construction |
+//! |---|---|---|
+//! | `member-order`, `whitespace` | object member order and insignificant whitespace of a JSON text | its value, every token byte for byte |
+//! | `fresh-member` | a new member with a random name in a JCS input | the output: the member inserted at its RFC 8785 place |
+//! | `as-bytes` | `json` sent as `json_base64` | the same bytes |
+//! | `line-endings` | LF / CR LF / CR of a text | the AEF §5 normalized text |
+//! | `fresh-bytes`, `prepend-text` | data appended or prepended | validity (the hash: oracle) |
+//! | `rename-hosts` | example-domain hosts (same length, same structure) | every origin relation, every length bound |
+//! | `rename-ids` | run ids, evidence ids, key ids (same shape) | equalities and grammar |
+//! | `new-keys` | every usable Ed25519 key, and every signature that verified under it | which signatures verify |
+//! | `excerpt-order` | the order of support-check excerpts | the contract says order is irrelevant |
+//!
+//! The runner adds `wire-member-order`: generated inputs go on the wire with their members in a
+//! random order.
+//!
+//! Transforms are registered per spec in [`SPECS`], one line per spec: the chain, ledger and
+//! archive specs add theirs there.
+
+use citeproof_conformance::{
+    suite::Case,
+    variants::{Derived, Generator, VariantRng},
+};
+
+mod aca;
+mod aef;
+mod canon;
+pub mod jsontext;
+pub mod keys;
+pub mod rename;
+pub mod stored;
+
+/// Derives at most one variant of a case (`None`: no transform applies).
+pub type TransformFn = fn(&Case, &mut VariantRng) -> Option<Derived>;
+
+/// The transforms of every spec, by operation.
+pub const SPECS: &[(&str, &[(&str, TransformFn)])] = &[
+    ("canon", canon::TRANSFORMS),
+    ("aca", aca::TRANSFORMS),
+    ("aef", aef::TRANSFORMS),
+];
+
+/// The generator of `citeproof conformance`: every transform of [`SPECS`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Variants;
+
+impl Variants {
+    fn transform(operation: &str) -> Option<TransformFn> {
+        SPECS
+            .iter()
+            .flat_map(|(_, ops)| ops.iter())
+            .find(|(name, _)| *name == operation)
+            .map(|(_, f)| *f)
+    }
+}
+
+impl Generator for Variants {
+    fn derive(&self, case: &Case, rng: &mut VariantRng) -> Vec<Derived> {
+        Variants::transform(&case.operation)
+            .and_then(|f| f(case, rng))
+            .into_iter()
+            .collect()
+    }
+
+    fn operations(&self) -> Vec<String> {
+        SPECS
+            .iter()
+            .flat_map(|(_, ops)| ops.iter().map(|(name, _)| (*name).to_owned()))
+            .collect()
+    }
+}
+
+/// A derived case from its parts (no oracle outputs).
+pub(crate) fn derived(case: &Case, transforms: &[&str], input: serde_json::Value) -> Derived {
+    Derived {
+        transforms: transforms.iter().map(|t| (*t).to_owned()).collect(),
+        input,
+        expected: case.expected.clone(),
+        oracle_outputs: Vec::new(),
+    }
+}
+
+/// Whether the case expects a `valid` answer (output members are then compared).
+pub(crate) fn expects_valid(case: &Case) -> bool {
+    case.expected.result == citeproof_model::vectors::Validity::Valid
+}

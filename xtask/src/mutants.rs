@@ -1,0 +1,277 @@
+//! `cargo xtask mutants [--seed N] [--release] [NAME...]`: the mutation self-test of the suite.
+//!
+//! Runs `citeproof conformance` (static vectors and generated variants) against every
+//! deliberately broken adapter of `examples/adapters/mutants/mutants.json`, prints the mutation
+//! score (killed / total) and, for each mutant, the case that killed it. Exits 1 when a mutant
+//! survives: a suite that a known-broken implementation passes is a defect of the suite.
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, ExitCode, Stdio},
+    time::Instant,
+};
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+const USAGE: &str = "\
+cargo xtask mutants [--seed N] [--release] [NAME...]
+
+  --seed N   seed of the runs (default: a fresh one, printed)
+  --release  use the citeproof binary built in release mode
+  NAME       run only these mutants (names of examples/adapters/mutants/mutants.json)
+";
+
+struct Mutant {
+    name: String,
+    class: String,
+    command: Vec<String>,
+}
+
+/// What one run against a mutant showed.
+struct Outcome {
+    /// The run failed with at least one wrong answer (`failed`): errored cases alone mean the
+    /// mutant's harness is broken, not that the suite caught its fault.
+    killed: bool,
+    /// The first failed static case and the first failed generated case, described.
+    killer_static: Option<String>,
+    killer_generated: Option<String>,
+    failed_static: usize,
+    failed_generated: usize,
+    errored: usize,
+    seconds: f64,
+}
+
+fn load(root: &Path) -> Result<Vec<Mutant>> {
+    let path = root.join("examples/adapters/mutants/mutants.json");
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let doc: Value =
+        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    let Some(list) = doc.get("mutants").and_then(Value::as_array) else {
+        bail!("{}: no `mutants` array", path.display());
+    };
+    let mut out = Vec::new();
+    for m in list {
+        let text = |k: &str| {
+            m.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let command: Vec<String> = m
+            .get("command")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|w| w.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if text("name").is_empty() || command.is_empty() {
+            bail!(
+                "{}: every mutant needs a name and a command",
+                path.display()
+            );
+        }
+        out.push(Mutant {
+            name: text("name"),
+            class: text("class"),
+            command,
+        });
+    }
+    Ok(out)
+}
+
+/// A word quoted for `citeproof conformance --impl` (split like a POSIX shell, no expansion).
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+fn python() -> String {
+    std::env::var("PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+fn run_one(
+    citeproof: &Path,
+    root: &Path,
+    mutant: &Mutant,
+    seed: u64,
+    out: &Path,
+) -> Result<Outcome> {
+    let here = root.join("examples/adapters/mutants");
+    let words: Vec<String> = mutant
+        .command
+        .iter()
+        .map(|w| {
+            w.replace("{python}", &python())
+                .replace("{here}", &here.display().to_string())
+                .replace("{citeproof}", &citeproof.display().to_string())
+        })
+        .collect();
+    let implementation = words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ");
+    let report = out.join(format!("{}.json", mutant.name));
+    let clock = Instant::now();
+    let status = Command::new(citeproof)
+        .current_dir(root)
+        .args([
+            "conformance",
+            "--no-progress",
+            "--show-failures",
+            "0",
+            "--seed",
+        ])
+        .arg(seed.to_string())
+        .args(["--impl", &implementation, "--report", "json", "--out"])
+        .arg(&report)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .context("running citeproof conformance")?;
+    let seconds = clock.elapsed().as_secs_f64();
+    if status.code() == Some(2) {
+        bail!(
+            "`citeproof conformance` refused its arguments for mutant {}",
+            mutant.name
+        );
+    }
+    let text = std::fs::read_to_string(&report)
+        .with_context(|| format!("reading the report of mutant {}", mutant.name))?;
+    let report: Value = serde_json::from_str(&text)?;
+    let cases = report
+        .get("cases")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let status_is = |c: &Value, s: &str| c.get("status").and_then(Value::as_str) == Some(s);
+    let bad = |c: &&Value| status_is(c, "failed");
+    let generated =
+        |c: &&Value| c.pointer("/origin/kind").and_then(Value::as_str) == Some("generated");
+    let failed_static = cases.iter().filter(bad).filter(|c| !generated(c)).count();
+    let failed_generated = cases.iter().filter(bad).filter(generated).count();
+    let errored = cases.iter().filter(|c| status_is(c, "errored")).count();
+    let describe = |c: &Value| {
+        let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
+        let origin = match c.pointer("/origin/from").and_then(Value::as_str) {
+            Some(from) => format!(
+                "generated from {from} by {}",
+                c.pointer("/origin/transforms")
+                    .and_then(Value::as_array)
+                    .map(|t| t
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join("+"))
+                    .unwrap_or_default()
+            ),
+            None => "static".into(),
+        };
+        format!("{id} ({origin})")
+    };
+    Ok(Outcome {
+        killed: report.get("success") == Some(&Value::Bool(false))
+            && failed_static + failed_generated > 0,
+        killer_static: cases
+            .iter()
+            .filter(bad)
+            .find(|c| !generated(c))
+            .map(describe),
+        killer_generated: cases.iter().filter(bad).find(generated).map(describe),
+        failed_static,
+        failed_generated,
+        errored,
+        seconds,
+    })
+}
+
+pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
+    let mut seed = None;
+    let mut release = false;
+    let mut only = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--seed" => {
+                let v = it.next().context("--seed needs a number")?;
+                seed = Some(v.parse::<u64>().context("--seed needs a number")?);
+            }
+            "--release" => release = true,
+            "--help" | "-h" | "--xtask-help" => {
+                print!("{USAGE}");
+                return Ok(ExitCode::SUCCESS);
+            }
+            name => only.push(name.to_owned()),
+        }
+    }
+    let mut mutants = load(root)?;
+    if !only.is_empty() {
+        mutants.retain(|m| only.contains(&m.name));
+        if mutants.is_empty() {
+            bail!("no mutant named {}", only.join(", "));
+        }
+    }
+    let seed = seed.unwrap_or_else(citeproof_conformance::variants::fresh_seed);
+
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut build = Command::new(cargo);
+    build
+        .current_dir(root)
+        .args(["build", "--quiet", "-p", "citeproof-cli"]);
+    if release {
+        build.arg("--release");
+    }
+    if !build.status().context("running cargo build")?.success() {
+        bail!("cargo build -p citeproof-cli failed");
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
+    let citeproof = target
+        .join(if release { "release" } else { "debug" })
+        .join(format!("citeproof{}", std::env::consts::EXE_SUFFIX));
+    let out = tempfile::tempdir().context("creating a temporary directory")?;
+
+    println!(
+        "mutation self-test: {} deliberately broken adapters (examples/adapters/mutants), seed {seed}",
+        mutants.len()
+    );
+    let clock = Instant::now();
+    let mut survivors = Vec::new();
+    for m in &mutants {
+        let o = run_one(&citeproof, root, m, seed, out.path())?;
+        let verdict = if o.killed { "killed" } else { "SURVIVED" };
+        println!(
+            "  {verdict:<8} {:<24} {:<26} static {:>4} failed, generated {:>4} failed, {} errored ({:.1} s)",
+            m.name, m.class, o.failed_static, o.failed_generated, o.errored, o.seconds
+        );
+        if let Some(k) = &o.killer_static {
+            println!("           killed by {k}");
+        }
+        if let Some(k) = &o.killer_generated {
+            println!("           and by    {k}");
+        }
+        if !o.killed && o.errored > 0 {
+            println!("           (errored cases only: the mutant's harness is broken, not caught)");
+        }
+        if !o.killed {
+            survivors.push(m.name.clone());
+        }
+    }
+    let total = mutants.len();
+    let killed = total - survivors.len();
+    println!(
+        "mutation score: {killed}/{total} killed ({:.0}%) in {:.1} s; reproduce with `cargo xtask mutants --seed {seed}`",
+        100.0 * killed as f64 / total.max(1) as f64,
+        clock.elapsed().as_secs_f64()
+    );
+    if survivors.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!(
+            "FAIL: the suite passes {} broken adapter(s): {}",
+            survivors.len(),
+            survivors.join(", ")
+        );
+        Ok(ExitCode::FAILURE)
+    }
+}
