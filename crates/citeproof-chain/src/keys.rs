@@ -119,6 +119,57 @@ impl TrustConfig {
         self.keys.insert(signer.to_owned(), Err(broken(error)));
     }
 
+    /// Reads `{"secrets": {signer: [secret, ...]}, "keys": {signer: JWK Set}}` (both members
+    /// optional), the shape of the `chain-verify` operation and of `citeproof chain verify
+    /// --trust FILE`. A key set that does not load is kept as broken (its `jwk-*` code is
+    /// reported for envelopes of that signer); any other shape error is an `Err`.
+    pub fn from_json(config: &serde_json::Value) -> Result<TrustConfig, String> {
+        use serde_json::Value;
+        let mut trust = TrustConfig::default();
+        let Some(obj) = config.as_object() else {
+            return Err("the trust configuration must be a JSON object".into());
+        };
+        for k in obj.keys() {
+            if k != "secrets" && k != "keys" {
+                return Err(format!(
+                    "unknown member `{k}` (expected `secrets` and `keys`)"
+                ));
+            }
+        }
+        let map = |name: &str| -> Result<Option<&serde_json::Map<String, Value>>, String> {
+            match obj.get(name) {
+                None => Ok(None),
+                Some(Value::Object(m)) => Ok(Some(m)),
+                Some(_) => Err(format!("`{name}` must be an object keyed by signer id")),
+            }
+        };
+        if let Some(secrets) = map("secrets")? {
+            for (signer, list) in secrets {
+                let Some(list) = list.as_array().filter(|l| !l.is_empty()) else {
+                    return Err(format!(
+                        "`secrets.{signer}` must be a non-empty array of strings"
+                    ));
+                };
+                for secret in list {
+                    let Some(secret) = secret.as_str() else {
+                        return Err(format!("`secrets.{signer}` must hold strings"));
+                    };
+                    trust.add_secret(signer, secret);
+                }
+            }
+        }
+        if let Some(keys) = map("keys")? {
+            for (signer, set) in keys {
+                let bytes = serde_json::to_vec(set).map_err(|e| e.to_string())?;
+                match KeySet::from_json(&bytes) {
+                    Ok(set) => trust.add_keys(signer, set),
+                    Err(e) => trust.add_broken_keys(signer, &e),
+                }
+            }
+        }
+        Ok(trust)
+    }
+
     /// `true` when nothing is configured.
     pub fn is_empty(&self) -> bool {
         self.secrets.is_empty() && self.keys.is_empty()

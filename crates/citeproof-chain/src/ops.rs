@@ -100,39 +100,13 @@ fn chain_signing_input(input: &Value) -> Reply {
 
 /// `secrets` (signer → array of secret strings) and `keys` (signer → JWK Set) of the input.
 fn trust_from_input(input: &Value) -> Result<TrustConfig, Reply> {
-    let mut trust = TrustConfig::default();
-    let object = |name: &str| -> Result<Option<&Map<String, Value>>, Reply> {
-        match input.get(name) {
-            None => Ok(None),
-            Some(Value::Object(m)) => Ok(Some(m)),
-            Some(_) => Err(bad(format!("`{name}` must be an object keyed by signer"))),
-        }
-    };
-    if let Some(secrets) = object("secrets")? {
-        for (signer, list) in secrets {
-            let Some(list) = list.as_array().filter(|l| !l.is_empty()) else {
-                return Err(bad(format!(
-                    "`secrets.{signer}` must be a non-empty array of strings"
-                )));
-            };
-            for secret in list {
-                let Some(secret) = secret.as_str() else {
-                    return Err(bad(format!("`secrets.{signer}` must hold strings")));
-                };
-                trust.add_secret(signer, secret);
-            }
+    let mut config = Map::new();
+    for name in ["secrets", "keys"] {
+        if let Some(v) = input.get(name) {
+            config.insert(name.to_owned(), v.clone());
         }
     }
-    if let Some(keys) = object("keys")? {
-        for (signer, set) in keys {
-            let bytes = serde_json::to_vec(set).map_err(|e| bad(e.to_string()))?;
-            match citeproof_jose::KeySet::from_json(&bytes) {
-                Ok(set) => trust.add_keys(signer, set),
-                Err(e) => trust.add_broken_keys(signer, &e),
-            }
-        }
-    }
-    Ok(trust)
+    TrustConfig::from_json(&Value::Object(config)).map_err(bad)
 }
 
 fn chain_verify(input: &Value) -> Reply {

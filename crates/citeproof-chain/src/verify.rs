@@ -99,9 +99,49 @@ impl Run {
     }
 }
 
-/// Verifies a chain envelope or a chain response given as bytes. Fetches (Level 2 only) go
-/// through `fetcher`, within `options.budget`.
+/// Verifies a chain envelope or a chain response given as bytes (CHAIN-001 tells them apart).
+/// Fetches (Level 2 only) go through `fetcher`, within `options.budget`.
 pub fn verify(bytes: &[u8], fetcher: &dyn Fetcher, options: &VerifyOptions) -> ChainReport {
+    verify_as(bytes, fetcher, options, None)
+}
+
+/// A fetcher for offline checks: every fetch fails (never called at Level 1).
+struct NoNetwork;
+
+impl Fetcher for NoNetwork {
+    fn fetch(
+        &self,
+        url: &str,
+    ) -> Result<citeproof_fetch::FetchedResponse, citeproof_fetch::FetchError> {
+        Err(citeproof_fetch::FetchError::NotInSnapshot {
+            url: url.to_owned(),
+        })
+    }
+}
+
+/// The checks of a document that need no key, no clock and no network (`citeproof validate`):
+/// CHAIN-001 to CHAIN-006, CHAIN-008, CHAIN-009, CHAIN-011. `response` says which kind the
+/// document must be.
+pub fn validate_value(value: &Value, response: bool) -> Vec<Incident> {
+    let Ok(bytes) = serde_json::to_vec(value) else {
+        return Vec::new();
+    };
+    let mut options = VerifyOptions::new(0, 1, TrustConfig::default());
+    options.stale_after_days = i64::MAX;
+    verify_as(&bytes, &NoNetwork, &options, Some(response))
+        .incidents
+        .into_iter()
+        .map(|i| i.incident)
+        .filter(|i| i.code != IncidentCode::ChainKeyUnresolved)
+        .collect()
+}
+
+fn verify_as(
+    bytes: &[u8],
+    fetcher: &dyn Fetcher,
+    options: &VerifyOptions,
+    response: Option<bool>,
+) -> ChainReport {
     let mut run = Run {
         required_level: options.required_level.clamp(1, 2),
         incidents: Vec::new(),
@@ -114,9 +154,11 @@ pub fn verify(bytes: &[u8], fetcher: &dyn Fetcher, options: &VerifyOptions) -> C
         }
     };
     let budgeted = BudgetedFetcher::new(fetcher, options.budget);
-    let is_response = value
-        .as_object()
-        .is_some_and(|o| o.contains_key("chains") || o.contains_key("answer"));
+    let is_response = response.unwrap_or_else(|| {
+        value
+            .as_object()
+            .is_some_and(|o| o.contains_key("chains") || o.contains_key("answer"))
+    });
     if !is_response {
         let envelope = verify_envelope(&value, &node, "", None, &budgeted, options, &mut run);
         return run.report("envelope", vec![envelope], Vec::new());

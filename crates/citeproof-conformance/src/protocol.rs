@@ -105,7 +105,9 @@ ops! {
     "aef-verify", "aef", ["document", "resources", "now", "required_level"], [], ["level"];
     "archive-verify", "archive", ["bundle", "display", "archive", "keys"], ["excerpt_cap"], [];
     "ledger-verify", "ledger", ["ledger", "export"], ["emitted", "now"], [];
-    "chain-verify", "chain", ["document", "now", "required_level"], ["secrets", "keys", "resources"], ["level"];
+    "chain-claim-id", "chain", ["claim"], [], ["id"];
+    "chain-signing-input", "chain", ["document"], [], ["seed_python", "deployed_js"];
+    "chain-verify", "chain", ["document", "now", "required_level"], ["secrets", "keys", "resources"], ["level", "signing_inputs"];
 }
 
 /// Looks an operation up by name.

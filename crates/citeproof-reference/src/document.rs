@@ -61,6 +61,8 @@ fn spec_validator(kind: DocumentKind, value: &Value) -> Option<Vec<Incident>> {
         DocumentKind::AcaManifest => Some(citeproof_aca::validate_manifest_value(value)),
         DocumentKind::AcaDiscovery => Some(citeproof_aca::validate_discovery_value(value)),
         DocumentKind::AefEvidence => Some(citeproof_aef::validate(value)),
+        DocumentKind::ChainEnvelope => Some(citeproof_chain::verify::validate_value(value, false)),
+        DocumentKind::ChainResponse => Some(citeproof_chain::verify::validate_value(value, true)),
         _ => None,
     }
 }
