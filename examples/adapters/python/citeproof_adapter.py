@@ -3,7 +3,8 @@
 
 It speaks the JSON-lines protocol of docs/ADAPTER.md on stdin/stdout and implements a real
 subset of the operations: RFC 8785 canonicalization, content hashes, `Citation-Source` header
-parsing and AI Evidence Format Level 1 validation. Run it against the vectors with
+parsing, AI Evidence Format Level 1 validation, and the citation-chain claim id and signing inputs
+(the seed's own `json.dumps`). Run it against the vectors with
 
     citeproof conformance --impl "python3 examples/adapters/python/citeproof_adapter.py"
 
@@ -20,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ops_aca  # noqa: E402
 import ops_aef  # noqa: E402
 import ops_canon  # noqa: E402
+import ops_chain  # noqa: E402
 import strict_json  # noqa: E402
 
 PROTOCOL = 1
@@ -77,12 +79,24 @@ def op_aef_validate(input):
     return invalid(errors, warnings) if errors else valid(None, warnings)
 
 
+def op_chain_claim_id(input):
+    errors, claim_id = ops_chain.claim_id(input["claim"])
+    return invalid(errors) if errors else valid({"id": claim_id})
+
+
+def op_chain_signing_input(input):
+    errors, output = ops_chain.signing_input(input["document"])
+    return invalid(errors) if errors else valid(output)
+
+
 OPERATIONS = {
     "jcs-canonicalize": op_jcs_canonicalize,
     "hash-bytes": op_hash_bytes,
     "hash-aef-text": op_hash_aef_text,
     "aca-header-parse": op_aca_header_parse,
     "aef-validate": op_aef_validate,
+    "chain-claim-id": op_chain_claim_id,
+    "chain-signing-input": op_chain_signing_input,
 }
 
 
