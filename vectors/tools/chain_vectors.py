@@ -356,8 +356,12 @@ def signing_input_cases():
     c["confidence"] = Raw("1E-7")
     c["x-numbers"] = [Raw("1E16"), Raw("1e15"), Raw("-0"), Raw("-0.0"), Raw("0.1"), Raw("1e-400"),
                       Raw("123456789012345678901234567890"), Raw("1.7976931348623157e308"), Raw("5e-324"),
-                      Raw("0.00001"), Raw("0.0001"), Raw("100"), Raw("1e2")]
+                      Raw("0.00001"), Raw("0.0001"), Raw("100"), Raw("1e2"), Raw("1832106217648639.25")]
     add("number-forms", "Python writes 1e-07, 1e+16, 1000000000000000.0, 0 for -0, -0.0, exact big integers, 100.0 for 1e2; ECMAScript writes 1e-7 for the covered confidence.",
+        envelope(c), ["numbers"])
+    c = seed_claim()
+    c["confidence"] = Raw("1832106217648639.25")
+    add("tie-to-even", "1832106217648639.25 lies exactly between two shortest 17-digit strings: both languages write the even one, ...639.2 (this signing-input operation does not check confidence's range).",
         envelope(c), ["numbers"])
     c = seed_claim()
     c["x-\ue000"] = 1

@@ -1,20 +1,30 @@
 //! Numbers written the way Python and ECMAScript write them (profile CHAIN-006).
 //!
 //! Both languages start from the same digits: the shortest decimal string that reads back as
-//! the same double, the closest one when several are that short (Python `repr`, David Gay's
-//! `dtoa` mode 0; ECMAScript `Number::toString`, ECMA-262 §6.1.6.1.20). Rust's `{:e}` formatting
-//! of `f64` produces exactly those digits (Grisu with a Dragon4 fallback); the cross-checks in
-//! `tests/python_crosscheck.rs` and `tests/node_interop.rs` compare the three on random doubles.
-//! The languages differ only in layout, which is hand-written below from their sources.
+//! the same double, the closest one when several are that short, and the one with an even last
+//! digit when two are equally close (Python `repr`, David Gay's `dtoa` mode 0; ECMAScript
+//! `Number::toString`, ECMA-262 §6.1.6.1.20). The digits come from `ryu-js` (Ryu with
+//! ECMAScript's rules). Not from core's `{:e}`: it breaks exact ties upward, so
+//! 1832106217648639.25 would come out as `...639.3` where Python and node write `...639.2`
+//! (found by the cross-check in `tests/python_crosscheck.rs`, which compares with CPython on
+//! random doubles; `tests/node_interop.rs` does the same with node). The languages differ only
+//! in layout, which is hand-written below from their sources.
 
 /// The shortest round-trip digits of `|x|` and the decimal point position: `|x| = 0.d1d2... ×
 /// 10^decpt`. Zero gives (`"0"`, 1).
 fn shortest(x: f64) -> (String, i32) {
-    let text = format!("{:e}", x.abs());
-    let (mantissa, exponent) = text.split_once('e').unwrap_or((text.as_str(), "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let mut buffer = ryu_js::Buffer::new();
+    let text = buffer.format_finite(x.abs());
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
     let exponent: i32 = exponent.parse().unwrap_or(0);
-    (digits, exponent + 1)
+    let point = mantissa.find('.').unwrap_or(mantissa.len()) as i32;
+    let all: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let leading = (all.len() - all.trim_start_matches('0').len()) as i32;
+    let digits = all.trim_matches('0');
+    if digits.is_empty() {
+        return ("0".to_owned(), 1);
+    }
+    (digits.to_owned(), point + exponent - leading)
 }
 
 /// Python's `repr(float)` for a finite double (`float_repr_style` "short", CPython
@@ -133,6 +143,11 @@ mod tests {
             (0.3, "0.3"),
             (2.0 / 3.0, "0.6666666666666666"),
             (9007199254740993.0, "9007199254740992.0"),
+            // An exact tie between two 17-digit strings: the even one.
+            (f64::from_bits(0x431a_0929_e12c_c7fd), "1832106217648639.2"),
+            (100.0, "100.0"),
+            (1e-6, "1e-06"),
+            (1234.5e-9, "1.2345e-06"),
         ] {
             assert_eq!(python_float_repr(x), want, "{x:e}");
         }
@@ -154,6 +169,9 @@ mod tests {
             (123.456, "123.456"),
             (1.5e300, "1.5e+300"),
             (5e-324, "5e-324"),
+            (f64::from_bits(0x431a_0929_e12c_c7fd), "1832106217648639.2"),
+            (0.000001234, "0.000001234"),
+            (100.0, "100"),
         ] {
             assert_eq!(ecmascript_number(x), want, "{x:e}");
         }
