@@ -117,8 +117,8 @@ pub enum SignatureAlgorithm {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EnvelopeSignature {
     pub algorithm: SignatureAlgorithm,
-    /// Signer identifier, e.g. `did:web:sourcescore.org`; the verifier's configuration maps it
-    /// to the signer's secrets or keys (CHAIN-007).
+    /// Signer identifier, e.g. `did:web:sourcescore.org`; a verifier's key configuration is
+    /// keyed by it.
     #[schemars(length(min = 1, max = 512))]
     pub signed_by: String,
     pub signed_at: Timestamp,
