@@ -156,9 +156,10 @@ fn unknown_members(
         } else {
             "this object allows no extension members"
         };
+        // At the object that has the member, as every spec crate reports it.
         out.push(e.at(
             IncidentCode::UnknownMember,
-            &child(base, k),
+            base,
             format!("unknown member `{k}` ({why})"),
         ));
     }

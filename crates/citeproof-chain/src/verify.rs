@@ -193,7 +193,7 @@ fn verify_response(
                 1,
                 at(
                     IncidentCode::UnknownMember,
-                    &child("", k),
+                    "",
                     format!("unknown member `{k}` (only `x-` extension members may be added)"),
                 ),
             );
