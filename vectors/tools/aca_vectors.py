@@ -110,6 +110,18 @@ def manifest(with_chain=True, run_id="r1"):
     return m
 
 
+def emitted_manifest(at, with_chain=True):
+    """A manifest of a run emitted at Unix time `at`, its sources retrieved 300 s before."""
+    import datetime
+    iso = lambda t: datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    m = manifest(with_chain)
+    m["emitted_at"] = iso(at)
+    for c in m["claims"]:
+        for src in c["sources"]:
+            src["retrieved_at"] = iso(at - 300)
+    return m
+
+
 def header(entries):
     """entries: list of (source, manifest, run or None)."""
     parts = []
@@ -205,12 +217,13 @@ class Scenario:
         }
 
 
-def verify_case(cid, desc, reqs, level, scenario, required, result, errors=None, out_level=None, detail="", history=None):
+def verify_case(cid, desc, reqs, level, scenario, required, result, errors=None, out_level=None, detail="", history=None,
+                warnings=None):
     inp = {"snapshot": scenario.snapshot(), "now": NOW, "required_level": required}
     if history is not None:
         inp["history"] = history
     output = {"level": out_level} if out_level is not None else None
-    return case(cid, desc, reqs, level, inp, result, errors=errors, output=output,
+    return case(cid, desc, reqs, level, inp, result, errors=errors, output=output, warnings=warnings,
                 derivation_=tool("hashes, offsets, JCS bodies and signatures of the snapshot. " + detail))
 
 
@@ -618,8 +631,8 @@ def level2_verify():
     lvl2 = ("required_level 2; the manifest has no chain and no signature, so Level 3 fails for a "
             "verifier that checks it: the level achieved is 2 either way.")
 
-    def ok(cid, desc, reqs, s, detail, result="valid", errors=None):
-        return verify_case(P + cid, desc, reqs, 2, s, 2, result, errors, out_level=2, detail=detail + " " + lvl2)
+    def ok(cid, desc, reqs, s, detail, warnings=None):
+        return verify_case(P + cid, desc, reqs, 2, s, 2, "valid", out_level=2, detail=detail + " " + lvl2, warnings=warnings)
 
     def bad(cid, desc, reqs, s, errors, detail, level=1):
         return verify_case(P + cid, desc, reqs, 2, s, 2, "invalid", errors, detail=detail + " Level %d." % level)
@@ -730,7 +743,7 @@ def level2_verify():
     mm["emitted_at"] = "2026-04-28T10:05:01Z"
     l2_manifest_only(s, mm)
     out.append(ok("emitted-in-future", "emitted_at 301 s after the verification time (a SHOULD).", ["ACA-L2-011"], s,
-                  "10:05:01 - 10:00:00 = 301 s > 300 s: a warning; warnings never lower a level.", result="acceptable", errors=["aca-emitted-in-future"]))
+                  "10:05:01 - 10:00:00 = 301 s > 300 s: a warning; warnings never lower a level.", warnings=["aca-emitted-in-future"]))
     s = Scenario(2)
     mm = manifest(with_chain=False)
     mm["emitted_at"] = "2026-04-28T10:05:00Z"
@@ -745,7 +758,7 @@ def level2_verify():
     out.append(ok("irrelevant-excerpt", "A second excerpt shares no content word with the claim (a SHOULD).", ["ACA-L2-019", "ACA-L2-018"], s,
                   "Claim content words: programmatic, geo, templates, emit, question, page; excerpt 'Sitemaps list canonical URLs.' has tokens "
                   "sitemaps list canonical urls: none shared, a warning. The claim is supported by the first excerpt (all its content words are tokens there).",
-                  result="acceptable", errors=["aca-source-irrelevant"]))
+                  warnings=["aca-source-irrelevant"]))
 
     # ---- failures
     s = Scenario(2)
@@ -1340,10 +1353,25 @@ def level3_verify():
     s = Scenario(3)
     s.serve_manifest(M1, manifest(), signed=True, expires=NOW + 3600)
     out.append(ok("expires", "A signature with expires in the future.", ["ACA-L3-010"], s, "created < now <= expires + 300."))
+    # ACA-L3-010 freshness: created no earlier than emitted_at - 300, and no more than 90 days
+    # (7776000 s) before the verification time.
+    day = 86400
     s = Scenario(3)
-    s.serve_manifest(M1, manifest(), signed=True, created=NOW - 86400 * 365)
-    out.append(ok("old-signature", "A signature created a year ago, without expires.", ["ACA-L3-010"], s,
-                  "No default maximum age: a manifest is an immutable per-run record."))
+    s.serve_manifest(M1, emitted_manifest(NOW - 89 * day), signed=True, created=NOW - 89 * day + 5)
+    out.append(ok("old-signature", "A run emitted 89 days ago and signed then: within the 90-day maximum age.", ["ACA-L3-010"], s,
+                  "now - created = 89 days - 5 s < 7776000 s; created is 5 s after emitted_at."))
+    s = Scenario(3)
+    s.serve_manifest(M1, emitted_manifest(NOW - 90 * day), signed=True, created=NOW - 90 * day)
+    out.append(ok("signature-max-age-boundary", "A signature exactly 90 days old.", ["ACA-L3-010"], s,
+                  "created = now - 7776000 is not older than the maximum age."))
+    s = Scenario(3)
+    s.serve_manifest(M1, manifest(), signed=True, created=NOW - 300)
+    out.append(ok("signature-skew-before-run", "A signature created 300 s before emitted_at.", ["ACA-L3-010"], s,
+                  "created = emitted_at - 300: within the clock skew."))
+    s = Scenario(3)
+    s.serve_manifest(M1, manifest(), signed=True, expires=NOW + 3600, created=NOW - 60)
+    out.append(ok("signature-expires-later", "created 60 s before now with expires an hour later.", ["ACA-L3-010"], s,
+                  "created < now <= expires + 300."))
     s = Scenario(3)
     s.serve_manifest(M1, manifest(), signed=True, content_type="application/json; charset=utf-8")
     out.append(ok("content-type-param", "Content-Type with a charset parameter, covered by the signature.", ["ACA-L2-002", "ACA-L3-014"], s,
@@ -1356,6 +1384,14 @@ def level3_verify():
                    ["ACA-DISC-001", "FETCH-008"], s, ["aca-discovery-fetch-failed", "fetch-not-in-snapshot"],
                    "ACA-DISC-001: keys come from https://mirror.example's discovery document, which the snapshot does not have; "
                    "the signature is not checked further (reporting rule 3)."))
+    s = Scenario(3)
+    s.agent_url = "https://mirror.example/runs/r1"
+    s.serve_json("https://mirror.example/.well-known/agent-citation-attribution", discovery())
+    out.append(bad("served-from-other-origin-copied-discovery",
+                   "Served from another origin that copies the first origin's discovery document (and so its key).",
+                   ["ACA-DISC-001", "ACA-DISC-006"], s, ["aca-manifest-origin-unauthorized"],
+                   "ACA-DISC-006: the manifests are on https://agent.example, which mirror.example's discovery document does not "
+                   "list in manifest_origins. (Listing it would be the republisher vouching for the response: see ACA-DISC-001.)"))
     STRANGER = "https://attacker.example/m/1"
     s = Scenario(3)
     s.header(header([(SRC_A, STRANGER, "r1"), (SRC_B, STRANGER, "r1")]))
@@ -1434,8 +1470,24 @@ def level3_verify():
     s.serve_manifest(M1, manifest(), signed=True, created=NOW + 400)
     out.append(bad("created-in-future", "created 400 s after now.", ["ACA-L3-010"], s, ["httpsig-created-in-future"], "ACA-L3-010."))
     s = Scenario(3)
-    s.serve_manifest(M1, manifest(), signed=True, created=NOW - 7200, expires=NOW - 3600)
+    s.serve_manifest(M1, emitted_manifest(NOW - 7200), signed=True, created=NOW - 7200, expires=NOW - 3600)
     out.append(bad("expired", "The signature expired an hour ago.", ["ACA-L3-010"], s, ["httpsig-expired"], "now > expires + 300."))
+    s = Scenario(3)
+    s.serve_manifest(M1, emitted_manifest(NOW - 91 * day), signed=True, created=NOW - 91 * day)
+    out.append(bad("signature-too-old", "A run emitted and signed 91 days ago: a signature does not vouch indefinitely.",
+                   ["ACA-L3-010"], s, ["httpsig-too-old"], "now - created = 91 days > 7776000 s (90 days), the default maximum age."))
+    s = Scenario(3)
+    s.serve_manifest(M1, emitted_manifest(NOW - 90 * day - 1), signed=True, created=NOW - 90 * day - 1)
+    out.append(bad("signature-max-age-plus-one", "A signature 90 days and one second old.", ["ACA-L3-010"], s, ["httpsig-too-old"],
+                   "created = now - 7776001 < now - 7776000."))
+    s = Scenario(3)
+    s.serve_manifest(M1, manifest(), signed=True, created=NOW - 301)
+    out.append(bad("signature-predates-run", "A signature created 301 s before the run's emitted_at (a manifest signed ahead of the run).",
+                   ["ACA-L3-010"], s, ["aca-signature-predates-run"], "created = emitted_at - 301 < emitted_at - 300."))
+    s = Scenario(3)
+    s.serve_manifest(M1, manifest(), signed=True, created=NOW - 86400 * 365)
+    out.append(bad("signature-replayed-from-last-year", "A signature made a year before the run it is served with.",
+                   ["ACA-L3-010"], s, ["aca-signature-predates-run"], "created is a year before emitted_at: it predates the run."))
     s = Scenario(3)
     s.set_manifest_header("content-digest", None)
     out.append(bad("digest-missing", "The Content-Digest field was removed.", ["ACA-L3-011", "ACA-L3-009"], s, ["aca-content-digest-missing", "httpsig-missing-component"],

@@ -119,12 +119,12 @@ def mutate(base, path, value=None, delete=False):
     return d
 
 
-def add(name, desc, doc, result, errors=(), reqs=(), flags=(), working="", raw=None):
+def add(name, desc, doc, result, errors=(), reqs=(), flags=(), working="", raw=None, warnings=None):
     text = raw if raw is not None else doc_text(doc)
     cases.append(case(
         f"aef-validate-{name}", desc, list(reqs), 1, {"document": text}, result,
         errors=list(errors) if result != "valid" else None,
-        derivation_=derivation("hand", working), flags=list(flags)))
+        derivation_=derivation("hand", working), flags=list(flags), warnings=warnings))
 
 
 # ---- valid documents ------------------------------------------------------------------------
@@ -223,37 +223,48 @@ add("level1-ignores-text-quote-not-prefix", "text_quote whose selector_value is 
     mutate(BASE, "span/selector_value", "pillars"), "valid", reqs=["AEF-4-002", "JSON-003"], flags=["selector-syntax"],
     working="profile AEF-SEL-002 is Level 2; both members are strings, which is all Level 1 checks")
 
-# ---- landing-page vocabulary: accepted with a warning ----------------------------------------
-W = ["aef-nonstandard-vocabulary"]
+# ---- landing-page vocabulary: not the published schema, so not Level 1 ---------------------
+# AEF-VOC-001: Level 1 is the published schema, neither narrowed nor widened; the landing page's
+# values are not in its enums. (A verifier may offer a lenient mode outside conformance levels.)
+V = ["aef-vocabulary-invalid"]
 for value in ["api", "book", "paper"]:
-    add(f"landing-source-type-{value}", f"source.type `{value}`: landing page only.", mutate(BASE, "source/type", value),
-        "acceptable", W, reqs=["AEF-VOC-001", "AEF-VOC-002"], flags=["landing-page-vocabulary"],
-        working="PROFILE AEF-VOC-001 table: landing-page-only values are accepted with aef-nonstandard-vocabulary")
+    add(f"landing-source-type-{value}", f"source.type `{value}`: landing page only, not in the schema enum.",
+        mutate(BASE, "source/type", value), "invalid", V, reqs=["AEF-VOC-001"], flags=["landing-page-vocabulary"],
+        working="evidence.schema.json source.type enum has no `%s`; PROFILE AEF-VOC-001: not Level 1" % value)
 for value in ["semantic", "direct"]:
-    add(f"landing-method-{value}", f"retrieval.method `{value}`: landing page only.", mutate(BASE, "retrieval/method", value),
-        "acceptable", W, reqs=["AEF-VOC-001", "AEF-VOC-002"], flags=["landing-page-vocabulary"],
-        working="PROFILE AEF-VOC-001 table: landing-page-only values are accepted with aef-nonstandard-vocabulary")
+    add(f"landing-method-{value}", f"retrieval.method `{value}`: landing page only, not in the schema enum.",
+        mutate(BASE, "retrieval/method", value), "invalid", V, reqs=["AEF-VOC-001"], flags=["landing-page-vocabulary"],
+        working="evidence.schema.json retrieval.method enum has no `%s`; PROFILE AEF-VOC-001: not Level 1" % value)
 for name, stype, value in [
     ("css-selector", "css_selector", "article > p.lead"),
     ("page-range", "page_range", "1-3"),
     ("fragment-char", "fragment_identifier", "char=5,10"),
     ("fragment-text", "fragment_identifier", ":~:text=three%20pillars"),
 ]:
-    add(f"landing-selector-{name}", f"selector_type `{stype}` (landing page only) with value `{value}`.",
-        mutate(BASE, "span", {"selector_type": stype, "selector_value": value}), "acceptable", W,
-        reqs=["AEF-VOC-001", "AEF-VOC-002"], flags=["landing-page-vocabulary"],
-        working="PROFILE AEF-VOC-001/002: accepted with aef-nonstandard-vocabulary")
+    add(f"landing-selector-{name}", f"selector_type `{stype}` (landing page only) with value `{value}`: not in the schema enum.",
+        mutate(BASE, "span", {"selector_type": stype, "selector_value": value, "exact_text": "three pillars"}), "invalid", V,
+        reqs=["AEF-VOC-001"], flags=["landing-page-vocabulary"],
+        working="evidence.schema.json span.selector_type enum has no `%s`; PROFILE AEF-VOC-001: not Level 1" % stype)
 
-# ---- SHOULD rules: accepted with a warning -----------------------------------------------------
+# ---- SHOULD rules: valid, with exactly their warning (warnings never lower a level) ------------
 add("should-published-after-fetched", "published_at is a day after fetched_at.",
-    mutate(BASE, "source/published_at", "2026-05-13T03:45:00Z"), "acceptable", ["aef-published-after-fetched"],
+    mutate(BASE, "source/published_at", "2026-05-13T03:45:00Z"), "valid", warnings=["aef-published-after-fetched"],
     reqs=["AEF-4-004"], working="PROFILE AEF-4-004: 2026-05-13T03:45:00Z is later than fetched_at 2026-05-12T03:45:00Z: a warning, never an error")
+add("should-published-equals-fetched", "published_at equal to fetched_at: no warning.",
+    mutate(BASE, "source/published_at", "2026-05-12T03:45:00Z"), "valid", warnings=[],
+    reqs=["AEF-4-004"], working="PROFILE AEF-4-004: equal instants are not later: no warning")
+add("should-published-same-instant-other-offset", "published_at 05:45+02:00 is the instant of fetched_at 03:45Z: no warning.",
+    mutate(BASE, "source/published_at", "2026-05-12T05:45:00+02:00"), "valid", warnings=[],
+    reqs=["AEF-4-004"], working="RFC 3339 §5.6: 05:45:00+02:00 = 03:45:00Z, so not later than fetched_at")
 add("should-exact-text-missing", "A css selector without exact_text.",
-    mutate(BASE, "span", {"selector_type": "css", "selector_value": "article > p"}), "acceptable", ["aef-exact-text-missing"],
+    mutate(BASE, "span", {"selector_type": "css", "selector_value": "article > p"}), "valid", warnings=["aef-exact-text-missing"],
     reqs=["AEF-4-005"], working="PROFILE AEF-4-005: selector_type is not none and exact_text is absent: a warning")
+add("should-exact-text-missing-none", "selector_type none without exact_text: no warning.",
+    MINIMAL, "valid", warnings=[],
+    reqs=["AEF-4-005", "AEF-4-006"], working="PROFILE AEF-4-005 applies only when selector_type is not none")
 add("should-selector-value-ignored", "selector_type none with a selector_value.",
-    mutate(MINIMAL, "span", {"selector_type": "none", "selector_value": "whole document"}), "acceptable",
-    ["aef-selector-value-ignored"], reqs=["AEF-4-006"],
+    mutate(MINIMAL, "span", {"selector_type": "none", "selector_value": "whole document"}), "valid",
+    warnings=["aef-selector-value-ignored"], reqs=["AEF-4-006"],
     working="PROFILE AEF-4-006: with none the selector_value SHOULD be absent; present, it is ignored with a warning")
 
 # ---- invalid: version -----------------------------------------------------------------------

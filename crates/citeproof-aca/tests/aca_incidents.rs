@@ -587,6 +587,9 @@ fn cases() -> Vec<Case> {
             |s| {
                 s.manifest["emitted_at"] = json!("2026-04-28T10:06:00Z");
                 s.opts.now = NOW;
+                // Signed at emission by the agent's clock (within the skew of `now`), so the
+                // signature does not predate the run (ACA-L3-010).
+                s.created = NOW + 60;
             },
         ),
         case(
@@ -953,15 +956,23 @@ fn cases() -> Vec<Case> {
             s.created = NOW + 301
         }),
         case("expired", 2, &[HttpsigExpired], |s| {
-            s.created = NOW - 1000;
-            s.expires = Some(NOW - 301);
+            // Signed at emission, verified long after expiry.
+            s.expires = Some(NOW + 100);
+            s.opts.now = NOW + 401;
         }),
+        case(
+            "signed before the run was emitted",
+            2,
+            &[AcaSignaturePredatesRun],
+            |s| s.created = NOW - 301,
+        ),
         case(
             "too old for the configured maximum age",
             2,
             &[HttpsigTooOld],
             |s| {
-                s.created = NOW - 3601;
+                // Signed at emission (NOW - 60), verified an hour and a second later.
+                s.opts.now = NOW + 3541;
                 s.opts.max_signature_age = Some(3600);
             },
         ),
@@ -1018,7 +1029,7 @@ fn cases() -> Vec<Case> {
         case(
             "discovery 404",
             2,
-            &[AcaDiscoveryFetchFailed, FetchHttpStatus, AcaKeyUnresolved],
+            &[AcaDiscoveryFetchFailed, FetchHttpStatus],
             |s| {
                 s.resources.insert(DISCOVERY.into(), stored(404, &[], b""));
             },
@@ -1050,7 +1061,7 @@ fn cases() -> Vec<Case> {
         case(
             "discovery without keys",
             2,
-            &[AcaDiscoveryKeysMissing, AcaKeyUnresolved],
+            &[AcaDiscoveryKeysMissing],
             |s| {
                 discovery_tamper(s, |d| {
                     d.as_object_mut().unwrap().remove("keys");
@@ -1075,34 +1086,21 @@ fn cases() -> Vec<Case> {
                 d["jwks_uri"] = json!("http://agent.example/jwks.json")
             })
         }),
-        case(
-            "published private key",
-            2,
-            &[JwkPrivateKeyPublished, AcaKeyUnresolved],
-            |s| discovery_tamper(s, |d| d["keys"]["keys"][0]["d"] = json!("AAAA")),
-        ),
-        case(
-            "key without kid",
-            2,
-            &[JwkKidMissing, AcaKeyUnresolved],
-            |s| {
-                discovery_tamper(s, |d| {
-                    d["keys"]["keys"][0].as_object_mut().unwrap().remove("kid");
-                })
-            },
-        ),
-        case(
-            "two keys with one kid",
-            2,
-            &[JwkDuplicateKid, AcaKeyUnresolved],
-            |s| {
-                discovery_tamper(s, |d| {
-                    let mut k = d["keys"]["keys"][0].clone();
-                    k["x"] = json!("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo");
-                    d["keys"]["keys"].as_array_mut().unwrap().push(k);
-                })
-            },
-        ),
+        case("published private key", 2, &[JwkPrivateKeyPublished], |s| {
+            discovery_tamper(s, |d| d["keys"]["keys"][0]["d"] = json!("AAAA"))
+        }),
+        case("key without kid", 2, &[JwkKidMissing], |s| {
+            discovery_tamper(s, |d| {
+                d["keys"]["keys"][0].as_object_mut().unwrap().remove("kid");
+            })
+        }),
+        case("two keys with one kid", 2, &[JwkDuplicateKid], |s| {
+            discovery_tamper(s, |d| {
+                let mut k = d["keys"]["keys"][0].clone();
+                k["x"] = json!("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo");
+                d["keys"]["keys"].as_array_mut().unwrap().push(k);
+            })
+        }),
         case("empty key set", 2, &[JwkSetEmpty], |s| {
             discovery_tamper(s, |d| d["keys"]["keys"] = json!([]))
         }),
@@ -1161,6 +1159,37 @@ fn baseline_is_level_3_without_incidents() {
     let r = Scenario::baseline().verify();
     assert_eq!(r.level, 3, "{:#?}", r.incidents);
     assert!(r.incidents.is_empty(), "{:#?}", r.incidents);
+}
+
+/// Reporting rule 3: a key that is unusable for a reason already reported (a failed discovery
+/// document or JWK Set, a published private key, a missing or duplicate kid) is not reported
+/// again as `aca-key-unresolved`.
+#[test]
+fn unusable_keys_are_not_reported_twice() {
+    let names = [
+        "discovery 404",
+        "discovery as html",
+        "discovery without keys",
+        "jwks_uri unreachable",
+        "published private key",
+        "key without kid",
+        "two keys with one kid",
+    ];
+    let mut checked = 0;
+    for c in cases().into_iter().filter(|c| names.contains(&c.name)) {
+        let mut s = Scenario::baseline();
+        (c.mutate)(&mut s);
+        let r = s.verify();
+        assert!(
+            !r.has(IncidentCode::AcaKeyUnresolved),
+            "{}: {:?}",
+            c.name,
+            r.incidents
+        );
+        assert_eq!(r.level, 2, "{}", c.name);
+        checked += 1;
+    }
+    assert_eq!(checked, names.len());
 }
 
 #[test]

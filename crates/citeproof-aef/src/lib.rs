@@ -14,15 +14,14 @@ pub mod build;
 mod fetch;
 pub mod ops;
 pub mod signature;
+mod span;
 mod validate;
 
 use citeproof_fetch::{FetchPolicy, Fetcher, SnapshotFetcher};
 use citeproof_jose::KeySet;
 use citeproof_model::aef::Evidence;
 use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
-use citeproof_model::{
-    Incident, IncidentCode, Location, Severity, aef_text_hash, json::parse_strict,
-};
+use citeproof_model::{Incident, IncidentCode, Location, Severity, json::parse_strict};
 use citeproof_schema::{DocumentKind, SchemaValidator};
 use serde::Serialize;
 use serde_json::Value;
@@ -32,9 +31,26 @@ pub use validate::{refine_schema_incidents, semantic_check};
 
 use fetch::{FetchOutcome, fetch_ok};
 
+/// Which enumerated values an evidence object may use (profile AEF-VOC-001, AEF-VOC-002).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Vocabulary {
+    /// The published schema's values only: the conformance levels.
+    #[default]
+    Spec,
+    /// Also the landing page's values, each with a warning: a lenient reading for documents
+    /// written from the landing page. Its results are not AEF conformance levels.
+    Landing,
+}
+
 /// Level 1 of an evidence value: schema (published-schema semantics, specific codes) and the
 /// semantic warnings. Errors mean the document is not an AEF evidence object (level 0).
 pub fn validate(value: &Value) -> Vec<Incident> {
+    validate_with(value, Vocabulary::Spec)
+}
+
+/// [`validate`] under a vocabulary.
+pub fn validate_with(value: &Value, vocabulary: Vocabulary) -> Vec<Incident> {
     let schema = match SchemaValidator::cached(DocumentKind::AefEvidence) {
         Ok(v) => v.validate(value),
         Err(e) => vec![Incident::new(
@@ -43,9 +59,7 @@ pub fn validate(value: &Value) -> Vec<Incident> {
             Location::default(),
         )],
     };
-    let mut out = refine_schema_incidents(value, schema);
-    out.extend(semantic_check(value));
-    out
+    validate::level1(value, schema, vocabulary)
 }
 
 /// Where the source comes from for Level 2.
@@ -64,11 +78,17 @@ pub enum SourceChoice {
 #[derive(Debug, Clone, Default)]
 pub struct VerifyOptions {
     pub source: SourceChoice,
-    /// Keys to verify the JWS with instead of fetching `verification.signing_key_uri`.
+    /// Keys to verify the JWS with instead of fetching `verification.signing_key_uri`. The user
+    /// chose them, so a JWS that verifies under them is trusted (AEF-L3-006).
     pub keys: Option<KeySet>,
+    /// `signing_key_uri` values the user trusts (AEF-L3-006): a key fetched from any other URL
+    /// gives `aef-key-untrusted` even when the JWS verifies under it.
+    pub trusted_key_uris: Vec<String>,
     /// Level to check up to and require. `None`: the level the object claims, 3 when it has
     /// `verification.signature`, else 2.
     pub required_level: Option<u8>,
+    /// The vocabulary documents may use; anything but the default is outside conformance.
+    pub vocabulary: Vocabulary,
 }
 
 /// An incident with the conformance level it counts toward.
@@ -92,6 +112,8 @@ pub struct AefReport {
     /// The resolved span, when Level 2 got that far.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub span: Option<ComputedSpan>,
+    /// The vocabulary the object was read with; `landing` results are not conformance levels.
+    pub vocabulary: Vocabulary,
 }
 
 impl AefReport {
@@ -108,6 +130,7 @@ impl AefReport {
 
 struct Run {
     incidents: Vec<AefIncident>,
+    vocabulary: Vocabulary,
 }
 
 impl Run {
@@ -125,6 +148,7 @@ impl Run {
             .any(|i| i.level == level && i.incident.severity == Severity::Error)
     }
     fn finish(self, required: u8, checked: u8, span: Option<ComputedSpan>) -> AefReport {
+        let vocabulary = self.vocabulary;
         let mut level = 0;
         for n in 1..=checked {
             if self.fails(n) {
@@ -138,6 +162,7 @@ impl Run {
             verified: level >= required,
             incidents: self.incidents,
             span,
+            vocabulary,
         }
     }
 }
@@ -149,6 +174,7 @@ pub fn verify(bytes: &[u8], fetcher: &dyn Fetcher, options: &VerifyOptions) -> A
         Err(e) => {
             let mut run = Run {
                 incidents: Vec::new(),
+                vocabulary: options.vocabulary,
             };
             run.push(1, e.to_incident());
             run.finish(options.required_level.unwrap_or(1).clamp(1, 3), 1, None)
@@ -165,9 +191,10 @@ pub fn verify_value(value: &Value, fetcher: &dyn Fetcher, options: &VerifyOption
         .clamp(1, 3);
     let mut run = Run {
         incidents: Vec::new(),
+        vocabulary: options.vocabulary,
     };
     // ---- Level 1 ----
-    run.extend(1, validate(value));
+    run.extend(1, validate_with(value, options.vocabulary));
     if run.fails(1) {
         return run.finish(required, 1, None);
     }
@@ -191,8 +218,30 @@ pub fn verify_value(value: &Value, fetcher: &dyn Fetcher, options: &VerifyOption
         Some(set) => signature::KeySource::Given(set),
         None => signature::KeySource::Fetch(fetcher),
     };
-    let l3 = signature::check(value, keys);
+    let (l3, origin) = signature::check_with_origin(value, keys);
     run.extend(3, l3);
+    // AEF-L3-006: a key the document names is not a key the user trusts.
+    if let Some(signature::KeyOrigin::Fetched(uri)) = origin
+        && !options
+            .trusted_key_uris
+            .iter()
+            .any(|t| citeproof_model::weburl::urls_equal(t, &uri))
+    {
+        run.push(
+            3,
+            Incident::new(
+                IncidentCode::AefKeyUntrusted,
+                format!(
+                    "the JWS verifies under the key at {uri}, but that key location is not one the verifier trusts (the document names its own key; give the key or trust its location)"
+                ),
+                Location {
+                    url: Some(uri),
+                    pointer: Some("/verification/signing_key_uri".into()),
+                    ..Location::default()
+                },
+            ),
+        );
+    }
     run.finish(required, 3, span)
 }
 
@@ -241,20 +290,9 @@ fn level2(
     run: &mut Run,
 ) -> Option<ComputedSpan> {
     let declared = evidence.verification.content_hash;
-    // AEF-5-002: needs no fetch.
-    if let Some(exact) = &evidence.span.exact_text {
-        match aef_text_hash(exact.as_bytes()) {
-            Ok(h) if h == declared => {}
-            Ok(h) => run.push(
-                2,
-                Incident::new(
-                    IncidentCode::AefExactTextMismatch,
-                    format!("the §5 hash of span.exact_text is {h}, not the declared {declared}"),
-                    Location::pointer("/span/exact_text"),
-                ),
-            ),
-            Err(_) => {} // a JSON string is always UTF-8
-        }
+    // AEF-5-002: needs no fetch (a redacted exact_text is checked once the span is resolved).
+    if let Some(incident) = span::check_exact_text_hash(&evidence.span, declared) {
+        run.push(2, incident);
     }
     // AEF-SEL-*: selector syntax, before fetching anything.
     let span = &evidence.span;
@@ -307,27 +345,8 @@ fn level2(
             }
         }
     };
-    // AEF-L2-002..009, then AEF-5-001.
-    match compute_span(span, &media_type, &body) {
-        Ok(computed) => {
-            if computed.content_hash != declared {
-                run.push(
-                    2,
-                    Incident::new(
-                        IncidentCode::AefContentHashMismatch,
-                        format!(
-                            "the §5 hash of the resolved span is {}, not the declared {declared}",
-                            computed.content_hash
-                        ),
-                        Location::pointer("/verification/content_hash"),
-                    ),
-                );
-            }
-            Some(computed)
-        }
-        Err(incident) => {
-            run.push(2, incident);
-            None
-        }
-    }
+    // AEF-L2-002..009, then AEF-5-001 and a redacted exact_text (AEF-5-002).
+    let (incidents, computed) = span::check_resolved(span, declared, &media_type, &body);
+    run.extend(2, incidents);
+    computed
 }

@@ -6,8 +6,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use citeproof_model::aef::Span;
 use citeproof_model::snapshot::StoredResponse;
-use citeproof_model::{ContentHash, Incident, IncidentCode, Location, Severity, aef_text_hash};
-use citeproof_span::compute_span;
+use citeproof_model::{ContentHash, Incident, Severity};
 
 use crate::build::{EvidenceSignOptions, sign_evidence};
 use crate::signature::{KeySource, check as check_signature};
@@ -83,40 +82,20 @@ fn aef_verify_span(input: &Value) -> Reply {
         Some(Ok(b)) => b,
         _ => return bad("`source.body_base64` must be standard base64"),
     };
-    let mut incidents: Vec<Incident> = Vec::new();
-    // AEF-5-002 needs no source.
-    if let Some(exact) = &span.exact_text
-        && let Ok(h) = aef_text_hash(exact.as_bytes())
-        && h != declared
-    {
-        incidents.push(Incident::new(
-            IncidentCode::AefExactTextMismatch,
-            format!("the §5 hash of span.exact_text is {h}, not {declared}"),
-            Location::pointer("/span/exact_text"),
-        ));
+    // Level 1's vocabulary rule first: a landing-page selector type is not an AEF selector.
+    if let Some(incident) = crate::span::vocabulary_problem(&span, crate::Vocabulary::Spec) {
+        return from_incidents(&[incident], None);
     }
-    let output = match compute_span(&span, media_type, &body) {
-        Ok(computed) => {
-            if computed.content_hash != declared {
-                incidents.push(Incident::new(
-                    IncidentCode::AefContentHashMismatch,
-                    format!(
-                        "the §5 hash of the resolved span is {}, not {declared}",
-                        computed.content_hash
-                    ),
-                    Location::pointer("/verification/content_hash"),
-                ));
-            }
-            Some(json!({
-                "exact_text": computed.exact_text,
-                "content_hash": computed.content_hash.to_string(),
-            }))
-        }
-        Err(incident) => {
-            incidents.push(incident);
-            None
-        }
-    };
+    let mut incidents: Vec<Incident> = Vec::new();
+    incidents.extend(crate::span::check_exact_text_hash(&span, declared));
+    let (resolved, computed) = crate::span::check_resolved(&span, declared, media_type, &body);
+    incidents.extend(resolved);
+    let output = computed.map(|c| {
+        json!({
+            "exact_text": c.exact_text,
+            "content_hash": c.content_hash.to_string(),
+        })
+    });
     from_incidents(&incidents, output)
 }
 
@@ -185,8 +164,23 @@ fn aef_verify(input: &Value) -> Reply {
         Some(n @ 1..=3) => n as u8,
         _ => return bad("`required_level` must be 1, 2 or 3"),
     };
+    let trusted_key_uris = match input.get("trusted_key_uris") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => {
+            match items
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect::<Option<Vec<String>>>()
+            {
+                Some(list) => list,
+                None => return bad("`trusted_key_uris` must be an array of strings"),
+            }
+        }
+        Some(_) => return bad("`trusted_key_uris` must be an array of strings"),
+    };
     let options = VerifyOptions {
         required_level: Some(required),
+        trusted_key_uris,
         ..VerifyOptions::default()
     };
     let report = verify_with_resources(document.as_bytes(), resources, &options);

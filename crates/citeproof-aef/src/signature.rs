@@ -46,9 +46,35 @@ impl std::fmt::Debug for KeySource<'_> {
     }
 }
 
+/// Where the key that verified the JWS came from: what the trust decision of AEF-L3-006 is
+/// made on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyOrigin {
+    /// Keys the caller gave ([`KeySource::Given`]): chosen by the user, so trusted.
+    Given,
+    /// A key document the caller gave ([`KeySource::Document`]).
+    Document,
+    /// Fetched from this `signing_key_uri`, a URL the document itself names.
+    Fetched(String),
+}
+
 /// Runs the Level 3 checks on a Level-1-valid evidence value.
 pub fn check(value: &Value, keys: KeySource<'_>) -> Vec<Incident> {
+    check_with_origin(value, keys).0
+}
+
+/// [`check`], also saying where the key came from when the JWS verified.
+pub fn check_with_origin(value: &Value, keys: KeySource<'_>) -> (Vec<Incident>, Option<KeyOrigin>) {
     let mut out = Vec::new();
+    let origin = checked_origin(value, keys, &mut out);
+    (out, origin)
+}
+
+fn checked_origin(
+    value: &Value,
+    keys: KeySource<'_>,
+    out: &mut Vec<Incident>,
+) -> Option<KeyOrigin> {
     // AEF-L3-001.
     let Some(signature) = value.pointer(SIGNATURE_PTR).and_then(Value::as_str) else {
         out.push(Incident::new(
@@ -56,7 +82,7 @@ pub fn check(value: &Value, keys: KeySource<'_>) -> Vec<Incident> {
             "verification.signature is absent, so the evidence cannot reach Level 3",
             at("/verification"),
         ));
-        return out;
+        return None;
     };
     // AEF-L3-002 and AEF-L3-003.
     let parsed = match parse_detached(signature) {
@@ -67,7 +93,7 @@ pub fn check(value: &Value, keys: KeySource<'_>) -> Vec<Incident> {
                 e.to_string(),
                 at(SIGNATURE_PTR),
             ));
-            return out;
+            return None;
         }
     };
     // AEF-5-003.
@@ -79,29 +105,37 @@ pub fn check(value: &Value, keys: KeySource<'_>) -> Vec<Incident> {
                 e.to_string(),
                 at(SIGNATURE_PTR),
             ));
-            return out;
+            return None;
         }
     };
     // AEF-L3-004.
     let kid = parsed.kid.as_deref();
-    let key = match keys {
+    let (key, origin) = match keys {
         KeySource::Given(set) => match set.resolve(kid) {
-            Ok(entry) => Some(entry.key),
+            Ok(entry) => (Some(entry.key), KeyOrigin::Given),
             Err(e) => {
                 unresolved(
-                    &mut out,
+                    out,
                     format!("no key given for the JWS: {e}"),
                     at(SIGNATURE_PTR),
                 );
-                None
+                (None, KeyOrigin::Given)
             }
         },
-        KeySource::Document(doc) => {
-            select_key(doc, kid, "the key document", Location::default(), &mut out)
+        KeySource::Document(doc) => (
+            select_key(doc, kid, "the key document", Location::default(), out),
+            KeyOrigin::Document,
+        ),
+        KeySource::Fetch(fetcher) => {
+            let uri = value
+                .pointer(KEY_URI_PTR)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            (fetch_key(value, kid, fetcher, out), KeyOrigin::Fetched(uri))
         }
-        KeySource::Fetch(fetcher) => fetch_key(value, kid, fetcher, &mut out),
     };
-    let Some(key) = key else { return out };
+    let key = key?;
     // AEF-L3-005.
     if let Err(e) = parsed.verify_with(&payload, &key) {
         out.push(Incident::new(
@@ -109,8 +143,9 @@ pub fn check(value: &Value, keys: KeySource<'_>) -> Vec<Incident> {
             format!("the JWS does not verify over the JCS form of the evidence object: {e}"),
             at(SIGNATURE_PTR),
         ));
+        return None;
     }
-    out
+    Some(origin)
 }
 
 fn unresolved(out: &mut Vec<Incident>, message: String, location: Location) {

@@ -1,5 +1,6 @@
-//! AEF Level 1 (Attach): the published schema, nothing narrower (JSON-003/JSON-005 exceptions),
-//! with the profile's specific codes, plus the warnings of AEF-4-004..006 and AEF-VOC-002.
+//! AEF Level 1 (Attach): the published schema, neither narrower nor wider (JSON-003/JSON-005
+//! exceptions, AEF-VOC-001), with the profile's specific codes, plus the warnings of
+//! AEF-4-004..006; landing-page values are errors, or warnings in lenient vocabulary mode.
 //!
 //! Everything here works on the raw JSON value and never assumes the schema passed, so the
 //! warnings are reported next to schema errors too.
@@ -8,6 +9,8 @@ use citeproof_model::aef::{RetrievalMethod, SelectorType, SourceType};
 use citeproof_model::{Incident, IncidentCode, Location, Timestamp};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+
+use crate::Vocabulary;
 
 /// Members holding enumerated values (AEF-VOC-001), with their landing-page-only values.
 const ENUMS: &[&str] = &[
@@ -69,57 +72,106 @@ fn warn(code: IncidentCode, message: impl Into<String>, pointer: &str) -> Incide
     Incident::new(code, message, Location::pointer(pointer))
 }
 
+/// The landing-page-only values of a document (AEF-VOC-001): pointer and value.
+fn landing_values(value: &Value) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    let mut add = |pointer: &'static str, spec: Option<bool>| {
+        if spec == Some(false)
+            && let Some(v) = string_at(value, pointer)
+        {
+            out.push((pointer, v.to_owned()));
+        }
+    };
+    add(
+        "/source/type",
+        parse_enum::<SourceType>(value, "/source/type").map(SourceType::is_spec_vocabulary),
+    );
+    add(
+        "/span/selector_type",
+        parse_enum::<SelectorType>(value, "/span/selector_type")
+            .map(SelectorType::is_spec_vocabulary),
+    );
+    add(
+        "/retrieval/method",
+        parse_enum::<RetrievalMethod>(value, "/retrieval/method")
+            .map(RetrievalMethod::is_spec_vocabulary),
+    );
+    out
+}
+
+/// The wire name of a selector type.
+pub(crate) fn selector_type_name(t: SelectorType) -> String {
+    serde_json::to_value(t)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// What to tell the author of a landing-page-only value.
+pub(crate) fn landing_message(member: &str, value: impl AsRef<str>) -> String {
+    let value = value.as_ref();
+    let hint = match value {
+        "css_selector" => " (the schema value is `css`)",
+        "direct" => " (the schema value is `direct_fetch`)",
+        "semantic" => " (the closest schema value is `vector`)",
+        _ => "",
+    };
+    format!(
+        "{member} `{value}` comes from the AEF landing page, not from the v0.1 schema{hint}; it is read only in lenient vocabulary mode, which is not an AEF conformance level"
+    )
+}
+
+/// Level 1 under a vocabulary: the schema incidents (refined) and the semantic warnings. In
+/// [`Vocabulary::Spec`] a landing-page-only value is `aef-vocabulary-invalid` (an error); in
+/// [`Vocabulary::Landing`] it is `aef-nonstandard-vocabulary` (a warning).
+pub(crate) fn level1(
+    value: &Value,
+    schema_incidents: Vec<Incident>,
+    vocabulary: Vocabulary,
+) -> Vec<Incident> {
+    let mut out = refine_schema_incidents(value, schema_incidents);
+    let landing = landing_values(value);
+    let is_landing = |i: &Incident| {
+        i.code == IncidentCode::AefVocabularyInvalid
+            && landing
+                .iter()
+                .any(|(p, _)| i.location.pointer.as_deref() == Some(*p))
+    };
+    match vocabulary {
+        Vocabulary::Spec => {
+            for incident in out.iter_mut().filter(|i| is_landing(i)) {
+                if let Some((p, v)) = landing
+                    .iter()
+                    .find(|(p, _)| incident.location.pointer.as_deref() == Some(*p))
+                {
+                    incident.message = landing_message(&member_name(p), v);
+                }
+            }
+        }
+        Vocabulary::Landing => {
+            out.retain(|i| !is_landing(i));
+            for (p, v) in &landing {
+                out.push(warn(
+                    IncidentCode::AefNonstandardVocabulary,
+                    landing_message(&member_name(p), v),
+                    p,
+                ));
+            }
+        }
+    }
+    out.extend(semantic_check(value));
+    out
+}
+
+/// `/span/selector_type` → `span.selector_type`.
+fn member_name(pointer: &str) -> String {
+    pointer.trim_start_matches('/').replace('/', ".")
+}
+
 /// The semantic rules of AEF Level 1 that a schema cannot express; all SHOULDs (warnings).
 pub fn semantic_check(value: &Value) -> Vec<Incident> {
     let mut out = Vec::new();
-    // AEF-VOC-002: landing-page-only values.
-    if let Some(t) = parse_enum::<SourceType>(value, "/source/type")
-        && !t.is_spec_vocabulary()
-    {
-        out.push(warn(
-            IncidentCode::AefNonstandardVocabulary,
-            format!(
-                "source.type `{}` comes from the landing page, not the spec (spec values: document, webpage, api_response, knowledge_graph, aeo_declaration, dataset, database_row)",
-                string_at(value, "/source/type").unwrap_or_default()
-            ),
-            "/source/type",
-        ));
-    }
     let selector_type = parse_enum::<SelectorType>(value, "/span/selector_type");
-    if let Some(t) = selector_type
-        && !t.is_spec_vocabulary()
-    {
-        out.push(warn(
-            IncidentCode::AefNonstandardVocabulary,
-            format!(
-                "span.selector_type `{}` comes from the landing page, not the spec{}",
-                string_at(value, "/span/selector_type").unwrap_or_default(),
-                if t == SelectorType::CssSelector {
-                    " (it is resolved as `css`)"
-                } else {
-                    ""
-                }
-            ),
-            "/span/selector_type",
-        ));
-    }
-    if let Some(m) = parse_enum::<RetrievalMethod>(value, "/retrieval/method")
-        && !m.is_spec_vocabulary()
-    {
-        out.push(warn(
-            IncidentCode::AefNonstandardVocabulary,
-            format!(
-                "retrieval.method `{}` comes from the landing page, not the spec{}",
-                string_at(value, "/retrieval/method").unwrap_or_default(),
-                if m == RetrievalMethod::Direct {
-                    " (it means `direct_fetch`)"
-                } else {
-                    ""
-                }
-            ),
-            "/retrieval/method",
-        ));
-    }
     // AEF-4-004.
     if let (Some(published), Some(fetched)) = (
         string_at(value, "/source/published_at").and_then(|s| Timestamp::parse(s).ok()),

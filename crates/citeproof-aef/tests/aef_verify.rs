@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use citeproof_aef::build::{EvidenceSignOptions, sign_evidence};
-use citeproof_aef::{AefReport, SourceChoice, VerifyOptions, verify_with_resources};
+use citeproof_aef::{AefReport, SourceChoice, VerifyOptions, Vocabulary, verify_with_resources};
 use citeproof_jose::SigningKey;
 use citeproof_model::IncidentCode;
 use citeproof_model::snapshot::StoredResponse;
@@ -93,8 +93,20 @@ fn resources() -> BTreeMap<String, StoredResponse> {
 }
 
 fn run(doc: &Value, res: BTreeMap<String, StoredResponse>, level: Option<u8>) -> AefReport {
+    run_with(doc, res, level, Vocabulary::Spec)
+}
+
+fn run_with(
+    doc: &Value,
+    res: BTreeMap<String, StoredResponse>,
+    level: Option<u8>,
+    vocabulary: Vocabulary,
+) -> AefReport {
     let options = VerifyOptions {
         required_level: level,
+        vocabulary,
+        // The user trusts the test key's location (AEF-L3-006).
+        trusted_key_uris: vec![KEYS.into()],
         ..VerifyOptions::default()
     };
     let report = verify_with_resources(&serde_json::to_vec(doc).unwrap(), res, &options);
@@ -130,6 +142,19 @@ fn remove(doc: &mut Value, pointer: &str) {
         .remove(last);
 }
 
+/// AEF-L3-006: the same signed object without a trusted key location stays at Level 2, with a
+/// specific code, although the JWS verifies.
+#[test]
+fn a_key_the_document_names_is_not_trusted() {
+    let s = signed(&evidence(), "k1");
+    let options = VerifyOptions::default();
+    let r = verify_with_resources(&serde_json::to_vec(&s).unwrap(), resources(), &options);
+    assert_eq!(r.level, 2, "{:?}", codes(&r));
+    assert_eq!(codes(&r), vec!["aef-key-untrusted"]);
+    let mut seen = SEEN.lock().unwrap();
+    seen.insert("aef-key-untrusted");
+}
+
 #[test]
 fn level_2_and_level_3_are_reached() {
     let r = run(&evidence(), resources(), None);
@@ -148,7 +173,8 @@ fn level_2_and_level_3_are_reached() {
         "{:?}",
         codes(&r)
     );
-    // signing_key_uri is outside the payload: changing it keeps the signature valid.
+    // signing_key_uri is outside the payload: changing it keeps the signature valid, but a key
+    // location the user does not trust gives no Level 3 (AEF-L3-006).
     let mut moved = s.clone();
     set(
         &mut moved,
@@ -160,7 +186,15 @@ fn level_2_and_level_3_are_reached() {
         "https://mirror.example.com/k.json".into(),
         stored(200, &[], &jwks("k1")),
     );
-    assert_eq!(run(&moved, res, None).level, 3);
+    let r = run(&moved, res.clone(), None);
+    assert_eq!(r.level, 2);
+    assert_eq!(codes(&r), vec!["aef-key-untrusted"]);
+    let options = VerifyOptions {
+        trusted_key_uris: vec!["https://mirror.example.com/k.json".into()],
+        ..VerifyOptions::default()
+    };
+    let r = verify_with_resources(&serde_json::to_vec(&moved).unwrap(), res, &options);
+    assert_eq!(r.level, 3, "{:?}", codes(&r));
 }
 
 #[test]
@@ -196,8 +230,6 @@ fn level_1_failures_give_level_0() {
 #[test]
 fn warnings_do_not_lower_the_level() {
     let mut doc = evidence();
-    set(&mut doc, "/source/type", json!("paper"));
-    set(&mut doc, "/retrieval/method", json!("direct"));
     set(
         &mut doc,
         "/source/published_at",
@@ -206,11 +238,7 @@ fn warnings_do_not_lower_the_level() {
     remove(&mut doc, "/span/exact_text");
     let r = run(&doc, resources(), None);
     assert_eq!(r.level, 2, "{:?}", codes(&r));
-    for c in [
-        "aef-nonstandard-vocabulary",
-        "aef-published-after-fetched",
-        "aef-exact-text-missing",
-    ] {
+    for c in ["aef-published-after-fetched", "aef-exact-text-missing"] {
         assert!(codes(&r).contains(&c), "{c}: {:?}", codes(&r));
     }
     let mut whole = evidence();
@@ -396,31 +424,6 @@ fn level_2_failures_give_level_1() {
         (
             {
                 let mut d = evidence();
-                set(
-                    &mut d,
-                    "/span",
-                    json!({ "selector_type": "page_range", "selector_value": "1-1" }),
-                );
-                d
-            },
-            [(
-                PAGE.to_owned(),
-                stored(
-                    200,
-                    &[("Content-Type", "application/pdf")],
-                    &std::fs::read(concat!(
-                        env!("CARGO_MANIFEST_DIR"),
-                        "/../../vectors/fixtures/aef/report.pdf"
-                    ))
-                    .unwrap(),
-                ),
-            )]
-            .into(),
-            vec!["aef-span-unverifiable"],
-        ),
-        (
-            {
-                let mut d = evidence();
                 set(&mut d, "/span", json!({ "selector_type": "none" }));
                 d
             },
@@ -439,6 +442,60 @@ fn level_2_failures_give_level_1() {
             );
         }
     }
+}
+
+/// AEF-VOC-001/002: a landing-page value is a Level 1 error; in lenient mode it is a warning and
+/// the report says the result is not a conformance level.
+#[test]
+fn landing_vocabulary_is_an_error_unless_lenient() {
+    let mut doc = evidence();
+    set(&mut doc, "/source/type", json!("paper"));
+    set(&mut doc, "/retrieval/method", json!("direct"));
+    let strict = run(&doc, resources(), None);
+    assert_eq!(strict.level, 0, "{:?}", codes(&strict));
+    assert_eq!(
+        codes(&strict)
+            .iter()
+            .filter(|c| **c == "aef-vocabulary-invalid")
+            .count(),
+        2
+    );
+    assert_eq!(strict.vocabulary, Vocabulary::Spec);
+    let lenient = run_with(&doc, resources(), None, Vocabulary::Landing);
+    assert_eq!(lenient.level, 2, "{:?}", codes(&lenient));
+    assert_eq!(lenient.vocabulary, Vocabulary::Landing);
+    assert_eq!(
+        codes(&lenient)
+            .iter()
+            .filter(|c| **c == "aef-nonstandard-vocabulary")
+            .count(),
+        2
+    );
+    assert!(!codes(&lenient).contains(&"aef-vocabulary-invalid"));
+
+    // AEF-L2-009 (lenient mode): a PDF page range never reaches Level 2, and the PDF is not parsed.
+    let mut pages = evidence();
+    set(
+        &mut pages,
+        "/span",
+        json!({ "selector_type": "page_range", "selector_value": "1-1" }),
+    );
+    let pdf = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../vectors/fixtures/aef/report.pdf"
+    ))
+    .unwrap();
+    let res: BTreeMap<String, StoredResponse> = [(
+        PAGE.to_owned(),
+        stored(200, &[("Content-Type", "application/pdf")], &pdf),
+    )]
+    .into();
+    let strict = run(&pages, res.clone(), None);
+    assert_eq!(strict.level, 0, "{:?}", codes(&strict));
+    assert!(codes(&strict).contains(&"aef-vocabulary-invalid"));
+    let lenient = run_with(&pages, res, None, Vocabulary::Landing);
+    assert_eq!(lenient.level, 1, "{:?}", codes(&lenient));
+    assert!(codes(&lenient).contains(&"aef-span-unverifiable"));
 }
 
 #[test]
@@ -703,7 +760,7 @@ fn given_keys_replace_the_key_uri_and_local_sources_need_no_fetch() {
             body: article(),
         },
         keys: Some(citeproof_jose::KeySet::single(key().verifying_key(), None)),
-        required_level: None,
+        ..VerifyOptions::default()
     };
     let r = verify_with_resources(&serde_json::to_vec(&s).unwrap(), BTreeMap::new(), &options);
     assert_eq!(r.level, 3, "{:?}", codes(&r));
@@ -736,6 +793,7 @@ fn zz_every_aef_code_is_exercised() {
     level_2_failures_give_level_1();
     level_3_failures_give_level_2();
     the_landing_page_example_fails_level_2_on_its_placeholder_hash();
+    landing_vocabulary_is_an_error_unless_lenient();
     let seen = SEEN.lock().unwrap().clone();
     let missing: Vec<&str> = IncidentCode::ALL
         .iter()

@@ -151,7 +151,6 @@ pub fn lint(vectors_dir: &Path, profile: &Profile) -> (LintReport, Suite) {
                         err("a `valid` case lists no error codes".into());
                     }
                 }
-                Validity::Acceptable => {}
             }
             if let Some(op) = op {
                 for problem in op.check_input(&case.input) {
@@ -284,8 +283,6 @@ pub struct TraceRow {
     pub passing: Vec<String>,
     /// Cases expected `invalid`.
     pub failing: Vec<String>,
-    /// Cases expected `acceptable`.
-    pub acceptable: Vec<String>,
     /// False while the requirement's spec has no vector file yet (a spec the profile defines
     /// ahead of its implementation); its MUSTs are then reported as deferred, not as gaps.
     pub spec_active: bool,
@@ -327,7 +324,6 @@ impl Traceability {
                 title: r.title.clone(),
                 passing: Vec::new(),
                 failing: Vec::new(),
-                acceptable: Vec::new(),
                 spec_active: level_spec(&r.level)
                     .is_none_or(|spec| suite.files.iter().any(|f| f.spec == spec)),
                 exemption: None,
@@ -339,7 +335,6 @@ impl Traceability {
                     let list = match case.expected.result {
                         Validity::Valid => &mut row.passing,
                         Validity::Invalid => &mut row.failing,
-                        Validity::Acceptable => &mut row.acceptable,
                     };
                     list.push(case.id.clone());
                 }
@@ -470,7 +465,7 @@ impl Traceability {
             }
             out.push('\n');
         }
-        out.push_str("## Matrix\n\n| requirement | keyword | level | title | valid cases | invalid cases | acceptable cases |\n|---|---|---|---|---|---|---|\n");
+        out.push_str("## Matrix\n\n| requirement | keyword | level | title | valid cases | invalid cases |\n|---|---|---|---|---|---|\n");
         let list = |ids: &[String]| -> String {
             ids.iter()
                 .map(|i| format!("`{i}`"))
@@ -480,14 +475,13 @@ impl Traceability {
         for r in &self.rows {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} |",
                 r.id,
                 r.keyword,
                 r.level,
                 r.title.replace('|', "\\|"),
                 list(&r.passing),
-                list(&r.failing),
-                list(&r.acceptable)
+                list(&r.failing)
             );
         }
         out

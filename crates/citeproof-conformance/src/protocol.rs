@@ -102,7 +102,7 @@ ops! {
     "aef-verify-span", "aef", ["evidence", "source"], [], ["exact_text", "content_hash"];
     "aef-jws-sign", "aef", ["evidence", "private_jwk"], ["kid"], ["signature"];
     "aef-jws-verify", "aef", ["evidence", "key_document"], [], [];
-    "aef-verify", "aef", ["document", "resources", "now", "required_level"], [], ["level"];
+    "aef-verify", "aef", ["document", "resources", "now", "required_level"], ["trusted_key_uris"], ["level"];
     "archive-verify", "archive", ["bundle", "display", "archive", "keys"], ["excerpt_cap"], [];
     "ledger-verify", "ledger", ["ledger", "export"], ["emitted", "now"], [];
     "chain-claim-id", "chain", ["claim"], [], ["id"];

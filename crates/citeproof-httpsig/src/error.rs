@@ -174,6 +174,38 @@ pub enum HttpSigError {
         /// The policy's maximum age in seconds.
         max_age: u64,
     },
+    /// No usable key for the signature's `keyid`.
+    #[error("signature `{label}`: no usable key for keyid `{keyid}`: {detail}")]
+    KeyUnresolved {
+        /// The label.
+        label: String,
+        /// The `keyid` parameter (empty when absent).
+        keyid: String,
+        /// Why.
+        detail: String,
+    },
+    /// `created` is earlier than the policy allows (for example, before what it signs existed).
+    #[error(
+        "signature `{label}` was created at {created}, before the earliest time allowed ({not_before})"
+    )]
+    CreatedTooEarly {
+        /// The label.
+        label: String,
+        /// `created` (Unix seconds).
+        created: i64,
+        /// The earliest acceptable `created`.
+        not_before: i64,
+    },
+    /// `expires` is not after `created`.
+    #[error("signature `{label}` expires at {expires}, not after it was created ({created})")]
+    InvalidExpiry {
+        /// The label.
+        label: String,
+        /// `created` (Unix seconds).
+        created: i64,
+        /// `expires` (Unix seconds).
+        expires: i64,
+    },
     /// The policy requires a component that the signature does not cover.
     #[error("signature `{label}` does not cover required component {component}")]
     RequiredComponentNotCovered {
@@ -257,6 +289,9 @@ codes! {
     Expired => "httpsig-expired", "The signature's `expires` time has passed.";
     CreatedInFuture => "httpsig-created-in-future", "The signature's `created` time is in the future beyond the allowed clock skew.";
     TooOld => "httpsig-too-old", "The signature's `created` time is older than the policy's maximum age.";
+    KeyUnresolved => "httpsig-key-unresolved", "No usable key for the signature's keyid.";
+    CreatedTooEarly => "httpsig-created-too-early", "The signature's `created` time is earlier than the policy allows.";
+    InvalidExpiry => "httpsig-invalid-expiry", "The signature's `expires` time is not after its `created` time.";
     RequiredComponentNotCovered => "httpsig-required-component-not-covered", "The signature does not cover a component the policy requires.";
     RequiredParamMissing => "httpsig-required-param-missing", "The signature lacks a parameter the policy requires.";
     KeyInvalid => "httpsig-key-invalid", "The Ed25519 key cannot be decoded.";

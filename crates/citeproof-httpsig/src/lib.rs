@@ -8,14 +8,15 @@
 //! | [`signature_base`] | RFC 9421 §2.5 (signature base), §2.3 (`@signature-params`) |
 //! | [`SignatureParams`], [`parse_signature_input`], [`parse_signature`] | RFC 9421 §2.3, §4.1, §4.2 (sf-dictionaries via `sfv`, RFC 8941) |
 //! | [`sign`], [`sign_in_place`] | RFC 9421 §3.1 with §3.3.6 (Ed25519, RFC 8032 §5.1.6) |
-//! | [`verify`] | RFC 9421 §3.2 with §3.3.6 (RFC 8032 §5.1.7, strict), §3.2.1 application requirements (policy) |
+//! | [`verify_message`], [`verify`] | RFC 9421 §3.2 with §3.3.6 (RFC 8032 §5.1.7, strict), §3.2.1 application requirements (policy); the one verifier of citeproof, with a report per label |
 //! | [`ed25519_verify_strict`] | RFC 8032 §5.1.7 + canonical `S` and small-order rejection |
 //! | [`content_digest_sha256`], [`check_content_digest`] | RFC 9530 §2 (`Content-Digest`), §5 (algorithms) |
 //!
 //! Strictness beyond the RFCs, on purpose: structured fields with a repeated dictionary key or
-//! parameter are rejected (RFC 8941 would keep the last one); unknown signature parameters and
-//! unknown component parameters are rejected; field names in component identifiers must be
-//! lowercase; `Content-Digest` must carry `sha-256` or `sha-512`.
+//! parameter are rejected (RFC 8941 would keep the last one); field names in component
+//! identifiers must be lowercase; `Content-Digest` must carry `sha-256` or `sha-512`. Signature
+//! parameters that RFC 9421 does not register are kept in `@signature-params` and otherwise
+//! ignored (§6.3); unknown component parameters are refused.
 //!
 //! No function reads a clock: verification takes the caller's `now`. Nothing panics on any
 //! input.
@@ -47,7 +48,7 @@
 //!     ..VerifyPolicy::default()
 //! };
 //! let ok = verify(&msg, &key.verifying_key(), LabelSelector::Label("sig1"), &policy, 1_700_000_010)?;
-//! assert_eq!(ok[0].params.keyid(), Some("k1"));
+//! assert_eq!(ok.params.keyid(), Some("k1"));
 //! # Ok(())
 //! # }
 //! ```
@@ -59,6 +60,7 @@ mod message;
 mod params;
 mod sf;
 mod signature;
+mod verify;
 
 pub use component::{ComponentId, ComponentParam};
 pub use digest::{check_content_digest, content_digest_sha256, content_digest_sha512};
@@ -68,9 +70,12 @@ pub use message::{
 };
 pub use params::{ParamName, SigParam, SignatureParams, parse_signature, parse_signature_input};
 pub use signature::{
-    ALG_ED25519, LabelSelector, SignedFields, VerifiedSignature, VerifyPolicy,
-    ed25519_verify_strict, sign, sign_in_place, signature_base, signing_key_from_pem, verify,
-    verifying_key_from_bytes, verifying_key_from_pem,
+    ALG_ED25519, LabelSelector, SignedFields, ed25519_verify_strict, sign, sign_in_place,
+    signature_base, signing_key_from_pem, verify, verifying_key_from_bytes, verifying_key_from_pem,
+};
+pub use verify::{
+    DEFAULT_CLOCK_SKEW, KeyMiss, KeyResolver, LabelFailure, LabelReport, MessageReport, SingleKey,
+    VerifiedSignature, VerifyPolicy, verify_label, verify_message,
 };
 
 pub use ed25519_dalek::{SigningKey, VerifyingKey};

@@ -358,6 +358,30 @@ fn check_label(label: &str) -> Result<()> {
         .map_err(|_| malformed(format!("signature label {label:?} is not an sf-key")))
 }
 
+/// The signature parameters of a received inner list, in order, for reporting. A registered
+/// parameter of the wrong type is kept as unregistered (the verifier has refused such a label
+/// before it reports one).
+pub(crate) fn params_of(list: &InnerList) -> Vec<SigParam> {
+    list.params
+        .iter()
+        .map(|(key, value)| {
+            let key = key.as_str();
+            match (key, value) {
+                ("created", BareItem::Integer(i)) => SigParam::Created(i64::from(*i)),
+                ("expires", BareItem::Integer(i)) => SigParam::Expires(i64::from(*i)),
+                ("nonce", BareItem::String(s)) => SigParam::Nonce(s.as_str().to_owned()),
+                ("alg", BareItem::String(s)) => SigParam::Alg(s.as_str().to_owned()),
+                ("keyid", BareItem::String(s)) => SigParam::KeyId(s.as_str().to_owned()),
+                ("tag", BareItem::String(s)) => SigParam::Tag(s.as_str().to_owned()),
+                _ => SigParam::Other {
+                    name: key.to_owned(),
+                    value: Item::new(value.clone()).serialize(),
+                },
+            }
+        })
+        .collect()
+}
+
 /// One `Signature-Input` member: `label=(...);params`.
 pub(crate) fn signature_input_member(label: &str, params: &SignatureParams) -> Result<String> {
     check_label(label)?;

@@ -5,14 +5,12 @@ use base64::engine::general_purpose::STANDARD;
 use ed25519_dalek::pkcs8::{DecodePrivateKey, DecodePublicKey};
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 
-use crate::component::ComponentId;
-use crate::digest::check_content_digest;
 use crate::error::{HttpSigError, Result};
 use crate::message::Message;
 use crate::params::{
-    ParamName, SignatureParams, parse_signature, parse_signature_input, signature_input_member,
-    validate_label,
+    SignatureParams, parse_signature, parse_signature_input, signature_input_member, validate_label,
 };
+use crate::verify::{LabelFailure, SingleKey, VerifiedSignature, VerifyPolicy, verify_selected};
 
 /// The only algorithm this crate signs and verifies with (RFC 9421 §3.3.6).
 pub const ALG_ED25519: &str = "ed25519";
@@ -119,197 +117,34 @@ pub fn sign_in_place(
 pub enum LabelSelector<'a> {
     /// Only the signature with this label.
     Label(&'a str),
-    /// Every signature in `Signature-Input` (all must pass, at least one must exist).
-    All,
+    /// Any: the message is validly signed when one of its signatures passes (profile
+    /// ACA-L3-007; every failing label is reported by [`crate::verify_message`]).
+    Any,
 }
 
-/// What a verifier requires beyond a valid signature (RFC 9421 §1.4, §3.2.1).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VerifyPolicy {
-    /// Components the signature must cover (matched by name and parameters).
-    pub required_components: Vec<ComponentId>,
-    /// Signature parameters the signature must carry.
-    pub required_params: Vec<ParamName>,
-    /// Tolerance in seconds for `created` in the future and `expires` in the past.
-    pub max_clock_skew: u64,
-    /// Maximum age of `created` in seconds (`None`: no limit). Only checked when `created` is
-    /// present; require [`ParamName::Created`] to make it mandatory.
-    pub max_age: Option<u64>,
-    /// When the signature covers `content-digest` (without parameters), also check that field
-    /// against the message content (RFC 9530).
-    pub check_content_digest: bool,
-}
-
-impl Default for VerifyPolicy {
-    fn default() -> Self {
-        Self {
-            required_components: Vec::new(),
-            required_params: Vec::new(),
-            max_clock_skew: 60,
-            max_age: None,
-            check_content_digest: true,
-        }
-    }
-}
-
-/// A signature that passed [`verify`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VerifiedSignature {
-    /// Its label.
-    pub label: String,
-    /// Its covered components and parameters.
-    pub params: SignatureParams,
-    /// The signature base that verified.
-    pub signature_base: String,
-}
-
-/// Verifies the selected signatures of `message` with `key` (RFC 9421 §3.2) under `policy`, with
-/// the caller's clock `now` (Unix seconds; this crate never reads a clock).
-///
-/// Per signature, in this order: the label must be in `Signature-Input` and `Signature`; `alg`,
-/// if present, must be `ed25519`; the policy's required parameters and components must be
-/// present; `created`/`expires` are checked against `now` and the policy; the signature base is
-/// rebuilt and the 64-byte signature checked with Ed25519 `verify_strict` (canonical `S`, no
-/// small-order `R` or key); finally `Content-Digest`, if covered, is checked against the content.
+/// Verifies `message` with one key (RFC 9421 §3.2) under `policy`, with the caller's clock
+/// `now` (Unix seconds; this crate never reads a clock): the selected signature, or the first
+/// that passes. The checks and their order are those of [`crate::verify_message`]; on failure
+/// the error is the first failing check of the selected label, or of the first label.
 pub fn verify(
     message: &Message,
     key: &VerifyingKey,
     selector: LabelSelector<'_>,
     policy: &VerifyPolicy,
     now: i64,
-) -> Result<Vec<VerifiedSignature>> {
-    let headers = message.headers();
-    let inputs_raw = headers
-        .combined("signature-input")
-        .ok_or(HttpSigError::SignatureInputMissing)?;
-    let inputs = parse_signature_input(&inputs_raw)?;
-    let signatures = match headers.combined("signature") {
-        Some(raw) => parse_signature(&raw)?,
-        None => Vec::new(),
-    };
-    let selected: Vec<&(String, SignatureParams)> = match selector {
-        LabelSelector::Label(label) => {
-            let found = inputs.iter().find(|(l, _)| l == label).ok_or_else(|| {
-                HttpSigError::LabelNotFound {
-                    label: label.to_owned(),
-                }
-            })?;
-            vec![found]
-        }
-        LabelSelector::All => {
-            if inputs.is_empty() {
-                return Err(HttpSigError::SignatureInputMissing);
-            }
-            inputs.iter().collect()
-        }
-    };
-    let mut out = Vec::with_capacity(selected.len());
-    for (label, params) in selected {
-        let sig = signatures
-            .iter()
-            .find(|(l, _)| l == label)
-            .map(|(_, s)| s.as_slice())
-            .ok_or_else(|| HttpSigError::SignatureMissing {
-                label: label.clone(),
-            })?;
-        out.push(verify_one(message, key, label, params, sig, policy, now)?);
-    }
-    Ok(out)
-}
-
-fn verify_one(
-    message: &Message,
-    key: &VerifyingKey,
-    label: &str,
-    params: &SignatureParams,
-    sig: &[u8],
-    policy: &VerifyPolicy,
-    now: i64,
 ) -> Result<VerifiedSignature> {
-    if let Some(alg) = params.alg()
-        && alg != ALG_ED25519
-    {
-        return Err(HttpSigError::AlgMismatch {
-            label: label.to_owned(),
-            alg: alg.to_owned(),
-        });
+    let only = match selector {
+        LabelSelector::Label(label) => Some(label),
+        LabelSelector::Any => None,
+    };
+    let report = verify_selected(message, &SingleKey(*key), policy, now, only)?;
+    if let Some(verified) = report.verified() {
+        return Ok(verified.clone());
     }
-    for required in &policy.required_params {
-        if !params.has(*required) {
-            return Err(HttpSigError::RequiredParamMissing {
-                label: label.to_owned(),
-                param: required.as_str().to_owned(),
-            });
-        }
+    match report.labels.into_iter().next().map(|l| l.outcome) {
+        Some(Err(LabelFailure::Failed(e))) => Err(e),
+        _ => Err(HttpSigError::SignatureInputMissing),
     }
-    for required in &policy.required_components {
-        if !params.components.iter().any(|c| c.same_as(required)) {
-            return Err(HttpSigError::RequiredComponentNotCovered {
-                label: label.to_owned(),
-                component: required.to_string(),
-            });
-        }
-    }
-    let skew = i64::try_from(policy.max_clock_skew).unwrap_or(i64::MAX);
-    if let Some(created) = params.created() {
-        if created > now.saturating_add(skew) {
-            return Err(HttpSigError::CreatedInFuture {
-                label: label.to_owned(),
-                created,
-                now,
-            });
-        }
-        if let Some(max_age) = policy.max_age {
-            let max_age_i = i64::try_from(max_age).unwrap_or(i64::MAX);
-            if now.saturating_sub(created) > max_age_i.saturating_add(skew) {
-                return Err(HttpSigError::TooOld {
-                    label: label.to_owned(),
-                    created,
-                    now,
-                    max_age,
-                });
-            }
-        }
-    }
-    if let Some(expires) = params.expires()
-        && now > expires.saturating_add(skew)
-    {
-        return Err(HttpSigError::Expired {
-            label: label.to_owned(),
-            expires,
-            now,
-        });
-    }
-    if sig.len() != ed25519_dalek::SIGNATURE_LENGTH {
-        return Err(HttpSigError::MalformedSignature {
-            label: label.to_owned(),
-            detail: format!(
-                "{} bytes, an Ed25519 signature has {}",
-                sig.len(),
-                ed25519_dalek::SIGNATURE_LENGTH
-            ),
-        });
-    }
-    let base = signature_base(message, params)?;
-    if !ed25519_verify_strict(key, base.as_bytes(), sig) {
-        return Err(HttpSigError::SignatureInvalid {
-            label: label.to_owned(),
-        });
-    }
-    if policy.check_content_digest {
-        let covers_digest = params
-            .components
-            .iter()
-            .any(|c| c.name() == "content-digest" && c.params().is_empty());
-        if covers_digest && let Some(value) = message.headers().combined("content-digest") {
-            check_content_digest(&value, message.body())?;
-        }
-    }
-    Ok(VerifiedSignature {
-        label: label.to_owned(),
-        params: params.clone(),
-        signature_base: base,
-    })
 }
 
 /// The Ed25519 verification primitive used by [`verify`]: RFC 8032 §5.1.7 via ed25519-dalek

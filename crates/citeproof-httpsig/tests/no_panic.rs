@@ -30,7 +30,7 @@ fn exercise_message(msg: &Message) {
     let _ = verify(
         msg,
         &key,
-        LabelSelector::All,
+        LabelSelector::Any,
         &VerifyPolicy::default(),
         1_618_884_473,
     );
@@ -140,7 +140,7 @@ fn unmutated_signed_message_verifies() {
     verify(
         &msg,
         &rfc_key(),
-        LabelSelector::All,
+        LabelSelector::Any,
         &VerifyPolicy::default(),
         1_618_884_473,
     )

@@ -50,11 +50,12 @@ fn policy() -> VerifyPolicy {
         required_params: vec![ParamName::Created, ParamName::KeyId],
         max_clock_skew: 30,
         max_age: Some(300),
+        not_before: None,
         check_content_digest: true,
     }
 }
 
-fn check(msg: &Message) -> Result<Vec<VerifiedSignature>> {
+fn check(msg: &Message) -> Result<VerifiedSignature> {
     verify(
         msg,
         &key().verifying_key(),
@@ -79,9 +80,8 @@ fn with_signature_input(value: &str) -> Message {
 fn sign_and_verify() {
     let msg = signed_response();
     let ok = check(&msg).unwrap();
-    assert_eq!(ok.len(), 1);
     assert_eq!(
-        ok[0].signature_base,
+        ok.signature_base,
         format!(
             "\"@status\": 200\n\"content-type\": application/json\n\"content-digest\": {}\n\"@signature-params\": (\"@status\" \"content-type\" \"content-digest\");created={NOW};keyid=\"citeproof-test-key\"",
             content_digest_sha256(BODY)
@@ -255,9 +255,10 @@ fn tampered_signature_input_params() {
                 r#"sig1={components};created={NOW};keyid="citeproof-test-key";expires={}"#,
                 NOW - 100
             ),
-            HttpSigError::InvalidParameter {
-                param: "expires".into(),
-                detail: format!("expires ({}) is before created ({NOW})", NOW - 100),
+            HttpSigError::InvalidExpiry {
+                label: "sig1".into(),
+                created: NOW,
+                expires: NOW - 100,
             },
         ),
         // Renaming the label.
@@ -340,10 +341,10 @@ fn clock_checks_use_the_callers_now() {
             .code(),
         "httpsig-created-in-future"
     );
-    // max_age 300 + skew 30.
-    verify(&msg, &k, sel, &policy(), NOW + 330).unwrap();
+    // max_age 300, a policy limit without skew (profile ACA-L3-010).
+    verify(&msg, &k, sel, &policy(), NOW + 300).unwrap();
     assert_eq!(
-        verify(&msg, &k, sel, &policy(), NOW + 331)
+        verify(&msg, &k, sel, &policy(), NOW + 301)
             .unwrap_err()
             .code(),
         "httpsig-too-old"
@@ -395,26 +396,39 @@ fn several_signatures() {
             label: "sig2".into()
         }
     );
+    let k = key().verifying_key();
     let lax = VerifyPolicy::default();
-    let all = verify(&msg, &key().verifying_key(), LabelSelector::All, &lax, NOW).unwrap();
+    for label in ["sig1", "sig2"] {
+        let one = verify(&msg, &k, LabelSelector::Label(label), &lax, NOW).unwrap();
+        assert_eq!(one.label, label);
+    }
+    // One label suffices: the first that passes is the answer, later labels are not examined.
+    let any = verify(&msg, &k, LabelSelector::Any, &lax, NOW).unwrap();
+    assert_eq!(any.label, "sig1");
+    // The stricter policy rejects sig2 (no content-type) while sig1 passes.
     assert_eq!(
-        all.iter().map(|v| v.label.as_str()).collect::<Vec<_>>(),
-        ["sig1", "sig2"]
-    );
-    // The stricter policy rejects sig2 (no content-type), so All fails while sig1 passes.
-    assert_eq!(
-        verify(
-            &msg,
-            &key().verifying_key(),
-            LabelSelector::All,
-            &policy(),
-            NOW
-        )
-        .unwrap_err()
-        .code(),
+        verify(&msg, &k, LabelSelector::Label("sig2"), &policy(), NOW)
+            .unwrap_err()
+            .code(),
         "httpsig-required-component-not-covered"
     );
     check(&msg).unwrap();
+    // Per-label report: a bad first label does not hide a good second one.
+    let mut bad_first = unsigned_response();
+    let weak = SignatureParams::new(vec![id("@status")])
+        .with_created(NOW)
+        .with_keyid("citeproof-test-key");
+    sign_in_place(&mut bad_first, "weak", &weak, &key()).unwrap();
+    sign_in_place(&mut bad_first, "sig1", &params(), &key()).unwrap();
+    let report = verify_message(&bad_first, &SingleKey(k), &policy(), NOW).unwrap();
+    assert_eq!(report.labels.len(), 2);
+    assert!(matches!(
+        &report.labels[0].outcome,
+        Err(LabelFailure::Failed(
+            HttpSigError::RequiredComponentNotCovered { .. }
+        ))
+    ));
+    assert_eq!(report.verified().unwrap().label, "sig1");
 }
 
 #[test]
@@ -482,7 +496,7 @@ fn unregistered_parameters_are_signed_and_ignored() {
         )
     );
     let ok = check(&msg).unwrap();
-    assert!(ok[0].signature_base.ends_with(&format!(
+    assert!(ok.signature_base.ends_with(&format!(
         r#";created={NOW};x-purpose="manifest";keyid="citeproof-test-key""#
     )));
     // Parsing keeps the position and the exact value text.

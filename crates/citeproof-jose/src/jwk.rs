@@ -33,8 +33,17 @@ use crate::keys::{MAX_KEY_INPUT_BYTES, PointError, SigningKey, VerifyingKey, dec
 pub const KTY_OKP: &str = "OKP";
 /// `crv` of Ed25519 keys.
 pub const CRV_ED25519: &str = "Ed25519";
-/// The JWS `alg` of RFC 8037 (the only one accepted).
+/// The JWS `alg` of RFC 8037 (what citeproof signs with).
 pub const ALG_EDDSA: &str = "EdDSA";
+/// The fully-specified JWS `alg` of RFC 9864 for Ed25519, which deprecates `EdDSA`; accepted as
+/// its equal when verifying.
+pub const ALG_ED25519: &str = "Ed25519";
+
+/// Whether a JWS or JWK `alg` names Ed25519 signatures (RFC 8037 `EdDSA` or RFC 9864
+/// `Ed25519`; case-sensitive, as JOSE algorithm names are).
+pub fn is_ed25519_alg(alg: &str) -> bool {
+    alg == ALG_EDDSA || alg == ALG_ED25519
+}
 
 fn ptr(base: &str, member: &str) -> String {
     format!("{base}/{member}")
@@ -72,7 +81,7 @@ fn check_common(jwk: &Jwk, base: &str) -> Result<(), JoseError> {
         });
     }
     if let Some(alg) = jwk.alg.as_deref()
-        && alg != ALG_EDDSA
+        && !is_ed25519_alg(alg)
     {
         return Err(JoseError::JwkAlgMismatch {
             at: ptr(base, "alg"),

@@ -22,7 +22,8 @@
 //!    (`jws-base64-invalid`) of an I-JSON object (`jws-header-invalid`, checked with
 //!    [`citeproof_model::json::parse_strict`]: duplicate members are refused);
 //! 5. `alg` is present (`jws-alg-missing`), a string (`jws-header-invalid`) and exactly `EdDSA`
-//!    (`jws-alg-forbidden`: `none`, `HS256` and everything else);
+//!    (RFC 8037) or `Ed25519` (RFC 9864, which deprecates `EdDSA` for this use)
+//!    (`jws-alg-forbidden`: `none`, `HS256`, `eddsa` and everything else);
 //! 6. no `b64` member (`jws-b64-unsupported`, RFC 7797), then no `crit` member
 //!    (`jws-crit-unsupported`: no extension is understood, RFC 7515 §4.1.11);
 //! 7. `kid`, if present, is a string (`jws-header-invalid`);
@@ -44,7 +45,7 @@ use citeproof_model::json::parse_strict;
 
 use crate::b64;
 use crate::error::{JoseError, JwsPart};
-use crate::jwk::{ALG_EDDSA, KeySet};
+use crate::jwk::{ALG_EDDSA, KeySet, is_ed25519_alg};
 use crate::keys::{SigningKey, VerifyingKey};
 
 /// Longest compact JWS accepted by [`parse_detached`] / [`verify_detached`], in bytes (64 KiB).
@@ -164,7 +165,7 @@ pub fn parse_detached(jws: &str) -> Result<ParsedJws, JoseError> {
     };
     match header.get("alg") {
         None => return Err(JoseError::JwsAlgMissing),
-        Some(Value::String(alg)) if alg == ALG_EDDSA => {}
+        Some(Value::String(alg)) if is_ed25519_alg(alg) => {}
         Some(Value::String(alg)) => {
             return Err(JoseError::JwsAlgForbidden { alg: alg.clone() });
         }

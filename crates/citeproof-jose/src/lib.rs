@@ -23,7 +23,8 @@ pub use ed25519_dalek::pkcs8::spki::der::zeroize::Zeroizing;
 pub use error::{JoseError, JwsPart};
 pub use evidence::evidence_signing_input;
 pub use jwk::{
-    ALG_EDDSA, CRV_ED25519, KTY_OKP, KeyEntry, KeySet, load_public_keys, load_signing_key,
+    ALG_ED25519, ALG_EDDSA, CRV_ED25519, KTY_OKP, KeyEntry, KeySet, is_ed25519_alg,
+    load_public_keys, load_signing_key,
 };
 pub use jws::{
     MAX_JWS_BYTES, ParsedJws, VerifiedJws, parse_detached, protected_header_bytes, sign_detached,

@@ -1,9 +1,10 @@
 //! AI Evidence Format v0.1 (seed 001 + `shared/specs/ai-evidence-format`): one evidence object per
 //! citation. Unknown members are rejected, as in the published schema.
 //!
-//! The landing page and the spec disagree on three enums. Both vocabularies deserialize; values
-//! only the landing page uses report `is_spec_vocabulary() == false`, which the validator turns
-//! into an `aef-nonstandard-vocabulary` warning (profile AEF-VOCAB-*).
+//! The landing page and the spec disagree on three enums. The generated schema has the spec's
+//! values only, like the published one (profile AEF-VOC-001: landing-page values are not Level 1).
+//! Both vocabularies deserialize, so that a verifier's opt-in lenient mode can read documents
+//! written from the landing page; such values report `is_spec_vocabulary() == false`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -60,11 +61,14 @@ pub enum SourceType {
     AeoDeclaration,
     Dataset,
     DatabaseRow,
-    /// Landing page only.
+    /// Landing page only (lenient mode; not in the published schema).
+    #[schemars(skip)]
     Api,
-    /// Landing page only.
+    /// Landing page only (lenient mode; not in the published schema).
+    #[schemars(skip)]
     Book,
-    /// Landing page only.
+    /// Landing page only (lenient mode; not in the published schema).
+    #[schemars(skip)]
     Paper,
 }
 
@@ -101,11 +105,14 @@ pub enum SelectorType {
     TextQuote,
     ParagraphIndex,
     None,
-    /// Landing page only; a synonym of `css`.
+    /// Landing page only (lenient mode); a synonym of `css`.
+    #[schemars(skip)]
     CssSelector,
-    /// Landing page only: RFC 5147 / text fragments.
+    /// Landing page only (lenient mode): RFC 5147 / text fragments.
+    #[schemars(skip)]
     FragmentIdentifier,
-    /// Landing page only: pages of a paginated document.
+    /// Landing page only (lenient mode): pages of a paginated document.
+    #[schemars(skip)]
     PageRange,
 }
 
@@ -145,9 +152,11 @@ pub enum RetrievalMethod {
     Hybrid,
     DirectFetch,
     ModelRecall,
-    /// Landing page only; closest spec value is `vector`.
+    /// Landing page only (lenient mode); closest spec value is `vector`.
+    #[schemars(skip)]
     Semantic,
-    /// Landing page only; a synonym of `direct_fetch`.
+    /// Landing page only (lenient mode); a synonym of `direct_fetch`.
+    #[schemars(skip)]
     Direct,
 }
 

@@ -191,6 +191,7 @@ incident_codes! {
     AcaSourceNotInChain = "aca-source-not-in-chain", Error, "A claim cites a source URL that no chain step lists in its `sources`.";
     AcaSignatureMissing = "aca-signature-missing", Error, "A manifest response carries no HTTP message signature.";
     AcaSignatureInvalid = "aca-signature-invalid", Error, "An HTTP message signature of a manifest response does not verify with the agent's key.";
+    AcaSignaturePredatesRun = "aca-signature-predates-run", Error, "A manifest signature was created more than the clock skew before the manifest's `emitted_at`.";
     AcaContentDigestMissing = "aca-content-digest-missing", Error, "A manifest response has no `Content-Digest` field with a `sha-256` or `sha-512` member.";
     AcaContentDigestInvalid = "aca-content-digest-invalid", Error, "A `sha-256` or `sha-512` member of `Content-Digest` is not a byte sequence of the right length.";
     AcaContentDigestMismatch = "aca-content-digest-mismatch", Error, "A `Content-Digest` value differs from the digest of the manifest body.";
@@ -223,6 +224,7 @@ incident_codes! {
     AefSignatureMissing = "aef-signature-missing", Error, "The evidence object has no `verification.signature`.";
     AefSignatureInvalid = "aef-signature-invalid", Error, "The JWS does not verify over the canonical form of the evidence object.";
     AefKeyUnresolved = "aef-key-unresolved", Error, "No usable key for the JWS could be obtained from `verification.signing_key_uri`.";
+    AefKeyUntrusted = "aef-key-untrusted", Error, "The JWS verifies, but under a key the verifier was not configured to trust.";
     // ---- archive citations, coverage gate, display ----
     ArchiveArtifactUnknown = "archive-artifact-unknown", Error, "A citation names an artifact the archive does not hold.";
     ArchiveArtifactIdMismatch = "archive-artifact-id-mismatch", Error, "An artifact id differs from the SHA-256 of the JCS form of the artifact payload.";

@@ -1,5 +1,7 @@
 //! The conformance vector file format: plain JSON that any language can read.
-//! Modelled on Wycheproof (flags with explanations, `valid`/`invalid`/`acceptable`) and
+//! Modelled on Wycheproof (flags with explanations, `valid`/`invalid`; Wycheproof's third
+//! result, `acceptable`, has no place here: a SHOULD-only violation is `valid` with its warning,
+//! because warnings never lower a level) and
 //! JSON-Schema-Test-Suite (a description and a requirement reference per case).
 
 use std::collections::BTreeMap;
@@ -106,8 +108,6 @@ pub enum Validity {
     Valid,
     /// Must be rejected, with every listed error code.
     Invalid,
-    /// Either answer conforms (e.g. landing-page vocabulary accepted with a warning).
-    Acceptable,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

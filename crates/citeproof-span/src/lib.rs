@@ -15,11 +15,14 @@
 mod css;
 mod html;
 pub mod media;
+pub mod redaction;
 mod resolve;
 pub mod selector;
 mod text;
 mod xml;
 mod xpath;
+#[cfg(test)]
+mod xpath_crosscheck;
 
 use citeproof_model::aef::Span;
 use citeproof_model::hash::{ContentHash, aef_normalize_text};
@@ -98,7 +101,7 @@ pub fn search_text(media_type: &str, body: &[u8]) -> Option<String> {
     }
     let text = std::str::from_utf8(body).ok()?;
     Some(if media::is_html(&media) {
-        html::HtmlDoc::parse(text).document_text()
+        html::HtmlDoc::parse(text).ok()?.document_text()
     } else {
         text::normalize_line_endings(text)
     })

@@ -9,7 +9,7 @@ use crate::selector::{Selector, TextDirective};
 use crate::text::{
     collapse_ascii_whitespace, lines, normalize_line_endings, occurrences, paragraphs,
 };
-use crate::{xml, xpath};
+use crate::{redaction, xml, xpath};
 
 /// Why a span could not be resolved: the incident code and a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +34,11 @@ impl std::fmt::Display for SpanError {
 }
 
 type R<T> = Result<T, SpanError>;
+
+/// The HTML document of a body, or `aef-source-unparseable` when it nests too deep.
+fn parse_html(text: &str) -> R<HtmlDoc> {
+    HtmlDoc::parse(text).map_err(|why| SpanError::new(IncidentCode::AefSourceUnparseable, why))
+}
 
 fn unsupported(what: &str, media: &str, applies_to: &str) -> SpanError {
     SpanError::new(
@@ -116,7 +121,7 @@ pub fn resolve(selector: &Selector, media_type: &str, body: &[u8]) -> R<Vec<u8>>
             let text = decode(body)?;
             let all = match kind {
                 ParagraphKind::Text => paragraphs(&normalize_line_endings(text)),
-                ParagraphKind::Html => HtmlDoc::parse(text).paragraphs(),
+                ParagraphKind::Html => parse_html(text)?.paragraphs(),
             };
             all.get(usize_of(*n))
                 .map(|p| p.clone().into_bytes())
@@ -134,7 +139,7 @@ pub fn resolve(selector: &Selector, media_type: &str, body: &[u8]) -> R<Vec<u8>>
             let text = decode(body)?;
             let (search, quote, context) = if media::is_html(media_type) {
                 (
-                    HtmlDoc::parse(text).document_text(),
+                    parse_html(text)?.document_text(),
                     collapse_ascii_whitespace(quote),
                     context.as_deref().map(collapse_ascii_whitespace),
                 )
@@ -147,6 +152,39 @@ pub fn resolve(selector: &Selector, media_type: &str, body: &[u8]) -> R<Vec<u8>>
             };
             find_quote(&search, &quote, context.as_deref()).map(|q| q.into_bytes())
         }
+        Selector::RedactedQuote { pattern } => {
+            if !media::is_textual(media_type) {
+                return Err(unsupported("text_quote", media_type, "textual media types"));
+            }
+            let text = decode(body)?;
+            let (search, pattern) = if media::is_html(media_type) {
+                (
+                    parse_html(text)?.document_text(),
+                    collapse_ascii_whitespace(pattern),
+                )
+            } else {
+                (
+                    normalize_line_endings(text),
+                    normalize_line_endings(pattern),
+                )
+            };
+            let parsed = redaction::Pattern::parse(&pattern);
+            match redaction::find_all(&search, &parsed, 2).as_slice() {
+                [(start, end)] => Ok(search
+                    .get(*start..*end)
+                    .unwrap_or_default()
+                    .as_bytes()
+                    .to_vec()),
+                [] => Err(SpanError::new(
+                    IncidentCode::AefSpanNotFound,
+                    "the redacted quote does not occur in the source",
+                )),
+                _ => Err(SpanError::new(
+                    IncidentCode::AefSpanAmbiguous,
+                    "the redacted quote occurs more than once in the source",
+                )),
+            }
+        }
         Selector::Css(sel) => {
             if !media::is_html(media_type) {
                 return Err(unsupported(
@@ -155,17 +193,17 @@ pub fn resolve(selector: &Selector, media_type: &str, body: &[u8]) -> R<Vec<u8>>
                     "text/html and application/xhtml+xml",
                 ));
             }
-            let doc = HtmlDoc::parse(decode(body)?);
-            let texts = doc.select_texts(sel);
+            let doc = parse_html(decode(body)?)?;
+            let texts = doc.select_texts(sel, 2);
             match texts.as_slice() {
                 [one] => Ok(one.clone().into_bytes()),
                 [] => Err(SpanError::new(
                     IncidentCode::AefSpanNotFound,
                     "the CSS selector matches no element",
                 )),
-                many => Err(SpanError::new(
+                _ => Err(SpanError::new(
                     IncidentCode::AefSpanAmbiguous,
-                    format!("the CSS selector matches {} elements", many.len()),
+                    "the CSS selector matches more than one element",
                 )),
             }
         }
@@ -252,7 +290,7 @@ pub fn resolve(selector: &Selector, media_type: &str, body: &[u8]) -> R<Vec<u8>>
                     "text/html and application/xhtml+xml",
                 ));
             }
-            let text = HtmlDoc::parse(decode(body)?).document_text();
+            let text = parse_html(decode(body)?)?.document_text();
             find_directive(&text, d).map(String::into_bytes)
         }
     }

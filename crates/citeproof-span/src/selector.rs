@@ -3,7 +3,7 @@
 
 use citeproof_model::aef::SelectorType;
 
-use crate::{css, xpath};
+use crate::{css, redaction, xpath};
 
 /// Largest number a selector may contain (2^53 - 1).
 pub const MAX_SELECTOR_NUMBER: u64 = (1 << 53) - 1;
@@ -27,6 +27,9 @@ pub enum Selector {
         quote: String,
         context: Option<String>,
     },
+    /// `text_quote` whose quote has redacted runs ([`crate::redaction`]): the quote as written,
+    /// beginning and ending with unredacted text.
+    RedactedQuote { pattern: String },
     /// `css` / `css_selector`: the validated selector.
     Css(Box<scraper::Selector>),
     /// `xpath`: the parsed expression.
@@ -88,15 +91,25 @@ pub fn parse(
                 return Err("text_quote `selector_value` must not be empty".into());
             }
             let quote = match exact_text {
-                Some(exact) if exact.starts_with(value) => exact.to_owned(),
+                Some(exact) if exact.contains(value) => exact.to_owned(),
                 Some(_) => {
                     return Err(
-                        "text_quote `selector_value` must be a prefix of `exact_text` (the anchor of the quote)"
+                        "text_quote `selector_value` must occur in `exact_text` (the quote contains its anchor)"
                             .into(),
                     );
                 }
                 None => value.to_owned(),
             };
+            if redaction::is_redacted(&quote) {
+                let p = redaction::Pattern::parse(&quote);
+                if p.leading_marker || p.trailing_marker || p.parts.is_empty() {
+                    return Err(format!(
+                        "a redacted text_quote must begin and end with unredacted text, not with {}",
+                        redaction::REDACTION_MARKER
+                    ));
+                }
+                return Ok(Selector::RedactedQuote { pattern: quote });
+            }
             Ok(Selector::TextQuote {
                 quote,
                 context: context.map(str::to_owned),
@@ -321,7 +334,35 @@ mod tests {
             Some("ctx"),
         );
         assert!(matches!(s, Ok(Selector::TextQuote { ref quote, .. }) if quote == "abcdef"));
+        // The anchor may sit anywhere in the quote (the upstream example background-citation).
+        let s = parse(SelectorType::TextQuote, Some("cde"), Some("abcdef"), None);
+        assert!(matches!(s, Ok(Selector::TextQuote { ref quote, .. }) if quote == "abcdef"));
         assert!(parse(SelectorType::TextQuote, Some("xyz"), Some("abcdef"), None).is_err());
+        let s = parse(
+            SelectorType::TextQuote,
+            Some("ab"),
+            Some("ab [REDACTED] ef"),
+            None,
+        );
+        assert!(matches!(s, Ok(Selector::RedactedQuote { .. })));
+        assert!(
+            parse(
+                SelectorType::TextQuote,
+                Some("ab"),
+                Some("ab [REDACTED]"),
+                None
+            )
+            .is_err()
+        );
+        assert!(
+            parse(
+                SelectorType::TextQuote,
+                Some("ab"),
+                Some("[REDACTED] ab"),
+                None
+            )
+            .is_err()
+        );
         assert!(parse(SelectorType::TextQuote, Some(""), None, None).is_err());
         assert!(parse(SelectorType::TextQuote, None, None, None).is_err());
     }

@@ -17,6 +17,8 @@
 //! the element. `id()` returns an empty node-set: without reading attribute types from a DTD no
 //! attribute is of type ID.
 
+use std::collections::HashSet;
+
 use roxmltree::{Document, Node, NodeType};
 
 /// Deepest nesting of an expression: parentheses, predicates and function arguments each add one
@@ -1057,6 +1059,15 @@ fn charge(budget: &mut u64, n: u64) -> R<()> {
     Ok(())
 }
 
+/// One past the largest node id in the subtree of `n` (ids follow document order).
+fn subtree_end(n: &Node<'_, '_>) -> u32 {
+    let mut last = *n;
+    while let Some(child) = last.last_child() {
+        last = child;
+    }
+    last.id().get().saturating_add(1)
+}
+
 fn sort_dedup(nodes: &mut Vec<XNode<'_, '_>>) {
     nodes.sort_by_key(XNode::key);
     nodes.dedup();
@@ -1344,15 +1355,71 @@ impl<'a, 'i> Eval<'a, 'i> {
 
     fn steps(&mut self, mut input: Vec<XNode<'a, 'i>>, steps: &[Step]) -> R<Vec<XNode<'a, 'i>>> {
         for step in steps {
+            // Nodes already collected for this step: the output never holds a node twice, so
+            // its size is bounded by the document whatever the number of context nodes.
+            let mut seen: HashSet<(u32, u8, usize)> = HashSet::new();
             let mut out = Vec::new();
-            for node in &input {
+            let plain = step.predicates.is_empty();
+            if plain && step.axis == Axis::Following {
+                // The following nodes of a node are a suffix of the document (everything after
+                // its subtree; for an attribute or namespace node, after its element), so the
+                // union over the context nodes is the longest of those suffixes: one scan.
+                let start = input
+                    .iter()
+                    .map(|c| match c {
+                        XNode::Node(n) => subtree_end(n),
+                        XNode::Attr(e, _) | XNode::Ns(e, _) => e.id().get().saturating_add(1),
+                    })
+                    .min();
+                if let Some(start) = start {
+                    for d in self.doc.root().descendants() {
+                        self.charge(1)?;
+                        let c = XNode::Node(d);
+                        if d.id().get() >= start && matches_test(&step.test, step.axis, &c) {
+                            out.push(c);
+                        }
+                    }
+                }
+                input = out;
+                continue;
+            }
+            // `input` is in document order (a previous step's output, or one node).
+            let contexts: &[XNode<'a, 'i>] = match step.axis {
+                // Without predicates, the preceding nodes of the last context node include
+                // those of every earlier one, so one scan serves them all.
+                Axis::Preceding if plain => {
+                    input.get(input.len().saturating_sub(1)..).unwrap_or(&[])
+                }
+                _ => &input,
+            };
+            // End (exclusive, by node id) of the last subtree whose descendants were all
+            // collected: a context node inside it has nothing new to add when the step has no
+            // predicate.
+            let mut covered_until: u32 = 0;
+            for node in contexts {
+                let descends = matches!(step.axis, Axis::Descendant | Axis::DescendantOrSelf);
+                if plain && descends {
+                    if let XNode::Node(n) = node
+                        && n.id().get() < covered_until
+                    {
+                        self.charge(1)?;
+                        continue;
+                    }
+                    if let Some(n) = node.element_like() {
+                        covered_until = subtree_end(&n);
+                    }
+                }
                 let mut candidates = self.axis(step.axis, *node)?;
                 candidates.retain(|c| matches_test(&step.test, step.axis, c));
                 for p in &step.predicates {
                     candidates = self.filter(candidates, p)?;
                 }
                 self.charge(candidates.len() as u64)?;
-                out.extend(candidates);
+                for c in candidates {
+                    if seen.insert(c.key()) {
+                        out.push(c);
+                    }
+                }
             }
             sort_dedup(&mut out);
             input = out;
@@ -1467,7 +1534,7 @@ impl<'a, 'i> Eval<'a, 'i> {
                     XNode::Node(n) => n,
                     XNode::Attr(e, _) | XNode::Ns(e, _) => e,
                 };
-                let ancestors: Vec<u32> = target.ancestors().map(|a| a.id().get()).collect();
+                let ancestors: HashSet<u32> = target.ancestors().map(|a| a.id().get()).collect();
                 let limit = target.id().get();
                 for d in self.doc.root().descendants() {
                     self.charge(1)?;

@@ -18,12 +18,6 @@ SPEC = {
     "retrieval.method": {"vector", "keyword", "graph", "hybrid", "direct_fetch", "model_recall"},
     "synthesis_role": {"supporting", "contradicting", "partial", "background"},
 }
-LANDING = {
-    "source.type": {"api", "book", "paper"},
-    "span.selector_type": {"css_selector", "fragment_identifier", "page_range"},
-    "retrieval.method": {"semantic", "direct"},
-    "synthesis_role": set(),
-}
 MEMBERS = {
     "": {"evidence_version", "evidence_id", "claim_text", "source", "span", "retrieval", "verification",
          "synthesis_role", "notes"},
@@ -212,9 +206,8 @@ def _enum(obj, name, key, f):
     v = obj[name]
     if not isinstance(v, str):
         f.error("schema-violation")
-    elif v in LANDING[key]:
-        f.warn("aef-nonstandard-vocabulary")
     elif v not in SPEC[key]:
+        # Landing-page values too: the published schema is Level 1 (profile AEF-VOC-001).
         f.error("aef-vocabulary-invalid")
 
 

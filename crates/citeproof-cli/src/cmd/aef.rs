@@ -24,8 +24,8 @@ use serde_json::{Value, json};
 use crate::cmd::Failure;
 use crate::input::{display, read_document, read_limited};
 
-/// `source.type` values (spec vocabulary first; a test checks each against the model).
-const SOURCE_TYPES: [&str; 10] = [
+/// `source.type` values of the published schema (a test checks each against the model).
+const SOURCE_TYPES: [&str; 7] = [
     "document",
     "webpage",
     "api_response",
@@ -33,22 +33,17 @@ const SOURCE_TYPES: [&str; 10] = [
     "aeo_declaration",
     "dataset",
     "database_row",
-    "api",
-    "book",
-    "paper",
 ];
 /// `synthesis_role` values.
 const SYNTHESIS_ROLES: [&str; 4] = ["supporting", "contradicting", "partial", "background"];
-/// `retrieval.method` values.
-const RETRIEVAL_METHODS: [&str; 8] = [
+/// `retrieval.method` values of the published schema.
+const RETRIEVAL_METHODS: [&str; 6] = [
     "vector",
     "keyword",
     "graph",
     "hybrid",
     "direct_fetch",
     "model_recall",
-    "semantic",
-    "direct",
 ];
 
 /// Largest local source file read (the fetch cap of FETCH-004).
@@ -82,19 +77,36 @@ struct VerifyArgs {
     #[arg(long)]
     media_type: Option<String>,
     /// Verify the signature with this key (PEM public key, JWK or JWK Set) instead of fetching
-    /// `verification.signing_key_uri`.
+    /// `verification.signing_key_uri`; a key you give is trusted (profile AEF-L3-006).
     #[arg(long)]
     key: Option<String>,
+    /// Trust keys fetched from this `signing_key_uri` (repeatable). Without `--key` or a trusted
+    /// location, a signature under a key the document names itself gets `aef-key-untrusted` and
+    /// the object stays below Level 3.
+    #[arg(long = "trust-key-uri", value_name = "URL")]
+    trust_key_uri: Vec<String>,
     /// Level to check and require (1-3). Default: 3 when the object is signed, else 2.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
     level: Option<u8>,
     /// Allow loopback and private addresses (local demos and tests); link-local stays refused.
     #[arg(long)]
     allow_private: bool,
-    /// Print JSON: `command`, `ok`, `incidents`, `level`, `required_level`, `verified` and the
-    /// resolved `span`.
+    /// `spec`: the published schema's values (the conformance levels). `landing`: also read the
+    /// landing page's values (api, book, paper, semantic, direct, css_selector,
+    /// fragment_identifier, page_range) with a warning; the result is not an AEF conformance
+    /// level.
+    #[arg(long, value_enum, default_value = "spec")]
+    vocabulary: VocabularyArg,
+    /// Print JSON: `command`, `ok`, `incidents`, `level`, `required_level`, `verified`,
+    /// `vocabulary` and the resolved `span`.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum VocabularyArg {
+    Spec,
+    Landing,
 }
 
 #[derive(Debug, clap::Args)]
@@ -120,10 +132,9 @@ struct NewArgs {
     /// The source: a file, or an http(s) URL to fetch.
     #[arg(long)]
     source: String,
-    /// The span: `TYPE=VALUE` (`text_quote=three pillars`, `css=p.lead`, `line_range=3-5`,
-    /// `fragment_identifier=char=0,10`, ...) or `none`. TYPE is one of: byte_range, line_range,
-    /// xpath, css, text_quote, paragraph_index, none, and the landing-page types css_selector,
-    /// fragment_identifier, page_range.
+    /// The span: `TYPE=VALUE` (`text_quote=three pillars`, `css=p.lead`, `line_range=3-5`, ...)
+    /// or `none`. TYPE is one of: byte_range, line_range, xpath, css, text_quote,
+    /// paragraph_index, none.
     #[arg(long)]
     selector: String,
     /// The claim the evidence supports, verbatim.
@@ -247,7 +258,12 @@ fn verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
     let options = VerifyOptions {
         source,
         keys,
+        trusted_key_uris: a.trust_key_uri.clone(),
         required_level: a.level,
+        vocabulary: match a.vocabulary {
+            VocabularyArg::Spec => aef::Vocabulary::Spec,
+            VocabularyArg::Landing => aef::Vocabulary::Landing,
+        },
     };
     let report = aef::verify(&bytes, &fetcher(a.allow_private), &options);
     if a.json {
@@ -263,14 +279,20 @@ fn verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
 }
 
 fn readable(file: &str, r: &AefReport) -> String {
+    let lenient = r.vocabulary == aef::Vocabulary::Landing;
     let mut out = format!(
-        "evidence: {file}\nlevel achieved: {} (required {}) -> {}\n",
+        "evidence: {file}\nlevel achieved: {} (required {}) -> {}{}\n",
         r.level,
         r.required_level,
         if r.verified {
             "VERIFIED"
         } else {
             "NOT VERIFIED"
+        },
+        if lenient {
+            " (lenient vocabulary: not an AEF conformance level)"
+        } else {
+            ""
         }
     );
     if let Some(span) = &r.span {
@@ -391,6 +413,12 @@ fn new(a: NewArgs) -> Result<ExitCode, Failure> {
             None,
         ),
     };
+    if !selector_type.is_spec_vocabulary() {
+        return Err(Failure::Usage(format!(
+            "selector type `{}` is a landing-page value, not an AEF v0.1 selector type (profile AEF-VOC-001)",
+            a.selector.split('=').next().unwrap_or_default()
+        )));
+    }
     let (body, media_type, uri) = load_source(&a)?;
     let fetched_at = match &a.fetched_at {
         Some(t) => t.clone(),

@@ -142,7 +142,6 @@ pub(crate) fn expected_line(expected: &crate::suite::Expected) -> String {
     let mut s = match expected.result {
         Validity::Valid => "valid".to_owned(),
         Validity::Invalid => "invalid".to_owned(),
-        Validity::Acceptable => "acceptable".to_owned(),
     };
     if !expected.errors.is_empty() {
         s.push_str(&format!(" [{}]", expected.errors.join(", ")));

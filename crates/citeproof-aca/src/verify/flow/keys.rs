@@ -15,7 +15,13 @@ pub(super) struct KeyTable {
 }
 
 impl KeyResolver for KeyTable {
-    fn resolve(&self, keyid: &str) -> Result<VerifyingKey, KeyMiss> {
+    fn resolve(
+        &self,
+        keyid: Option<&str>,
+    ) -> Result<crate::verify::signature::VerifyingKey, KeyMiss> {
+        let Some(keyid) = keyid else {
+            return Err(KeyMiss::Unresolved("the signature has no keyid".into()));
+        };
         // A discovery document that could not be used, or a key reported as unusable, has its
         // own incident already (reporting rule 3).
         if self.unusable.contains(keyid) {
@@ -23,7 +29,7 @@ impl KeyResolver for KeyTable {
         }
         let found: Vec<&PublishedKey> = self.keys.iter().filter(|k| k.kid == keyid).collect();
         match found.as_slice() {
-            [one] => Ok(one.key),
+            [one] => crate::verify::signature::verifying_key(&one.key),
             [] if self.note.is_some() || self.reported => Err(KeyMiss::AlreadyReported),
             [] => Err(KeyMiss::Unresolved(
                 "no key published by the discovery document has this kid".into(),

@@ -23,7 +23,6 @@ use citeproof_fetch::{
     BudgetedFetcher, FetchError, FetchPolicy, FetchedResponse, Fetcher, SnapshotFetcher,
     parse_snapshot,
 };
-use citeproof_jose::VerifyingKey;
 use citeproof_model::{
     ContentHash, Incident, IncidentCode, Location, Severity, aef_text_hash, jcs::canonicalize,
     json::parse_strict, sha256_bytes, snapshot::WebSnapshot,
@@ -328,6 +327,13 @@ pub fn verify_response(
             let settings = SignatureCheck {
                 now: opts.now,
                 max_age: opts.max_signature_age,
+                // ACA-L3-010: a signature made before the run was emitted signs something that
+                // did not exist yet (a manifest prepared for reuse).
+                emitted_at: m
+                    .findings
+                    .as_ref()
+                    .and_then(|f| f.manifest.emitted_at.as_ref())
+                    .map(|t| t.unix_seconds()),
             };
             let found = check_response_signature(&received, table, settings, Some(&m.url));
             run.extend(3, found.incidents);

@@ -18,7 +18,8 @@ pub struct VerifyOptions {
     /// a manifest has a `chain` or its response carries a signature, else 2, or 1 when the
     /// header lists nothing).
     pub required_level: Option<u8>,
-    /// Maximum age of manifest signatures, seconds (`None`: no limit, the profile default).
+    /// Maximum age of manifest signatures, seconds (ACA-L3-010; default 90 days; `None`: no
+    /// limit, for an auditor replaying an archive at a verification time of their choosing).
     pub max_signature_age: Option<u64>,
     /// Support judge of ACA-L2-018: the profile's deterministic rule unless replaced.
     pub judge: Arc<dyn SupportJudge>,
@@ -91,7 +92,7 @@ impl VerifyOptions {
         VerifyOptions {
             now,
             required_level: None,
-            max_signature_age: None,
+            max_signature_age: Some(crate::verify::signature::DEFAULT_MAX_SIGNATURE_AGE),
             judge: Arc::new(LexicalJudge),
             extra_judges: Vec::new(),
             allow_private: false,

@@ -40,9 +40,11 @@ pub struct Args {
     /// Verification time, Unix seconds (default: now).
     #[arg(long)]
     now: Option<i64>,
-    /// Refuse manifest signatures whose `created` is older than SECONDS.
-    #[arg(long)]
-    max_age: Option<u64>,
+    /// Refuse manifest signatures whose `created` is more than SECONDS before the verification
+    /// time (default 7776000, 90 days; `none` for no limit). To replay an old capture, give
+    /// `--now` the time it was captured rather than lifting the limit.
+    #[arg(long, value_name = "SECONDS|none", value_parser = parse_max_age)]
+    max_age: Option<MaxAge>,
     /// An additional support judge: a command speaking JSON lines on stdin/stdout
     /// (`{"claim","excerpts"}` in, `{"supported","reason"?}` out). It can only add findings
     /// (`aca-judge-unsupported`, `aca-judge-failed`); the profile's rule still decides support.
@@ -58,12 +60,27 @@ pub struct Args {
     record: Option<std::path::PathBuf>,
 }
 
+/// `--max-age`: seconds, or `none`.
+#[derive(Debug, Clone, Copy)]
+pub struct MaxAge(Option<u64>);
+
+fn parse_max_age(text: &str) -> Result<MaxAge, String> {
+    if text == "none" {
+        return Ok(MaxAge(None));
+    }
+    text.parse::<u64>()
+        .map(|s| MaxAge(Some(s)))
+        .map_err(|_| format!("`{text}` is neither a number of seconds nor `none`"))
+}
+
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let now = args.now.unwrap_or_else(crate::cmd::now);
     let mut opts = VerifyOptions::new(now);
     opts.required_level = args.level;
     opts.allow_private = args.allow_private;
-    opts.max_signature_age = args.max_age;
+    if let Some(max_age) = args.max_age {
+        opts.max_signature_age = max_age.0;
+    }
     let store = match &args.record {
         Some(path) => {
             let store =
