@@ -12,6 +12,7 @@
 //!   number-preserving tree of [`lossless`].
 //! - [`ops`]: the conformance operations.
 
+pub mod canonical;
 pub mod envelope;
 pub mod esjson;
 pub mod id;

@@ -6,7 +6,8 @@ use citeproof_jose::SigningKey;
 use citeproof_model::json::JsonError;
 use citeproof_model::{Incident, IncidentCode, Location, Severity, Timestamp};
 
-use crate::envelope::{check_envelope, did_web_authority};
+use crate::canonical::did_web_authority;
+use crate::envelope::check_envelope;
 use crate::id::{claim_id, ecmascript_trim};
 use crate::keys::{Algorithm, hmac_sign};
 use crate::lossless::{self, Node, to_pretty};
