@@ -1,6 +1,183 @@
-//! The conformance operations of this spec (docs/ADAPTER.md), for `citeproof-reference`.
+//! The conformance operations of this spec (docs/ADAPTER.md §5.4), for `citeproof-reference`.
 
-use citeproof_model::protocol::OperationFn;
+use std::collections::BTreeMap;
+
+use citeproof_fetch::{FetchPolicy, SnapshotFetcher};
+use citeproof_model::protocol::{
+    Answer, OperationFn, Reply, ResultReply, bad_input as bad, from_incidents, str_member,
+};
+use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
+use citeproof_model::{Incident, IncidentCode, Location, Severity};
+use serde_json::{Map, Value, json};
+
+use crate::keys::TrustConfig;
+use crate::lossless::{self, Node};
+use crate::signing::{SigningError, deployed_js, seed_python};
+use crate::verify::{VerifyOptions, verify};
 
 /// Operation name and implementation, in document order.
-pub const OPERATIONS: &[(&str, OperationFn)] = &[];
+pub const OPERATIONS: &[(&str, OperationFn)] = &[
+    ("chain-claim-id", chain_claim_id),
+    ("chain-signing-input", chain_signing_input),
+    ("chain-verify", chain_verify),
+];
+
+fn chain_claim_id(input: &Value) -> Reply {
+    let Some(claim) = input.get("claim").filter(|c| c.is_object()) else {
+        return bad("`claim` must be a JSON object");
+    };
+    let bytes = match serde_json::to_vec(claim) {
+        Ok(b) => b,
+        Err(e) => return bad(e.to_string()),
+    };
+    match crate::sign::claim_id_of(&bytes) {
+        Ok((id, _)) => Reply::valid(Some(json!({ "id": id }))),
+        Err(e) => {
+            let incidents = e.incidents();
+            if incidents.is_empty() {
+                bad(e.to_string())
+            } else {
+                from_incidents(&incidents, None)
+            }
+        }
+    }
+}
+
+fn chain_signing_input(input: &Value) -> Reply {
+    let document = match str_member(input, "document") {
+        Ok(d) => d,
+        Err(r) => return r,
+    };
+    let node = match lossless::parse(document.as_bytes()) {
+        Ok(n) => n,
+        Err(e) => return from_incidents(&[e.to_incident()], None),
+    };
+    let schema = |pointer: &str, message: &str| {
+        from_incidents(
+            &[Incident::new(
+                IncidentCode::SchemaViolation,
+                message,
+                Location::pointer(pointer),
+            )],
+            None,
+        )
+    };
+    let Some(claim @ Node::Object(_)) = node.get("claim") else {
+        return schema("/claim", "`claim` must be an object");
+    };
+    let (Some(at @ Node::String(_)), Some(by @ Node::String(_))) = (
+        node.pointer("/signature/signedAt"),
+        node.pointer("/signature/signedBy"),
+    ) else {
+        return schema(
+            "/signature",
+            "`signature.signedAt` and `signature.signedBy` must be strings",
+        );
+    };
+    let seed = match seed_python(claim, at, by) {
+        Ok(b) => b,
+        Err(SigningError::Conflict(name)) => {
+            return from_incidents(
+                &[Incident::new(
+                    IncidentCode::ChainPayloadConflict,
+                    format!("the claim has its own `{name}`"),
+                    Location::pointer(format!("/claim/{name}")),
+                )],
+                None,
+            );
+        }
+        Err(e) => return schema("/claim", &e.to_string()),
+    };
+    let deployed = match deployed_js(claim) {
+        Ok(b) => b,
+        Err(e) => return schema("/claim/sources", &e.to_string()),
+    };
+    Reply::valid(Some(json!({
+        "seed_python": String::from_utf8_lossy(&seed),
+        "deployed_js": String::from_utf8_lossy(&deployed),
+    })))
+}
+
+/// `secrets` (signer → array of secret strings) and `keys` (signer → JWK Set) of the input.
+fn trust_from_input(input: &Value) -> Result<TrustConfig, Reply> {
+    let mut config = Map::new();
+    for name in ["secrets", "keys"] {
+        if let Some(v) = input.get(name) {
+            config.insert(name.to_owned(), v.clone());
+        }
+    }
+    TrustConfig::from_json(&Value::Object(config)).map_err(bad)
+}
+
+fn chain_verify(input: &Value) -> Reply {
+    let document = match str_member(input, "document") {
+        Ok(d) => d,
+        Err(r) => return r,
+    };
+    let Some(now) = input.get("now").and_then(Value::as_i64) else {
+        return bad("`now` must be an integer");
+    };
+    let required = match input.get("required_level").and_then(Value::as_u64) {
+        Some(n @ 1..=2) => n as u8,
+        _ => return bad("`required_level` must be 1 or 2"),
+    };
+    let trust = match trust_from_input(input) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    let resources: BTreeMap<String, StoredResponse> = match input
+        .get("resources")
+        .map(|r| serde_json::from_value(r.clone()))
+    {
+        Some(Ok(r)) => r,
+        Some(Err(e)) => return bad(format!("`resources`: {e}")),
+        None => BTreeMap::new(),
+    };
+    let snapshot = WebSnapshot {
+        snapshot_version: citeproof_fetch::SNAPSHOT_VERSION,
+        // The snapshot format carries an agent response; a chain verification has none, so a
+        // placeholder at a reserved name (RFC 6761 `.invalid`) stands in for it.
+        response: SnapshotResponse {
+            url: "https://chain.invalid/".into(),
+            status: 204,
+            headers: Vec::new(),
+            body_base64: String::new(),
+        },
+        resources,
+    };
+    let fetcher = match SnapshotFetcher::new(&snapshot, FetchPolicy::default()) {
+        Ok(f) => f,
+        Err(e) => return bad(format!("`resources`: {e}")),
+    };
+    let options = VerifyOptions::new(now, required, trust);
+    let report = verify(document.as_bytes(), &fetcher, &options);
+    let signing_inputs: Map<String, Value> = report
+        .envelopes
+        .iter()
+        .filter_map(|e| {
+            let name = e.key.clone().or_else(|| e.claim_id.clone())?;
+            let input = e.signing_input?;
+            Some((name, Value::String(input.as_str().to_owned())))
+        })
+        .collect();
+    Reply::Result(ResultReply {
+        result: Some(if report.verified {
+            Answer::Valid
+        } else {
+            Answer::Invalid
+        }),
+        errors: report
+            .codes(Severity::Error)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        warnings: report
+            .codes(Severity::Warning)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        output: report
+            .verified
+            .then(|| json!({ "level": report.level, "signing_inputs": signing_inputs })),
+    })
+}

@@ -29,6 +29,8 @@ enum Command {
     Aef(cmd::aef::Args),
     /// Attribution ledger: audit JSONL audit files, verify ledgers against them.
     Ledger(cmd::ledger::Args),
+    /// Citation-chain envelopes: claim ids, sign and verify envelopes and chain responses.
+    Chain(cmd::chain::Args),
     /// RFC 9421 HTTP message signatures: verify a request or response in a file.
     Httpsig(cmd::httpsig::Args),
     /// The verifications recorded with `--record`: list, summarize, show.
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Aca(args) => cmd::aca::run(args),
         Command::Aef(args) => cmd::aef::run(args),
+        Command::Chain(args) => cmd::chain::run(args),
         Command::Keygen(args) => cmd::keygen::run(args),
         Command::Ledger(args) => cmd::ledger::run(args),
         Command::Httpsig(args) => cmd::httpsig::run(args),

@@ -106,7 +106,9 @@ ops! {
     "archive-verify", "archive", ["bundle", "display", "archive", "keys"], ["excerpt_cap"], [];
     "ledger-verify", "ledger", ["ledger", "export|export_base64"], ["emitted", "now", "api"], [];
     "ledger-audit", "ledger", ["export|export_base64"], ["mode", "threshold", "ledger_id", "now"], ["ledgers"];
-    "chain-verify", "chain", ["document", "now", "required_level"], ["secrets", "keys", "resources"], ["level"];
+    "chain-claim-id", "chain", ["claim"], [], ["id"];
+    "chain-signing-input", "chain", ["document"], [], ["seed_python", "deployed_js"];
+    "chain-verify", "chain", ["document", "now", "required_level"], ["secrets", "keys", "resources"], ["level", "signing_inputs"];
 }
 
 /// Looks an operation up by name.

@@ -74,6 +74,21 @@ impl<F: Fetcher> BudgetedFetcher<F> {
 
 impl<F: Fetcher> Fetcher for BudgetedFetcher<F> {
     fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+        self.within_budget(url, |u| self.inner.fetch(u))
+    }
+
+    /// A HEAD counts as one fetch, like a GET.
+    fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+        self.within_budget(url, |u| self.inner.head(u))
+    }
+}
+
+impl<F: Fetcher> BudgetedFetcher<F> {
+    fn within_budget(
+        &self,
+        url: &str,
+        request: impl FnOnce(&str) -> Result<FetchedResponse, FetchError>,
+    ) -> Result<FetchedResponse, FetchError> {
         let exhausted = |what: String| FetchError::BudgetExhausted {
             url: sanitize(url),
             what,
@@ -104,7 +119,7 @@ impl<F: Fetcher> Fetcher for BudgetedFetcher<F> {
             }
             spent.fetches += 1;
         }
-        let response = self.inner.fetch(url)?;
+        let response = request(url)?;
         let mut spent = self
             .spent
             .lock()
@@ -143,6 +158,23 @@ mod tests {
             Ok(_) => "ok",
             Err(e) => e.code(),
         }
+    }
+
+    #[test]
+    fn a_head_counts_as_a_fetch_and_has_no_body() {
+        let b = FetchBudget {
+            max_fetches: 2,
+            ..FetchBudget::default()
+        };
+        let f = BudgetedFetcher::new(Fixed(10), b);
+        let r = f.head("https://a.example/1").unwrap();
+        assert!(r.body.is_empty());
+        assert_eq!(f.spent(), (1, 0));
+        assert_eq!(code(f.fetch("https://a.example/2")), "ok");
+        assert_eq!(
+            code(f.head("https://a.example/3")),
+            "fetch-budget-exhausted"
+        );
     }
 
     #[test]

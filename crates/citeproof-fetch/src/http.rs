@@ -35,7 +35,7 @@ const INITIAL_BODY_CAPACITY: u64 = 64 * 1024;
 /// 3. ureq connects only to those checked addresses: it is given a resolver that returns the
 ///    checked list and nothing else (and refuses any other host), so a second DNS answer
 ///    (rebinding) is never used; proxies from the environment are disabled;
-/// 4. the request is a `GET` with `Accept-Encoding: identity`; ureq's own redirect handling is
+/// 4. the request is a `GET` (a `HEAD` for [`Fetcher::head`]) with `Accept-Encoding: identity`; ureq's own redirect handling is
 ///    off (`max_redirects(0)`), 4xx/5xx are responses, not errors;
 /// 5. a redirect (301, 302, 303, 307, 308 with one `Location`) is resolved against the current
 ///    URL and goes back to step 1; https → http downgrades are refused;
@@ -73,12 +73,23 @@ enum Hop {
 
 impl Fetcher for HttpFetcher {
     fn fetch(&self, input: &str) -> Result<FetchedResponse, FetchError> {
+        self.request(input, false)
+    }
+
+    /// A `HEAD` request with the same checks at every hop; the final response has no body.
+    fn head(&self, input: &str) -> Result<FetchedResponse, FetchError> {
+        self.request(input, true)
+    }
+}
+
+impl HttpFetcher {
+    fn request(&self, input: &str, head: bool) -> Result<FetchedResponse, FetchError> {
         let start = Instant::now();
         let deadline = start.checked_add(self.policy.total_timeout);
         let mut url = check_url(input, &self.policy)?;
         let mut redirects: u32 = 0;
         loop {
-            match self.hop(&url, deadline)? {
+            match self.hop(&url, deadline, head)? {
                 Hop::Final(response) => return Ok(response),
                 Hop::Redirect(next) => {
                     if redirects >= self.policy.max_redirects {
@@ -109,7 +120,7 @@ fn remaining(deadline: Option<Instant>) -> Option<Duration> {
 }
 
 impl HttpFetcher {
-    fn hop(&self, url: &Url, deadline: Option<Instant>) -> Result<Hop, FetchError> {
+    fn hop(&self, url: &Url, deadline: Option<Instant>, head: bool) -> Result<Hop, FetchError> {
         // Re-check even though check_url ran: cheap, and keeps every hop on one path.
         check_parsed(url, &self.policy)?;
         if let Err(e) = Uri::try_from(url.as_str()) {
@@ -161,8 +172,12 @@ impl HttpFetcher {
         let agent = Agent::with_parts(config, DefaultConnector::new(), resolver);
 
         let is_https = url.scheme() == "https";
-        let response = agent
-            .get(url.as_str())
+        let request = if head {
+            agent.head(url.as_str())
+        } else {
+            agent.get(url.as_str())
+        };
+        let response = request
             .header("Accept-Encoding", "identity")
             .call()
             .map_err(|e| map_ureq_error(e, url, is_https))?;
@@ -190,6 +205,15 @@ impl HttpFetcher {
             return Ok(Hop::Redirect(next));
         }
 
+        if head {
+            // A HEAD response has no body, whatever its `Content-Length` says.
+            return Ok(Hop::Final(FetchedResponse {
+                url: url.as_str().to_owned(),
+                status,
+                headers,
+                body: Vec::new(),
+            }));
+        }
         let limit = self.policy.max_body_bytes;
         let too_large = || FetchError::TooLarge {
             url: sanitize(url.as_str()),

@@ -62,11 +62,25 @@ pub use warc::{
 pub trait Fetcher {
     /// Fetches `url` (redirects followed); 4xx/5xx are responses, not errors.
     fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError>;
+
+    /// A `HEAD` request for reachability checks (profile CHAIN-013): the final status and
+    /// headers, an empty body, under the same rules as [`fetch`](Fetcher::fetch). The default
+    /// makes a GET and drops the body: what a snapshot answers (it stores GET responses) and
+    /// what a fetcher that cannot send HEAD must do. [`HttpFetcher`] sends a real HEAD.
+    fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+        let mut response = self.fetch(url)?;
+        response.body.clear();
+        Ok(response)
+    }
 }
 
 impl<F: Fetcher + ?Sized> Fetcher for &F {
     fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
         (**self).fetch(url)
+    }
+
+    fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+        (**self).head(url)
     }
 }
 
@@ -74,11 +88,19 @@ impl<F: Fetcher + ?Sized> Fetcher for Box<F> {
     fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
         (**self).fetch(url)
     }
+
+    fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+        (**self).head(url)
+    }
 }
 
 impl<F: Fetcher + ?Sized> Fetcher for Arc<F> {
     fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
         (**self).fetch(url)
+    }
+
+    fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+        (**self).head(url)
     }
 }
 

@@ -733,3 +733,26 @@ fn body_cut_short_fails_the_fetch() {
     assert_eq!(err.code(), "fetch-io-failed", "{err}");
     server.join().unwrap();
 }
+
+#[test]
+fn head_sends_head_at_every_hop_and_returns_no_body() {
+    let server = serve(2, |req, i| {
+        let method = req.method().to_string();
+        if i == 0 {
+            let resp = tiny_http::Response::empty(302)
+                .with_header(header("Location", "/final"))
+                .with_header(header("X-Method", &method));
+            req.respond(resp).unwrap();
+        } else {
+            let resp = bytes_response(200, b"a body HEAD must not return".to_vec())
+                .with_header(header("X-Method", &method));
+            req.respond(resp).unwrap();
+        }
+    });
+    let r = loopback().head(&server.url("/start")).unwrap();
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("x-method"), Some("HEAD"));
+    assert!(r.body.is_empty());
+    assert_eq!(r.url, server.url("/final"));
+    assert_eq!(server.requests(), 2);
+}

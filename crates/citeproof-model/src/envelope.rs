@@ -1,5 +1,7 @@
-//! Citation-chain envelopes (seed 004): content-addressed claim ids, HMAC-SHA256 or Ed25519
-//! signatures over the JCS form of the claim plus signing metadata.
+//! Citation-chain envelopes (seed 004, profile CHAIN-*): content-addressed claim ids,
+//! HMAC-SHA256 or Ed25519 signatures over the signing inputs of CHAIN-006 (`seed-python`,
+//! `deployed-js`). The rules a schema cannot say (the id derivation, the signature, dates) are
+//! checked by `citeproof-chain`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -23,18 +25,17 @@ pub struct ChainEnvelope {
     pub signature: EnvelopeSignature,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cited_as: Option<String>,
-    /// When the envelope was last re-verified; stale after 180 days (CHAIN-010).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_verified: Option<Timestamp>,
     #[serde(flatten)]
     pub extensions: Extensions,
 }
 
-/// An answer with the envelopes of the claims it references (`[<16 hex>]`).
+/// An answer with the envelopes of the claims it references (`[<16 hex>]`, CHAIN-011).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(title = "Citation-chain response", extend("additionalProperties" = false))]
 pub struct ChainResponse {
     pub answer: String,
+    /// Envelopes by claim id; at most 1024.
+    #[schemars(extend("maxProperties" = 1024))]
     pub chains: std::collections::BTreeMap<String, ChainEnvelope>,
     #[serde(flatten)]
     pub extensions: Extensions,
@@ -44,11 +45,13 @@ pub struct ChainResponse {
 #[serde(rename_all = "camelCase")]
 #[schemars(extend("additionalProperties" = false))]
 pub struct EnvelopeClaim {
-    /// First 16 hex digits of SHA-256 over JCS({subject, predicate, object}).
+    /// First 16 lowercase hex digits of SHA-256 over `vertical|subject|predicate|object`, each
+    /// trimmed and lowercased as ECMAScript does (CHAIN-002).
     #[schemars(regex(pattern = ENVELOPE_CLAIM_ID_PATTERN))]
     pub id: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vertical: Option<String>,
+    /// Part of the id, so required.
+    #[schemars(length(min = 1))]
+    pub vertical: String,
     #[schemars(length(min = 1))]
     pub subject: String,
     #[schemars(length(min = 1))]
@@ -60,10 +63,19 @@ pub struct EnvelopeClaim {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 1.0))]
     pub confidence: Option<f64>,
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = 256))]
     pub sources: Vec<EnvelopeSource>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// When the claim was first published.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published_at: Option<Timestamp>,
+    /// When the claim was last re-verified: `YYYY-MM-DD` or an RFC 3339 date-time; stale after
+    /// 180 days (CHAIN-010).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_verified: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub methodology_version: Option<String>,
     #[serde(flatten)]
     pub extensions: Extensions,
 }
@@ -80,6 +92,12 @@ pub struct EnvelopeSource {
     /// `YYYY-MM-DD` or an RFC 3339 date-time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub published_date: Option<String>,
+    /// When the producer last accessed the source: `YYYY-MM-DD` or an RFC 3339 date-time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accessed_date: Option<String>,
+    /// Kind of document (`preprint`, `peer-reviewed`, ...; not enumerated by the profile).
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub source_type: Option<String>,
     /// Verbatim source excerpt preserved in the envelope.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub excerpt: Option<String>,
@@ -99,7 +117,8 @@ pub enum SignatureAlgorithm {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EnvelopeSignature {
     pub algorithm: SignatureAlgorithm,
-    /// Signer identifier, e.g. `did:web:sourcescore.org`; for Ed25519 also the key id.
+    /// Signer identifier, e.g. `did:web:sourcescore.org`; a verifier's key configuration is
+    /// keyed by it.
     #[schemars(length(min = 1, max = 512))]
     pub signed_by: String,
     pub signed_at: Timestamp,

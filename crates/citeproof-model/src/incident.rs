@@ -274,20 +274,22 @@ incident_codes! {
     // ---- citation-chain envelopes ----
     ChainVersionUnsupported = "chain-version-unsupported", Error, "A chain envelope's `apiVersion` is not `v1`.";
     ChainIdInvalid = "chain-id-invalid", Error, "A chain claim `id` is not 16 lowercase hex digits.";
-    ChainIdMismatch = "chain-id-mismatch", Error, "A chain claim `id` differs from the hash prefix of its subject, predicate and object.";
+    ChainIdMismatch = "chain-id-mismatch", Error, "A chain claim `id` differs from the hash prefix of its normalized vertical, subject, predicate and object.";
     ChainUrlInvalid = "chain-url-invalid", Error, "A URL in a chain envelope is not an absolute http or https URL of at most 2048 bytes.";
     ChainCanonicalInvalid = "chain-canonical-invalid", Error, "A chain envelope's `canonical` is not an https URL with the claim id as a path segment.";
+    ChainCanonicalOriginMismatch = "chain-canonical-origin-mismatch", Error, "A chain envelope's `canonical` is not on the host its `did:web` signer names.";
     ChainAlgorithmUnsupported = "chain-algorithm-unsupported", Error, "A chain signature `algorithm` is not `HMAC-SHA256` or `Ed25519`.";
     ChainSignatureMalformed = "chain-signature-malformed", Error, "A chain signature value is not lowercase hex of the length its algorithm requires.";
     ChainPayloadConflict = "chain-payload-conflict", Error, "A chain claim has its own `signedAt` or `signedBy` member, which the signing payload would overwrite.";
-    ChainSignatureInvalid = "chain-signature-invalid", Error, "A chain signature does not verify over the JCS form of the claim with `signedAt` and `signedBy`.";
+    ChainSignatureInvalid = "chain-signature-invalid", Error, "A chain signature does not verify under any signing input with any key configured for its signer.";
+    ChainSignaturePartial = "chain-signature-partial", Warning, "A chain signature verifies only under the `deployed-js` signing input, which leaves most of the claim unprotected.";
     ChainKeyUnresolved = "chain-key-unresolved", Error, "No shared secret or usable public key is configured for a chain signature's `signedBy`.";
     ChainCanonicalFetchFailed = "chain-canonical-fetch-failed", Error, "A chain envelope's canonical URL could not be fetched with status 200.";
     ChainCanonicalIdAbsent = "chain-canonical-id-absent", Error, "A chain envelope's canonical page does not contain the claim id.";
     ChainSourcesUnreachable = "chain-sources-unreachable", Error, "None of a chain claim's source URLs answered with a 2xx status.";
     ChainExcerptMissing = "chain-excerpt-missing", Warning, "No source of a chain claim carries a verbatim `excerpt`.";
     ChainCitedAsMismatch = "chain-cited-as-mismatch", Warning, "A chain envelope's `citedAs` does not contain both the claim id and the canonical URL.";
-    ChainStale = "chain-stale", Warning, "A chain envelope's `lastVerified` is more than 180 days before the verification time.";
+    ChainStale = "chain-stale", Warning, "A chain claim's `lastVerified` (or, without it, the signature's `signedAt`) is more than 180 days before the verification time.";
     ChainMapKeyMismatch = "chain-map-key-mismatch", Error, "A key of a `chains` map differs from the claim id of its envelope.";
     ChainRefUnresolved = "chain-ref-unresolved", Error, "A claim reference in an answer is not a full claim id present in its `chains` map.";
     // ---- tooling (not a spec requirement) ----

@@ -66,6 +66,8 @@ fn spec_validator(kind: DocumentKind, value: &Value) -> Option<Vec<Incident>> {
             Some(citeproof_ledger::validate_record_value(value))
         }
         DocumentKind::LedgerApiExport => Some(citeproof_ledger::validate_api_value(value)),
+        DocumentKind::ChainEnvelope => Some(citeproof_chain::verify::validate_value(value, false)),
+        DocumentKind::ChainResponse => Some(citeproof_chain::verify::validate_value(value, true)),
         _ => None,
     }
 }

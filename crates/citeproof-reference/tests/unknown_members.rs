@@ -46,7 +46,9 @@ fn envelope() -> Value {
     json!({
         "apiVersion": "v1", "methodology": "https://sourcescore.org/methodology/",
         "canonical": "https://sourcescore.org/claims/ad17e76a8baad7a1/",
-        "claim": { "id": "ad17e76a8baad7a1", "subject": "s", "predicate": "p", "object": "o",
+        "claim": { "id": "ad17e76a8baad7a1", "vertical": "ai-ml", "subject": "Transformer architecture",
+                   "predicate": "introduced_in_paper",
+                   "object": "Attention Is All You Need (Vaswani et al., 2017)",
                    "sources": [{ "url": "https://arxiv.org/abs/1706.03762", "excerpt": "e" }] },
         "signature": { "algorithm": "HMAC-SHA256", "signedBy": "did:web:sourcescore.org",
                        "signedAt": "2026-05-16T00:00:00.000Z",

@@ -3,7 +3,10 @@
 
 It speaks the JSON-lines protocol of docs/ADAPTER.md on stdin/stdout and implements a real
 subset of the operations: RFC 8785 canonicalization, content hashes, `Citation-Source` header
-parsing, AI Evidence Format Level 1 validation and the attribution ledger (verify, audit). Run it against the vectors with
+parsing, AI Evidence Format Level 1 validation, the attribution ledger (verify, audit), the
+citation-chain claim id and signing inputs (the seed's own `json.dumps`), and chain envelope
+verification at Levels 1-2 (HMAC with `hmac`, Ed25519 with the RFC 8032 reference algorithm in
+pure Python). Run it against the vectors with
 
     citeproof conformance --impl "python3 examples/adapters/python/citeproof_adapter.py"
 
@@ -21,6 +24,8 @@ import ops_aca  # noqa: E402
 import ops_aef  # noqa: E402
 import ops_canon  # noqa: E402
 import ops_ledger  # noqa: E402
+import ops_chain  # noqa: E402
+import ops_chain_verify  # noqa: E402
 import strict_json  # noqa: E402
 
 PROTOCOL = 1
@@ -88,6 +93,21 @@ def op_ledger_audit(input):
     return invalid(f.errors, f.warnings) if f.errors else valid(output, f.warnings)
 
 
+def op_chain_claim_id(input):
+    errors, claim_id = ops_chain.claim_id(input["claim"])
+    return invalid(errors) if errors else valid({"id": claim_id})
+
+
+def op_chain_signing_input(input):
+    errors, output = ops_chain.signing_input(input["document"])
+    return invalid(errors) if errors else valid(output)
+
+
+def op_chain_verify(input):
+    errors, warnings, output, verified = ops_chain_verify.verify(input)
+    return valid(output, warnings) if verified else invalid(errors, warnings)
+
+
 OPERATIONS = {
     "jcs-canonicalize": op_jcs_canonicalize,
     "hash-bytes": op_hash_bytes,
@@ -96,6 +116,9 @@ OPERATIONS = {
     "aef-validate": op_aef_validate,
     "ledger-verify": op_ledger_verify,
     "ledger-audit": op_ledger_audit,
+    "chain-claim-id": op_chain_claim_id,
+    "chain-signing-input": op_chain_signing_input,
+    "chain-verify": op_chain_verify,
 }
 
 

@@ -3,6 +3,7 @@ pub mod adapter;
 pub mod aef;
 pub mod audit;
 pub mod canon;
+pub mod chain;
 pub mod conformance;
 pub mod demo;
 pub mod hash;

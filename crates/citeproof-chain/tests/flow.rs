@@ -1,0 +1,446 @@
+//! The verification flow end to end with in-memory fetchers: Level 2 fetch rules (HEAD, the
+//! GET fallback on 405/501, stopping at the first reachable source, the fetch budget), the
+//! verdicts of a response's references, key rotation and signer binding, and the signer's own
+//! rules. Expected values are worked out by hand from docs/PROFILE.md; signatures come from the
+//! signer, and the seed's verifier checks the signer in `python_crosscheck.rs`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Mutex;
+
+use citeproof_chain::report::{SignatureStatus, Verdict};
+use citeproof_chain::sign::SignError;
+use citeproof_chain::verify::validate_value;
+use citeproof_chain::{
+    SignKey, SignOptions, SigningInput, TrustConfig, VerifyOptions, sign, verify,
+};
+use citeproof_fetch::{FetchBudget, FetchError, FetchedResponse, Fetcher};
+use citeproof_jose::{KeySet, SigningKey};
+use citeproof_model::{IncidentCode, Severity};
+use serde_json::{Value, json};
+
+const SECRET: &str = "flow test secret, long enough";
+const SIGNER: &str = "did:web:sourcescore.org";
+const NOW: i64 = 1_779_235_200; // 2026-05-20T00:00:00Z
+
+fn claim(subject: &str) -> String {
+    json!({
+        "vertical": "ai-ml", "subject": subject, "predicate": "introduced_in_paper",
+        "object": "Attention Is All You Need (Vaswani et al., 2017)", "confidence": 1.0,
+        "sources": [
+            {"url": "https://a.example/1", "excerpt": "We propose a new simple network architecture"},
+            {"url": "https://b.example/2"},
+            {"url": "https://c.example/3"}
+        ],
+        "lastVerified": "2026-05-16"
+    })
+    .to_string()
+}
+
+fn options() -> SignOptions {
+    SignOptions {
+        signed_by: SIGNER.into(),
+        signed_at: "2026-05-16T00:00:00.000Z".into(),
+        canonical_base: None,
+        methodology: None,
+    }
+}
+
+fn signed(subject: &str) -> String {
+    sign(claim(subject).as_bytes(), SignKey::Hmac(SECRET), &options())
+        .unwrap()
+        .envelope
+}
+
+fn trust() -> TrustConfig {
+    let mut t = TrustConfig::default();
+    t.add_secret(SIGNER, SECRET);
+    t
+}
+
+/// Answers from a table `(method, url) -> status`; records every request.
+struct Table {
+    answers: Vec<(&'static str, String, u16)>,
+    body: String,
+    seen: Mutex<Vec<(String, String)>>,
+}
+
+impl Table {
+    fn new(answers: &[(&'static str, &str, u16)], body: &str) -> Table {
+        Table {
+            answers: answers
+                .iter()
+                .map(|(m, u, s)| (*m, (*u).to_owned(), *s))
+                .collect(),
+            body: body.into(),
+            seen: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn answer(&self, method: &str, url: &str) -> Result<FetchedResponse, FetchError> {
+        self.seen.lock().unwrap().push((method.into(), url.into()));
+        let status = self
+            .answers
+            .iter()
+            .find(|(m, u, _)| *m == method && u == url)
+            .map(|(_, _, s)| *s)
+            .ok_or_else(|| FetchError::NotInSnapshot { url: url.into() })?;
+        Ok(FetchedResponse {
+            url: url.into(),
+            status,
+            headers: Vec::new(),
+            body: if method == "GET" {
+                self.body.clone().into_bytes()
+            } else {
+                Vec::new()
+            },
+        })
+    }
+
+    fn seen(&self) -> Vec<(String, String)> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+impl Fetcher for Table {
+    fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+        self.answer("GET", url)
+    }
+
+    fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+        self.answer("HEAD", url)
+    }
+}
+
+fn canonical_of(envelope: &str) -> String {
+    serde_json::from_str::<Value>(envelope).unwrap()["canonical"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn head_then_get_on_405_and_stop_at_the_first_reachable_source() {
+    let env = signed("Transformer architecture");
+    let canonical = canonical_of(&env);
+    let table = Table::new(
+        &[
+            ("GET", &canonical, 200),
+            ("HEAD", "https://a.example/1", 404),
+            ("HEAD", "https://b.example/2", 405),
+            ("GET", "https://b.example/2", 200),
+            ("HEAD", "https://c.example/3", 200),
+        ],
+        "page of ad17e76a8baad7a1",
+    );
+    let report = verify(env.as_bytes(), &table, &VerifyOptions::new(NOW, 2, trust()));
+    assert!(report.verified, "{report:#?}");
+    assert_eq!(report.level, 2);
+    assert_eq!(
+        report.envelopes[0].reachable_source.as_deref(),
+        Some("https://b.example/2")
+    );
+    let seen = table.seen();
+    assert_eq!(
+        seen.iter()
+            .map(|(m, u)| format!("{m} {u}"))
+            .collect::<Vec<_>>(),
+        [
+            format!("GET {canonical}"),
+            "HEAD https://a.example/1".into(),
+            "HEAD https://b.example/2".into(),
+            "GET https://b.example/2".into(),
+        ],
+        "c.example is never asked: the first reachable source ends the check"
+    );
+    // A failure before the reachable source is not an incident.
+    assert!(report.incidents.is_empty(), "{:#?}", report.incidents);
+}
+
+#[test]
+fn unreachable_sources_report_each_cause_at_level_2_only() {
+    let env = signed("Transformer architecture");
+    let table = Table::new(
+        &[
+            ("GET", &canonical_of(&env), 200),
+            ("HEAD", "https://a.example/1", 501),
+            ("GET", "https://a.example/1", 503),
+        ],
+        "ad17e76a8baad7a1",
+    );
+    let report = verify(env.as_bytes(), &table, &VerifyOptions::new(NOW, 2, trust()));
+    assert_eq!(report.level, 1);
+    assert!(!report.verified);
+    let codes: Vec<(&str, u8)> = report
+        .incidents
+        .iter()
+        .map(|i| (i.incident.code.as_str(), i.level))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            ("chain-sources-unreachable", 2),
+            ("fetch-http-status", 2),
+            ("fetch-not-in-snapshot", 2),
+            ("fetch-not-in-snapshot", 2)
+        ]
+    );
+    // Offline, the same envelope reaches its required level 1 without a single fetch.
+    let offline = Table::new(&[], "");
+    let report = verify(
+        env.as_bytes(),
+        &offline,
+        &VerifyOptions::new(NOW, 1, trust()),
+    );
+    assert!(report.verified);
+    assert!(offline.seen().is_empty());
+}
+
+#[test]
+fn the_fetch_budget_bounds_level_2() {
+    let env = signed("Transformer architecture");
+    let table = Table::new(&[("GET", &canonical_of(&env), 200)], "ad17e76a8baad7a1");
+    let mut options = VerifyOptions::new(NOW, 2, trust());
+    options.budget = FetchBudget {
+        max_fetches: 2,
+        ..FetchBudget::default()
+    };
+    let report = verify(env.as_bytes(), &table, &options);
+    assert!(report.has(IncidentCode::FetchBudgetExhausted));
+    assert_eq!(table.seen().len(), 2, "the third request is never made");
+}
+
+#[test]
+fn a_response_gives_each_reference_its_own_verdict() {
+    let fresh = signed("Transformer architecture");
+    let tampered = signed("RLHF").replace("\"confidence\": 1.0", "\"confidence\": 0.5");
+    let stale_claim = claim("LoRA").replace("2026-05-16", "2025-01-01");
+    let stale = sign(stale_claim.as_bytes(), SignKey::Hmac(SECRET), &options())
+        .unwrap()
+        .envelope;
+    let id = |e: &str| {
+        serde_json::from_str::<Value>(e).unwrap()["claim"]["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let (a, b, c) = (id(&fresh), id(&tampered), id(&stale));
+    let answer = format!("One [{a}], two [{b}], three [{c}], four [ce8a...], five [2017].");
+    let doc = format!(
+        r#"{{"answer": {}, "chains": {{"{a}": {fresh}, "{b}": {tampered}, "{c}": {stale}}}}}"#,
+        serde_json::to_string(&answer).unwrap()
+    );
+    let report = verify(
+        doc.as_bytes(),
+        &Table::new(&[], ""),
+        &VerifyOptions::new(NOW, 1, trust()),
+    );
+    let verdicts: Vec<(&str, Verdict)> = report
+        .references
+        .iter()
+        .map(|r| (r.text.as_str(), r.verdict))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            (a.as_str(), Verdict::Verified),
+            (b.as_str(), Verdict::Tampered),
+            (c.as_str(), Verdict::Stale),
+            ("ce8a...", Verdict::Unverified)
+        ]
+    );
+    assert_eq!(
+        report.codes(Severity::Error),
+        ["chain-signature-invalid", "chain-ref-unresolved"]
+    );
+    assert_eq!(report.codes(Severity::Warning), ["chain-stale"]);
+    assert_eq!(report.level, 0);
+}
+
+#[test]
+fn rotated_ed25519_keys_and_the_signer_binding() {
+    let old = SigningKey::from_secret_bytes(&[1; 32]);
+    let new = SigningKey::from_secret_bytes(&[2; 32]);
+    let env = sign(
+        claim("Transformer architecture").as_bytes(),
+        SignKey::Ed25519(&new),
+        &options(),
+    )
+    .unwrap()
+    .envelope;
+    let set = KeySet::new(vec![
+        citeproof_jose::KeyEntry {
+            kid: Some("2025".into()),
+            key: old.verifying_key(),
+        },
+        citeproof_jose::KeyEntry {
+            kid: Some("2026".into()),
+            key: new.verifying_key(),
+        },
+    ])
+    .unwrap();
+    let mut trust = TrustConfig::default();
+    trust.add_keys(SIGNER, set.clone());
+    let report = verify(
+        env.as_bytes(),
+        &Table::new(&[], ""),
+        &VerifyOptions::new(NOW, 1, trust),
+    );
+    assert!(report.verified, "{report:#?}");
+    assert_eq!(report.envelopes[0].key_used.as_deref(), Some("2026"));
+    assert_eq!(
+        report.envelopes[0].signing_input,
+        Some(SigningInput::SeedPython)
+    );
+
+    // The same keys configured for another signer: nothing is configured for this one.
+    let mut elsewhere = TrustConfig::default();
+    elsewhere.add_keys("did:web:other.example", set);
+    let report = verify(
+        env.as_bytes(),
+        &Table::new(&[], ""),
+        &VerifyOptions::new(NOW, 1, elsewhere),
+    );
+    assert_eq!(
+        report.envelopes[0].signature,
+        SignatureStatus::KeyUnresolved
+    );
+    assert!(report.has(IncidentCode::ChainKeyUnresolved));
+}
+
+#[test]
+fn the_signer_refuses_what_it_must_not_sign() {
+    let opts = options();
+    let short = sign(claim("x").as_bytes(), SignKey::Hmac("short"), &opts);
+    assert!(matches!(short, Err(SignError::WeakSecret(5))));
+    let wrong_id = claim("x").replacen('{', "{\"id\":\"0000000000000000\",", 1);
+    match sign(wrong_id.as_bytes(), SignKey::Hmac(SECRET), &opts) {
+        Err(SignError::Invalid(incidents)) => {
+            assert_eq!(incidents[0].code, IncidentCode::ChainIdMismatch)
+        }
+        other => panic!("{other:?}"),
+    }
+    let conflict = claim("x").replacen('{', "{\"signedBy\":\"me\",", 1);
+    assert!(sign(conflict.as_bytes(), SignKey::Hmac(SECRET), &opts).is_err());
+    let not_did = SignOptions {
+        signed_by: "sourcescore-hmac".into(),
+        ..opts.clone()
+    };
+    assert!(matches!(
+        sign(claim("x").as_bytes(), SignKey::Hmac(SECRET), &not_did),
+        Err(SignError::NoCanonicalBase(_))
+    ));
+    let bad_time = SignOptions {
+        signed_at: "yesterday".into(),
+        ..opts.clone()
+    };
+    assert!(matches!(
+        sign(claim("x").as_bytes(), SignKey::Hmac(SECRET), &bad_time),
+        Err(SignError::SignedAt(_))
+    ));
+    match sign(b"{\"a\":1,\"a\":2}", SignKey::Hmac(SECRET), &opts) {
+        Err(e @ SignError::Json(_)) => {
+            let i = &e.incidents()[0];
+            assert_eq!(i.code, IncidentCode::JsonDuplicateMember);
+            assert_eq!(i.location.offset, Some(7));
+        }
+        other => panic!("{other:?}"),
+    }
+    let no_vertical =
+        r#"{"subject":"s","predicate":"p","object":"o","sources":[{"url":"https://a.example/"}]}"#;
+    match sign(no_vertical.as_bytes(), SignKey::Hmac(SECRET), &opts) {
+        Err(SignError::Invalid(incidents)) => {
+            assert_eq!(incidents[0].location.pointer.as_deref(), Some("/vertical"))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_signer_builds_the_seeds_shape() {
+    let s = sign(
+        claim("Transformer architecture").as_bytes(),
+        SignKey::Hmac(SECRET),
+        &options(),
+    )
+    .unwrap();
+    let v: Value = serde_json::from_str(&s.envelope).unwrap();
+    assert_eq!(s.claim_id, "ad17e76a8baad7a1");
+    let citeproof_chain::lossless::Node::Object(members) =
+        citeproof_chain::lossless::parse(s.envelope.as_bytes()).unwrap()
+    else {
+        panic!("not an object")
+    };
+    let keys: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "apiVersion",
+            "methodology",
+            "canonical",
+            "claim",
+            "signature",
+            "citedAs"
+        ]
+    );
+    assert_eq!(
+        v["canonical"],
+        "https://sourcescore.org/claims/ad17e76a8baad7a1/"
+    );
+    assert_eq!(v["methodology"], "https://sourcescore.org/methodology/");
+    assert_eq!(
+        v["claim"]["statement"],
+        "Transformer architecture introduced in paper: Attention Is All You Need (Vaswani et al., 2017)."
+    );
+    let cited = v["citedAs"].as_str().unwrap();
+    assert!(
+        cited.contains("ad17e76a8baad7a1")
+            && cited.contains("https://sourcescore.org/claims/ad17e76a8baad7a1/")
+    );
+    assert!(
+        s.envelope.contains("\"confidence\": 1.0"),
+        "the number is written as in the claim"
+    );
+}
+
+#[test]
+fn validate_checks_documents_without_keys_or_network() {
+    let env: Value = serde_json::from_str(&signed("Transformer architecture")).unwrap();
+    assert!(validate_value(&env, false).is_empty());
+    let mut bad = env.clone();
+    bad["claim"]["id"] = json!("ad17e76a8baad7a2");
+    let codes: Vec<_> = validate_value(&bad, false).iter().map(|i| i.code).collect();
+    assert!(codes.contains(&IncidentCode::ChainIdMismatch), "{codes:?}");
+    let response = json!({"answer": "see [abc123]", "chains": {}});
+    let codes: Vec<_> = validate_value(&response, true)
+        .iter()
+        .map(|i| i.code)
+        .collect();
+    assert_eq!(codes, [IncidentCode::ChainRefUnresolved]);
+    // An envelope given as a response is missing the response's members.
+    let codes: Vec<_> = validate_value(&env, true).iter().map(|i| i.code).collect();
+    assert!(codes.contains(&IncidentCode::SchemaViolation), "{codes:?}");
+}
+
+#[test]
+fn hostile_documents_get_incidents_never_panics() {
+    let inputs: Vec<Vec<u8>> = vec![
+        b"".to_vec(),
+        b"[]".to_vec(),
+        b"null".to_vec(),
+        b"{\"chains\": 5}".to_vec(),
+        b"{\"claim\": {\"sources\": [null, 1, {}]}, \"signature\": {\"signature\": 5}}".to_vec(),
+        b"{\"answer\": \"[\", \"chains\": {\"a\": []}}".to_vec(),
+        format!("{}{}", "[".repeat(200), "]".repeat(200)).into_bytes(),
+        vec![0xff, 0xfe],
+    ];
+    for input in inputs {
+        let report = verify(
+            &input,
+            &Table::new(&[], ""),
+            &VerifyOptions::new(NOW, 2, trust()),
+        );
+        assert_eq!(report.level, 0, "{}", String::from_utf8_lossy(&input));
+        assert!(!report.incidents.is_empty());
+    }
+}

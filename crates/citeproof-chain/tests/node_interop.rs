@@ -1,0 +1,300 @@
+//! citeproof against the producer's deployed ECMAScript signing path, run by node
+//! (`tests/node/deployed_signer.js`, written from the facts of profile CHAIN-002/CHAIN-006):
+//!
+//! (a) envelopes node signs over `JSON.stringify(payload, Object.keys(payload).sort())` verify
+//!     in citeproof under the `deployed-js` input, with `chain-signature-partial` listing the
+//!     members the signature leaves out; a tampered source URL still verifies, and the warning
+//!     names exactly that member; a tampered covered member fails;
+//! (b) claim ids and `Number::toString` agree with node on generated input.
+//!
+//! Without `node` the test prints a notice and passes, unless `CITEPROOF_REQUIRE_PYTHON` is set
+//! (CI sets it; it also requires node), in which case it fails.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use citeproof_chain::id::claim_id;
+use citeproof_chain::numfmt::ecmascript_number;
+use citeproof_chain::report::{ChainReport, SignatureStatus, Verdict};
+use citeproof_chain::{SigningInput, TrustConfig, VerifyOptions, verify};
+use citeproof_fetch::{FetchError, FetchedResponse, Fetcher};
+use citeproof_model::IncidentCode;
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use serde_json::{Value, json};
+
+const SECRET: &str = "the producer's deployed secret, 2026";
+const NOW: i64 = 1_779_235_200; // 2026-05-20T00:00:00Z
+
+fn script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/node/deployed_signer.js")
+}
+
+fn node(mode: &str, request: &Value) -> Result<Value, String> {
+    let mut child = Command::new("node")
+        .arg(script())
+        .arg(mode)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run node: {e}"))?;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&serde_json::to_vec(request).unwrap())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    if !out.status.success() {
+        return Err(format!(
+            "node failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("node output: {e}"))
+}
+
+fn available() -> bool {
+    match node("probe", &json!({})) {
+        Ok(v) => {
+            println!("interop with node {}", v["node"]);
+            true
+        }
+        Err(why) => {
+            if std::env::var_os("CITEPROOF_REQUIRE_PYTHON").is_some() {
+                panic!(
+                    "CITEPROOF_REQUIRE_PYTHON is set but the node interop test cannot run: {why}"
+                );
+            }
+            println!("NOTICE: skipping the node interop test: {why}");
+            false
+        }
+    }
+}
+
+struct NoNetwork;
+
+impl Fetcher for NoNetwork {
+    fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+        Err(FetchError::NotInSnapshot { url: url.into() })
+    }
+}
+
+fn check(envelope: &str) -> ChainReport {
+    let mut trust = TrustConfig::default();
+    trust.add_secret("did:web:sourcescore.org", SECRET);
+    verify(
+        envelope.as_bytes(),
+        &NoNetwork,
+        &VerifyOptions::new(NOW, 1, trust),
+    )
+}
+
+fn producer_claims() -> Value {
+    json!([
+        {
+            "vertical": "ai-ml",
+            "subject": "Transformer architecture",
+            "predicate": "introduced_in_paper",
+            "object": "Attention Is All You Need (Vaswani et al., 2017)",
+            "confidence": 1.0,
+            "sources": [
+                {"url": "https://arxiv.org/abs/1706.03762", "title": "Attention Is All You Need",
+                 "publisher": "arXiv", "publishedDate": "2017-06-12", "accessedDate": "2026-05-16",
+                 "type": "preprint", "excerpt": "We propose a new simple network architecture, the Transformer"},
+                {"url": "https://research.google/pubs/attention-is-all-you-need/", "title": "Google Research",
+                 "publisher": "Google Research", "accessedDate": "2026-05-16", "type": "official-blog"}
+            ],
+            "publishedAt": "2026-05-16T00:00:00Z",
+            "lastVerified": "2026-05-16",
+            "methodologyVersion": "veritas-v0.1",
+            "tags": ["transformer", "attention"]
+        },
+        {
+            "vertical": "ai-ml",
+            "subject": "GPT-4 Turbo",
+            "predicate": "context_window_tokens",
+            "object": "128000",
+            "confidence": 0.95,
+            "sources": [{"url": "https://openai.com/index/new-models-and-developer-products-announced-at-devday/",
+                         "title": "DevDay", "publisher": "OpenAI", "accessedDate": "2026-05-16", "type": "official-blog",
+                         "excerpt": "GPT-4 Turbo ... has a 128K context window"}],
+            "publishedAt": "2026-05-16T00:00:00Z",
+            "lastVerified": "2026-05-16",
+            "methodologyVersion": "veritas-v0.1",
+            "tags": []
+        }
+    ])
+}
+
+#[test]
+fn deployed_envelopes_verify_with_the_uncovered_members_listed_and_tampering_shows() {
+    if !available() {
+        return;
+    }
+    let envelopes = node(
+        "sign",
+        &json!({"secret": SECRET, "signedAt": "2026-05-16T00:00:00.000Z", "claims": producer_claims()}),
+    )
+    .unwrap();
+    for text in envelopes.as_array().unwrap() {
+        let text = text.as_str().unwrap();
+        let report = check(text);
+        assert!(report.verified, "{text}\n{report:#?}");
+        let e = &report.envelopes[0];
+        assert_eq!(e.signature, SignatureStatus::Verified);
+        assert_eq!(e.signing_input, Some(SigningInput::DeployedJs));
+        assert_eq!(e.claim_id, e.computed_id, "node's id is citeproof's");
+        assert_eq!(
+            report.codes(citeproof_model::Severity::Warning),
+            ["chain-signature-partial"]
+        );
+        for member in [
+            "/claim/sources/0/url",
+            "/claim/sources/0/excerpt",
+            "/claim/tags",
+            "/claim/lastVerified",
+            "/signature/signedAt",
+            "/signature/signedBy",
+        ] {
+            assert!(
+                e.uncovered.iter().any(|u| u == member),
+                "{member} not listed: {:?}",
+                e.uncovered
+            );
+        }
+        for member in ["/claim/confidence", "/claim/subject", "/claim/statement"] {
+            assert!(
+                !e.uncovered.iter().any(|u| u == member),
+                "{member} is covered"
+            );
+        }
+
+        // A swapped source URL is not covered by the deployed input: it still verifies, and
+        // the warning names that member.
+        let mut v: Value = serde_json::from_str(text).unwrap();
+        v["claim"]["sources"][0]["url"] = json!("https://attacker.example/fabricated");
+        let swapped = serde_json::to_string_pretty(&v).unwrap();
+        let report = check(&swapped);
+        assert!(report.verified);
+        let warning = report
+            .incidents
+            .iter()
+            .find(|i| i.incident.code == IncidentCode::ChainSignaturePartial)
+            .unwrap();
+        assert!(
+            warning.incident.message.contains("/claim/sources/0/url"),
+            "{}",
+            warning.incident.message
+        );
+
+        // Covered members: the signature fails and the verdict is "tampered".
+        for (pointer, value) in [
+            ("/claim/confidence", json!(0.5)),
+            ("/claim/statement", json!("edited")),
+            ("/claim/publishedAt", json!("2020-01-01T00:00:00Z")),
+        ] {
+            let mut v: Value = serde_json::from_str(text).unwrap();
+            *v.pointer_mut(pointer).unwrap() = value;
+            let report = check(&serde_json::to_string(&v).unwrap());
+            assert!(!report.verified, "{pointer}");
+            assert!(report.has(IncidentCode::ChainSignatureInvalid), "{pointer}");
+            assert_eq!(report.envelopes[0].verdict, Verdict::Tampered);
+        }
+        // Relabeling the signer (not covered) moves the envelope to keys it was not made with.
+        let mut v: Value = serde_json::from_str(text).unwrap();
+        v["signature"]["signedBy"] = json!("did:web:other.example");
+        v["canonical"] = json!(
+            v["canonical"]
+                .as_str()
+                .unwrap()
+                .replace("sourcescore.org", "other.example")
+        );
+        let report = check(&serde_json::to_string(&v).unwrap());
+        assert!(report.has(IncidentCode::ChainKeyUnresolved));
+    }
+}
+
+#[test]
+fn ecmascript_numbers_equal_node_on_random_doubles() {
+    if !available() {
+        return;
+    }
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[5; 32]),
+    );
+    let mut doubles: Vec<f64> = (0..20_000)
+        .map(|_| any::<u64>().new_tree(&mut runner).unwrap().current())
+        .map(f64::from_bits)
+        .filter(|x| x.is_finite())
+        .collect();
+    doubles.extend([
+        1e21,
+        1e20,
+        1e-6,
+        1e-7,
+        -0.0,
+        0.0,
+        5e-324,
+        f64::from_bits(0x431a_0929_e12c_c7fd),
+    ]);
+    let bits: Vec<String> = doubles
+        .iter()
+        .map(|x| format!("{:016x}", x.to_bits()))
+        .collect();
+    let expected = node("numbers", &json!({ "bits": bits })).unwrap();
+    for (x, want) in doubles.iter().zip(expected.as_array().unwrap()) {
+        assert_eq!(
+            ecmascript_number(*x),
+            want.as_str().unwrap(),
+            "{:016x}",
+            x.to_bits()
+        );
+    }
+    println!("{} doubles: citeproof == node String(x)", doubles.len());
+}
+
+#[test]
+fn claim_ids_equal_node_on_generated_fields() {
+    if !available() {
+        return;
+    }
+    // Letters with special lowercase mappings, ECMAScript and non-ECMAScript white space.
+    let chars = prop_oneof![
+        6 => proptest::char::range('A', 'z'),
+        1 => Just(' '), 1 => Just('\u{a0}'), 1 => Just('\u{feff}'), 1 => Just('\u{3000}'),
+        1 => Just('\u{2028}'), 1 => Just('\u{85}'), 1 => Just('\u{180e}'), 1 => Just('\u{200b}'),
+        1 => Just('\u{3a3}'), 1 => Just('\u{391}'), 1 => Just('\u{130}'), 1 => Just('\u{1e9e}'),
+        1 => Just('\u{10400}'), 1 => Just('\u{41}'), 1 => Just('-'), 1 => Just('.'),
+    ];
+    let field =
+        proptest::collection::vec(chars, 1..12).prop_map(|c| c.into_iter().collect::<String>());
+    let strategy = (field.clone(), field.clone(), field.clone(), field);
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[6; 32]),
+    );
+    let fields: Vec<(String, String, String, String)> = (0..3000)
+        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+        .collect();
+    let request: Vec<Value> = fields
+        .iter()
+        .map(|(a, b, c, d)| json!([a, b, c, d]))
+        .collect();
+    let expected = node("ids", &json!({ "fields": request })).unwrap();
+    for ((v, s, p, o), want) in fields.iter().zip(expected.as_array().unwrap()) {
+        assert_eq!(
+            claim_id(v, s, p, o),
+            want.as_str().unwrap(),
+            "{v:?} {s:?} {p:?} {o:?}"
+        );
+    }
+    println!("{} generated claims: citeproof id == node id", fields.len());
+}

@@ -1,0 +1,446 @@
+//! `citeproof chain id|sign|verify`: citation-chain envelopes (seed 004, profile CHAIN-*).
+//!
+//! - `id CLAIM.json`: the content-addressed claim id (CHAIN-002) of a claim or an envelope;
+//!   exit 1 when the claim carries another id.
+//! - `sign CLAIM.json (--hmac-key-file F | --key KEY.pem) --signed-by ID [--signed-at T]`: the
+//!   envelope in the seed's shape, signed over the `seed-python` input.
+//! - `verify FILE [--hmac-key-file F]... [--key PUB|JWKS]... [--signed-by ID] [--trust FILE]
+//!   [--offline | --level N] [--snapshot FILE] [--now UNIX]`: an envelope or a chain response;
+//!   exit 0 when the required level (2, or 1 with `--offline`) is met, 1 when not, 2 on usage
+//!   errors.
+
+use std::process::ExitCode;
+
+use citeproof_chain::report::{ChainReport, SignatureStatus};
+use citeproof_chain::sign::{SignError, claim_id_of};
+use citeproof_chain::{SignKey, SignOptions, TrustConfig, VerifyOptions};
+use citeproof_fetch::{FetchPolicy, Fetcher, HttpFetcher, SnapshotFetcher, parse_snapshot};
+use citeproof_jose::{load_public_keys, load_signing_key};
+use citeproof_model::{Incident, Timestamp};
+use serde_json::json;
+
+use crate::cmd::Failure;
+use crate::input::{display, read_document, read_limited};
+
+/// Largest secret or key file read.
+const MAX_KEY_FILE_BYTES: usize = 64 * 1024;
+
+/// Largest JSON web snapshot read (FETCH-008).
+const MAX_SNAPSHOT_BYTES: usize = 256 * 1024 * 1024;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    verb: Verb,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Verb {
+    /// Print the content-addressed id of a claim (or of an envelope's claim).
+    Id(IdArgs),
+    /// Build and sign an envelope from a claim (HMAC-SHA256 or Ed25519).
+    Sign(SignArgs),
+    /// Verify an envelope or a chain response (answer + chains), Level 1 offline, Level 2 online.
+    Verify(VerifyArgs),
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    match args.verb {
+        Verb::Id(a) => id(a),
+        Verb::Sign(a) => sign(a),
+        Verb::Verify(a) => verify(a),
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct IdArgs {
+    /// Claim (or envelope) JSON file, or `-` for standard input.
+    file: String,
+    /// Print `{"command":"chain id","ok":..,"incidents":[..],"id":..,"written_id":..}`.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One line per incident: `FILE: [code] at POINTER (byte N): message`.
+fn incident_lines(file: &str, incidents: &[Incident]) -> String {
+    incidents
+        .iter()
+        .map(|i| {
+            let mut at = String::new();
+            if let Some(p) = &i.location.pointer {
+                at.push_str(&format!(" at {}", if p.is_empty() { "/" } else { p }));
+            }
+            if let Some(o) = i.location.offset {
+                at.push_str(&format!(" (byte {o})"));
+            }
+            format!("{}: [{}]{at}: {}", display(file), i.code, i.message)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn sign_failure(file: &str, e: &SignError) -> Failure {
+    let incidents = e.incidents();
+    if incidents.is_empty() {
+        Failure::Invalid(format!("{}: {e}", display(file)))
+    } else {
+        Failure::Invalid(incident_lines(file, &incidents))
+    }
+}
+
+fn id(args: IdArgs) -> Result<ExitCode, Failure> {
+    let bytes = read_document(&args.file)?;
+    let (id, written) = match claim_id_of(&bytes) {
+        Ok(r) => r,
+        Err(e) if args.json => {
+            crate::out::json_report(
+                "chain id",
+                false,
+                &e.incidents(),
+                &json!({ "error": e.to_string() }),
+            )?;
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) => return Err(sign_failure(&args.file, &e)),
+    };
+    let matches = written.as_ref().is_none_or(|w| *w == id);
+    if args.json {
+        crate::out::json_report(
+            "chain id",
+            matches,
+            &crate::out::NO_INCIDENTS,
+            &json!({ "id": id, "written_id": written }),
+        )?;
+    } else {
+        crate::out::println(&id)?;
+        if !matches {
+            eprintln!(
+                "citeproof: {}: the claim's id `{}` differs from its computed id {id} [chain-id-mismatch]",
+                display(&args.file),
+                written.as_deref().unwrap_or_default()
+            );
+        }
+    }
+    Ok(if matches {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SignArgs {
+    /// Claim JSON file (vertical, subject, predicate, object, sources, ...), or `-`.
+    file: String,
+    /// HMAC-SHA256: a file holding the shared secret (UTF-8; one trailing newline is removed).
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "key",
+        conflicts_with = "key"
+    )]
+    hmac_key_file: Option<String>,
+    /// Ed25519: a private key (PKCS#8 PEM or private JWK).
+    #[arg(long, value_name = "KEY")]
+    key: Option<String>,
+    /// `signature.signedBy`, e.g. `did:web:example.org`.
+    #[arg(long, value_name = "ID")]
+    signed_by: String,
+    /// `signature.signedAt` (RFC 3339; default: now).
+    #[arg(long, value_name = "TIMESTAMP")]
+    signed_at: Option<String>,
+    /// Canonical URLs are BASE<id>/ (default for a did:web signer: https://<host>/claims/).
+    #[arg(long, value_name = "BASE")]
+    canonical_base: Option<String>,
+    /// `methodology` URL (default for a did:web signer: https://<host>/methodology/).
+    #[arg(long, value_name = "URL")]
+    methodology: Option<String>,
+    /// Also write the envelope to FILE (exactly the bytes printed without --json).
+    #[arg(long, value_name = "FILE")]
+    out: Option<String>,
+    /// Print `{"command":"chain sign",...,"claim_id","signature","envelope"}`.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A secret file: UTF-8, one trailing LF (or CRLF) removed, not empty.
+fn read_secret(path: &str) -> Result<String, Failure> {
+    let bytes = read_limited(path, MAX_KEY_FILE_BYTES)?;
+    let mut text = String::from_utf8(bytes)
+        .map_err(|_| Failure::Usage(format!("{}: the secret is not UTF-8", display(path))))?;
+    if text.ends_with('\n') {
+        text.pop();
+        if text.ends_with('\r') {
+            text.pop();
+        }
+    }
+    if text.is_empty() {
+        return Err(Failure::Usage(format!(
+            "{}: the secret is empty",
+            display(path)
+        )));
+    }
+    Ok(text)
+}
+
+fn sign(args: SignArgs) -> Result<ExitCode, Failure> {
+    let bytes = read_document(&args.file)?;
+    let signed_at = match &args.signed_at {
+        Some(t) => t.clone(),
+        None => Timestamp::from_unix(crate::cmd::now())
+            .map_err(Failure::Usage)?
+            .as_str()
+            .to_owned(),
+    };
+    let options = SignOptions {
+        signed_by: args.signed_by.clone(),
+        signed_at,
+        canonical_base: args.canonical_base.clone(),
+        methodology: args.methodology.clone(),
+    };
+    let secret;
+    let signing_key;
+    let key = match (&args.hmac_key_file, &args.key) {
+        (Some(f), _) => {
+            secret = read_secret(f)?;
+            SignKey::Hmac(&secret)
+        }
+        (None, Some(k)) => {
+            let text = read_limited(k, MAX_KEY_FILE_BYTES)?;
+            signing_key = load_signing_key(&text)
+                .map_err(|e| Failure::Usage(format!("{}: [{}] {e}", display(k), e.code())))?;
+            SignKey::Ed25519(&signing_key)
+        }
+        (None, None) => {
+            return Err(Failure::Usage(
+                "give --hmac-key-file FILE or --key KEY".into(),
+            ));
+        }
+    };
+    let signed = match citeproof_chain::sign(&bytes, key, &options) {
+        Ok(s) => s,
+        Err(
+            e @ (SignError::WeakSecret(_) | SignError::NoCanonicalBase(_) | SignError::SignedAt(_)),
+        ) => {
+            return Err(Failure::Usage(e.to_string()));
+        }
+        Err(e) if args.json => {
+            crate::out::json_report(
+                "chain sign",
+                false,
+                &e.incidents(),
+                &json!({ "error": e.to_string() }),
+            )?;
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) => return Err(sign_failure(&args.file, &e)),
+    };
+    if let Some(path) = &args.out {
+        std::fs::write(path, format!("{}\n", signed.envelope))
+            .map_err(|e| Failure::Usage(format!("cannot write {path}: {e}")))?;
+    }
+    if args.json {
+        let envelope: serde_json::Value = serde_json::from_str(&signed.envelope)
+            .map_err(|e| Failure::Usage(format!("cannot read back the envelope: {e}")))?;
+        crate::out::json_report(
+            "chain sign",
+            true,
+            &crate::out::NO_INCIDENTS,
+            &json!({ "claim_id": signed.claim_id, "signature": signed.signature, "envelope": envelope }),
+        )?;
+    } else {
+        crate::out::println(&signed.envelope)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Envelope or chain response (`{"answer","chains"}`) JSON file, or `-`.
+    file: String,
+    /// An HMAC-SHA256 secret of the signer named by --signed-by (repeatable: rotated secrets).
+    #[arg(long, value_name = "FILE", requires = "signed_by")]
+    hmac_key_file: Vec<String>,
+    /// Ed25519 public keys of the signer named by --signed-by: SPKI PEM, JWK or JWK Set
+    /// (repeatable).
+    #[arg(long, value_name = "PUB|JWKS", requires = "signed_by")]
+    key: Vec<String>,
+    /// The signer id (`signedBy`) the given secrets and keys belong to: trust comes from your
+    /// configuration, never from the envelope.
+    #[arg(long, value_name = "ID")]
+    signed_by: Option<String>,
+    /// Secrets and keys of several signers: `{"secrets": {ID: [secret...]}, "keys": {ID: JWKS}}`.
+    #[arg(long, value_name = "FILE")]
+    trust: Option<String>,
+    /// Level 1 only: no network (envelope, id, signature, answer references).
+    #[arg(long, conflicts_with_all = ["level", "snapshot"])]
+    offline: bool,
+    /// Level to check and require (1 or 2; default 2).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    level: Option<u8>,
+    /// Answer Level 2 fetches from a web snapshot (JSON) instead of the network.
+    #[arg(long, value_name = "FILE")]
+    snapshot: Option<String>,
+    /// Allow loopback and private addresses (local tests); link-local stays refused.
+    #[arg(long)]
+    allow_private: bool,
+    /// Verification time, Unix seconds (default: now); decides staleness (CHAIN-010).
+    #[arg(long)]
+    now: Option<i64>,
+    /// Print the report as JSON: `command`, `ok`, `incidents`, `document`, `level`,
+    /// `required_level`, `verified`, `envelopes` (signing input, key, verdict, uncovered
+    /// members) and `references`.
+    #[arg(long)]
+    json: bool,
+}
+
+fn trust_from_args(args: &VerifyArgs) -> Result<TrustConfig, Failure> {
+    let mut trust = match &args.trust {
+        Some(path) => {
+            let bytes = read_limited(path, MAX_KEY_FILE_BYTES)?;
+            let value = citeproof_model::json::parse_strict(&bytes)
+                .map_err(|e| Failure::Usage(format!("{}: [{}] {e}", display(path), e.code)))?;
+            TrustConfig::from_json(&value)
+                .map_err(|e| Failure::Usage(format!("{}: {e}", display(path))))?
+        }
+        None => TrustConfig::default(),
+    };
+    if let Some(signer) = &args.signed_by {
+        for f in &args.hmac_key_file {
+            trust.add_secret(signer, &read_secret(f)?);
+        }
+        for k in &args.key {
+            let bytes = read_limited(k, MAX_KEY_FILE_BYTES)?;
+            let keys = load_public_keys(&bytes)
+                .map_err(|e| Failure::Usage(format!("{}: [{}] {e}", display(k), e.code())))?;
+            trust.add_keys(signer, keys);
+        }
+    }
+    Ok(trust)
+}
+
+fn verify(args: VerifyArgs) -> Result<ExitCode, Failure> {
+    let bytes = read_document(&args.file)?;
+    let trust = trust_from_args(&args)?;
+    let level = if args.offline {
+        1
+    } else {
+        args.level.unwrap_or(2)
+    };
+    let options = VerifyOptions::new(args.now.unwrap_or_else(crate::cmd::now), level, trust);
+    let policy = FetchPolicy {
+        allow_private: args.allow_private,
+        ..FetchPolicy::default()
+    };
+    let fetcher: Box<dyn Fetcher> = match &args.snapshot {
+        Some(path) => {
+            let snapshot_bytes = read_limited(path, MAX_SNAPSHOT_BYTES)?;
+            let snapshot = parse_snapshot(&snapshot_bytes)
+                .map_err(|e| Failure::Usage(format!("{}: [{}] {e}", display(path), e.code())))?;
+            Box::new(
+                SnapshotFetcher::new(&snapshot, policy).map_err(|e| {
+                    Failure::Usage(format!("{}: [{}] {e}", display(path), e.code()))
+                })?,
+            )
+        }
+        None => Box::new(HttpFetcher::new(policy)),
+    };
+    let report = citeproof_chain::verify(&bytes, fetcher.as_ref(), &options);
+    if args.json {
+        crate::out::json_report("chain verify", report.verified, &report.incidents, &report)?;
+    } else {
+        crate::out::print(&readable(&args.file, &report))?;
+    }
+    Ok(if report.verified {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn readable(file: &str, r: &ChainReport) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("{}: chain {}\n", display(file), r.document));
+    out.push_str(&format!(
+        "level achieved: {} (required {}) -> {}\n",
+        r.level,
+        r.required_level,
+        if r.verified {
+            "VERIFIED"
+        } else {
+            "NOT VERIFIED"
+        }
+    ));
+    for e in &r.envelopes {
+        let name = e.key.as_deref().or(e.claim_id.as_deref()).unwrap_or("?");
+        out.push_str(&format!(
+            "\nenvelope {name} [{}]\n",
+            serde_plain(&e.verdict)
+        ));
+        if let (Some(id), Some(computed)) = (&e.claim_id, &e.computed_id) {
+            let same = if id == computed { "matches" } else { "DIFFERS" };
+            out.push_str(&format!("  id: {id} (computed {computed}: {same})\n"));
+        }
+        let alg = e.algorithm.map(|a| a.as_str()).unwrap_or("?");
+        let by = e.signed_by.as_deref().unwrap_or("?");
+        let status = match e.signature {
+            SignatureStatus::Verified => format!(
+                "verified over {} with {}",
+                e.signing_input.map(|i| i.as_str()).unwrap_or("?"),
+                e.key_used.as_deref().unwrap_or("?")
+            ),
+            SignatureStatus::Invalid => "INVALID".into(),
+            SignatureStatus::KeyUnresolved => "no key configured for this signer".into(),
+            SignatureStatus::NotChecked => "not checked".into(),
+        };
+        out.push_str(&format!("  signature: {alg} by {by}: {status}\n"));
+        if !e.uncovered.is_empty() {
+            out.push_str(&format!(
+                "  not covered by the signature: {}\n",
+                e.uncovered.join(", ")
+            ));
+        }
+        if let Some(f) = &e.fresh_as_of {
+            out.push_str(&format!("  last verified: {f}\n"));
+        }
+        if let Some(c) = &e.canonical {
+            let seen = match e.canonical_contains_id {
+                Some(true) => " (shows the id)",
+                Some(false) => " (does NOT show the id)",
+                None => "",
+            };
+            out.push_str(&format!("  canonical: {c}{seen}\n"));
+        }
+        if let Some(s) = &e.reachable_source {
+            out.push_str(&format!("  reachable source: {s}\n"));
+        }
+    }
+    if !r.references.is_empty() {
+        out.push_str("\nanswer references:\n");
+        for x in &r.references {
+            out.push_str(&format!(
+                "  [{}] at {}: {}\n",
+                x.text,
+                x.offset,
+                serde_plain(&x.verdict)
+            ));
+        }
+    }
+    if r.incidents.is_empty() {
+        out.push_str("\nno incidents\n");
+    } else {
+        out.push_str(&format!("\nincidents ({}):\n", r.incidents.len()));
+        for i in &r.incidents {
+            out.push_str(&format!("  L{} {}\n", i.level, i.incident));
+        }
+    }
+    out
+}
+
+/// A unit enum's serde name (`verified`, `tampered`, ...).
+fn serde_plain(v: &impl serde::Serialize) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}

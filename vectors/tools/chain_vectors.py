@@ -1,0 +1,823 @@
+#!/usr/bin/env python3
+"""Generates the citation-chain envelope vectors (profile CHAIN-*, seed 004):
+
+  vectors/chain/level1/claim-id.json       chain-claim-id
+  vectors/chain/level1/signing-input.json  chain-signing-input
+  vectors/chain/level1/verify.json         chain-verify, Level 1 (offline)
+  vectors/chain/level2/verify.json         chain-verify, Level 2 (canonical URL, sources)
+
+Run: python3 vectors/tools/chain_vectors.py [--check-node]
+(standard library + pyca/cryptography for the Ed25519 cases).
+
+Nothing here imports or runs citeproof. Every signature is computed over the bytes of
+`chain_lib.py`: `seed-python` with the seed's own verifier code on the document as Python's
+`json.loads` reads it, `deployed-js` with a Python re-implementation of the producer's
+`JSON.stringify(payload, Object.keys(payload).sort())`. `--check-node` recomputes every
+deployed-js payload and every claim id with node.js (the producer's own code path, typed from
+the facts in docs/PROFILE.md CHAIN-002/CHAIN-006) and fails on any difference.
+"""
+
+import base64
+import calendar
+import copy
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import chain_lib as cl  # noqa: E402
+from vectorlib import b64, case, derivation, write  # noqa: E402
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
+from cryptography.hazmat.primitives import serialization as ser  # noqa: E402
+
+
+def unix(text):
+    return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
+
+
+NOW = unix("2026-05-20T00:00:00Z")
+SIGNER = "did:web:sourcescore.org"
+SIGNED_AT = "2026-05-16T00:00:00.000Z"
+SECRET = "seed-004-example-secret-0001"
+SECRET_OLD = "seed-004-rotated-out-secret-0000"
+OTHER_SIGNER = "did:web:other.example"
+OTHER_SECRET = "other-signer-secret-0002"
+SEED_ID = "ad17e76a8baad7a1"
+CANONICAL = "https://sourcescore.org/claims/%s/" % SEED_ID
+SEED_CITED_AS = ("Transformer architecture introduced in paper: ... \u2014 SourceScore Claim "
+                 "ad17e76a8baad7a1 (verified 2026-05-16). "
+                 "https://sourcescore.org/claims/ad17e76a8baad7a1/")
+
+SEED = "seeds/004_53919f9e1e95c9ad.txt"
+NODE_CHECKS = []  # (kind, input, expected) checked by --check-node
+
+
+# ---- documents with numbers written exactly ----
+
+class Raw:
+    """A number written exactly as `text` in the document (`1E16`, `-0`, `1.0`)."""
+
+    def __init__(self, text):
+        self.text = text
+
+
+def render(doc, indent=2):
+    raws = []
+
+    def walk(v):
+        if isinstance(v, Raw):
+            raws.append(v.text)
+            return "\u0000RAW%d\u0000" % (len(raws) - 1)
+        if isinstance(v, dict):
+            return {k: walk(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        return v
+    text = json.dumps(walk(doc), indent=indent, ensure_ascii=False)
+    for i, raw in enumerate(raws):
+        text = text.replace('"\\u0000RAW%d\\u0000"' % i, raw)
+    return text
+
+
+# ---- keys ----
+
+def ed_key(seed_byte):
+    return Ed25519PrivateKey.from_private_bytes(bytes([seed_byte]) * 32)
+
+
+def b64u(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def public_jwk(key, kid=None):
+    raw = key.public_key().public_bytes(ser.Encoding.Raw, ser.PublicFormat.Raw)
+    j = {"kty": "OKP", "crv": "Ed25519", "x": b64u(raw)}
+    if kid is not None:
+        j["kid"] = kid
+    return j
+
+
+ED_OLD = ed_key(1)
+ED_NEW = ed_key(2)
+ED_OTHER = ed_key(3)
+# The identity point (y = 1): an Ed25519 public key of small order.
+WEAK_JWK = {"kty": "OKP", "crv": "Ed25519", "x": b64u(b"\x01" + b"\x00" * 31), "kid": "weak"}
+
+
+# ---- envelopes ----
+
+def seed_claim():
+    """The seed's example claim ("Anatomy of a SourceScore chain"), `confidence: 1.0`."""
+    return {
+        "id": SEED_ID,
+        "vertical": "ai-ml",
+        "subject": "Transformer architecture",
+        "predicate": "introduced_in_paper",
+        "object": "Attention Is All You Need (Vaswani et al., 2017)",
+        "statement": "...",
+        "confidence": Raw("1.0"),
+        "sources": [
+            {"url": "https://arxiv.org/abs/1706.03762",
+             "title": "Attention Is All You Need",
+             "publisher": "arXiv (Vaswani, Shazeer, ...)",
+             "publishedDate": "2017-06-12",
+             "excerpt": "We propose a new simple network architecture, ..."},
+            {"url": "https://papers.nips.cc/paper/2017/hash/...",
+             "title": "Attention Is All You Need (NeurIPS 2017)",
+             "publisher": "NeurIPS Foundation",
+             "publishedDate": "2017-12-04"},
+        ],
+        "tags": ["transformer", "attention", "foundational"],
+    }
+
+
+def envelope(claim, algorithm="HMAC-SHA256", signer=SIGNER, signed_at=SIGNED_AT,
+             canonical=None, cited_as=SEED_CITED_AS):
+    env = {
+        "apiVersion": "v1",
+        "methodology": "https://sourcescore.org/methodology/",
+        "canonical": canonical or ("https://sourcescore.org/claims/%s/" % claim.get("id")),
+        "claim": claim,
+        "signature": {"algorithm": algorithm, "signedBy": signer, "signedAt": signed_at,
+                      "signature": ""},
+    }
+    if cited_as is not None:
+        env["citedAs"] = cited_as
+    return env
+
+
+def payload_of(env, form):
+    text = render(env)
+    parsed = json.loads(text)
+    if form == "seed-python":
+        return cl.seed_python_payload(parsed)
+    if form == "deployed-js":
+        payload = cl.deployed_js_payload(parsed)
+        NODE_CHECKS.append(("deployed", text, payload.decode()))
+        return payload
+    if form == "jcs":
+        return cl.jcs_payload(parsed)
+    raise ValueError(form)
+
+
+def sign(env, form="seed-python", secret=SECRET, key=None):
+    """Signs `env` in place (HMAC with `secret`, or Ed25519 with `key`) and returns it."""
+    payload = payload_of(env, form)
+    if key is not None:
+        env["signature"]["signature"] = key.sign(payload).hex()
+    else:
+        env["signature"]["signature"] = cl.hmac_hex(secret, payload)
+    return env
+
+
+def seed_envelope(form="seed-python"):
+    return sign(envelope(seed_claim()), form)
+
+
+def producer_claim():
+    """A claim as the producer's data file and build write it (JSON.stringify writes 1.0 as 1)."""
+    claim = {
+        "vertical": "ai-ml",
+        "subject": "Transformer architecture",
+        "predicate": "introduced_in_paper",
+        "object": "Attention Is All You Need (Vaswani et al., 2017)",
+        "confidence": 1,
+        "sources": [
+            {"url": "https://arxiv.org/abs/1706.03762",
+             "title": "Attention Is All You Need",
+             "publisher": "arXiv (Vaswani, Shazeer, Parmar, Uszkoreit, Jones, Gomez, Kaiser, Polosukhin)",
+             "publishedDate": "2017-06-12", "accessedDate": "2026-05-16", "type": "preprint",
+             "excerpt": "We propose a new simple network architecture, the Transformer, based solely on attention mechanisms, dispensing with recurrence and convolutions entirely."},
+            {"url": "https://research.google/pubs/attention-is-all-you-need/",
+             "title": "Attention Is All You Need (Google Research publication index)",
+             "publisher": "Google Research", "publishedDate": "2017-06-12",
+             "accessedDate": "2026-05-16", "type": "official-blog"},
+        ],
+        "publishedAt": "2026-05-16T00:00:00Z",
+        "lastVerified": "2026-05-16",
+        "methodologyVersion": "veritas-v0.1",
+        "tags": ["transformer", "attention", "foundational", "vaswani", "2017", "nips"],
+        "id": SEED_ID,
+        "statement": "Transformer architecture introduced in paper: Attention Is All You Need (Vaswani et al., 2017).",
+    }
+    return claim
+
+
+def producer_envelope():
+    """An envelope as the producer's build emits it, signed with its deployed signer."""
+    claim = producer_claim()
+    env = envelope(claim, cited_as=None)
+    sign(env, "deployed-js")
+    sig = env["signature"]["signature"]
+    env["citedAs"] = ("%s \u2014 SourceScore Claim %s (verified %s, signed %s\u2026). "
+                      "https://sourcescore.org/claims/%s/" % (
+                          claim["statement"], SEED_ID, claim["lastVerified"], sig[:8], SEED_ID))
+    return env
+
+
+def second_claim():
+    c = {"vertical": "ai-ml", "subject": "GPT-4", "predicate": "released_on",
+         "object": "2023-03-14", "statement": "GPT-4 released on: 2023-03-14.",
+         "confidence": Raw("1.0"),
+         "sources": [{"url": "https://openai.com/index/gpt-4-research/", "title": "GPT-4",
+                      "excerpt": "We've created GPT-4, the latest milestone in OpenAI's effort in scaling up deep learning."}]}
+    c = {"id": cl.claim_id(c["vertical"], c["subject"], c["predicate"], c["object"]), **c}
+    NODE_CHECKS.append(("id", [c["vertical"], c["subject"], c["predicate"], c["object"]], c["id"]))
+    return c
+
+
+def second_envelope():
+    c = second_claim()
+    canonical = "https://sourcescore.org/claims/%s/" % c["id"]
+    return sign(envelope(c, canonical=canonical,
+                         cited_as="GPT-4 released on: 2023-03-14. \u2014 SourceScore Claim %s. %s" % (c["id"], canonical)))
+
+
+# ---- derivations ----
+
+D_SEED = derivation("independent-tool", "signature: Python hmac over the seed's own verifier "
+                    "payload (json.dumps of the claim plus signedAt/signedBy, run by "
+                    "vectors/tools/chain_lib.py on the document as json.loads reads it)")
+D_DEPLOYED = derivation("independent-tool", "signature: Python hmac over chain_lib.py's "
+                        "re-implementation of the producer's JSON.stringify(payload, "
+                        "Object.keys(payload).sort()), checked equal to node v20.20.2 "
+                        "(chain_vectors.py --check-node)")
+D_ED = derivation("independent-tool", "signature: pyca/cryptography Ed25519 (RFC 8032, "
+                  "deterministic) over the seed's own json.dumps payload")
+
+
+def hand(detail):
+    return derivation("hand", detail)
+
+
+def verify_input(doc, secrets=None, keys=None, level=1, resources=None, now=NOW):
+    text = doc if isinstance(doc, str) else render(doc)
+    i = {"document": text, "now": now, "required_level": level}
+    if secrets is None:
+        secrets = {SIGNER: [SECRET]}
+    if secrets:
+        i["secrets"] = secrets
+    if keys:
+        i["keys"] = keys
+    if resources is not None:
+        i["resources"] = resources
+    return i
+
+
+FLAGS = {
+    "seed-example": "The seed's own example envelope or answer.",
+    "producer": "An envelope as the producer's published code emits it.",
+    "seed-python": "Signed over the seed's json.dumps signing input.",
+    "deployed-js": "Signed over the producer's deployed JSON.stringify signing input.",
+    "ed25519": "Ed25519 signature.",
+    "rotation": "Several keys or secrets configured for one signer.",
+    "tampered": "The envelope was changed after signing.",
+    "numbers": "Number forms that differ between JSON serializers.",
+    "unicode": "Strings or member names outside ASCII, or white space and case folding.",
+    "structure": "Envelope structure (members, types, forms).",
+    "trust": "Which configured key may verify which envelope.",
+    "warning": "A SHOULD is broken: valid with a warning.",
+    "response": "A chain response (answer + chains).",
+    "reference": "Claim references in the answer.",
+    "fetch": "Level 2 fetches (canonical URL, sources).",
+    "json": "The document is not I-JSON.",
+}
+
+
+# ---- chain-claim-id ----
+
+def claim_id_cases():
+    out = []
+
+    def add(cid, desc, claim, expect=None, errors=None, d=None, flags=()):
+        if expect is None and errors is None:
+            expect = cl.claim_id(claim["vertical"], claim["subject"], claim["predicate"], claim["object"])
+            NODE_CHECKS.append(("id", [claim["vertical"], claim["subject"], claim["predicate"], claim["object"]], expect))
+        out.append(case("chain-id-" + cid, desc, ["CHAIN-002"] if not errors else ["CHAIN-002", "CHAIN-003"],
+                        1, {"claim": claim}, "invalid" if errors else "valid", errors=errors,
+                        output=None if errors else {"id": expect},
+                        derivation_=d or derivation("independent-tool", "Python hashlib SHA-256 of the ECMAScript-trimmed, lowercased fields joined with | (chain_lib.claim_id), equal to node's .trim().toLowerCase()"),
+                        flags=flags))
+    base = {"vertical": "ai-ml", "subject": "Transformer architecture",
+            "predicate": "introduced_in_paper", "object": "Attention Is All You Need (Vaswani et al., 2017)"}
+    add("seed-example", "The seed's example claim gives the seed's id ad17e76a8baad7a1.", dict(base),
+        expect=SEED_ID, d=derivation("published", SEED + " example envelope: \"id\": \"ad17e76a8baad7a1\" for this claim"),
+        flags=["seed-example"])
+    add("case-and-whitespace", "Case and ECMAScript white space around the fields (BOM, ideographic space, LS, NBSP) do not change the id.",
+        {"vertical": "\ufeff AI-ML", "subject": "\u3000transformer ARCHITECTURE\n", "predicate": "Introduced_In_Paper\u00a0",
+         "object": "attention is all you need (vaswani et al., 2017)\u2028"}, expect=SEED_ID,
+        d=hand("trim removes U+FEFF, U+0020, U+3000, U+000A, U+00A0, U+2028 (ECMAScript WhiteSpace/LineTerminator); lowercasing gives the seed's fields, so the seed's id"),
+        flags=["unicode"])
+    add("nel-not-trimmed", "U+0085 (NEL) is not ECMAScript white space: it stays and changes the id.",
+        dict(base, subject="\u0085Transformer architecture"), flags=["unicode"])
+    add("inner-space-kept", "Only leading and trailing white space is trimmed; a doubled inner space changes the id.",
+        dict(base, subject="Transformer  architecture"), flags=["unicode"])
+    add("vertical-counts", "The vertical is part of the id: another vertical gives another id.",
+        dict(base, vertical="cs"), flags=[])
+    add("final-sigma", "Lowercasing is full and context-sensitive: a final capital sigma becomes \u03c2, dotted capital I becomes i + U+0307.",
+        dict(base, subject="\u039f\u0394\u039f\u03a3 \u0130"), flags=["unicode"])
+    add("missing-vertical", "A claim without vertical has no id.", {k: v for k, v in base.items() if k != "vertical"},
+        errors=["schema-violation"], d=hand("CHAIN-002/CHAIN-003: vertical is required"))
+    add("empty-subject", "An empty subject is not a non-empty string.", dict(base, subject=""),
+        errors=["schema-violation"], d=hand("CHAIN-003: subject is a non-empty string"))
+    add("object-not-string", "A numeric object is not a string.", dict(base, object=2017),
+        errors=["schema-violation"], d=hand("CHAIN-003: object is a non-empty string"))
+    return out
+
+
+# ---- chain-signing-input ----
+
+def signing_input_cases():
+    out = []
+
+    def add(cid, desc, env, flags, d=None, errors=None, reqs=("CHAIN-006",)):
+        text = env if isinstance(env, str) else render(env)
+        if errors:
+            out.append(case("chain-input-" + cid, desc, list(reqs), 1, {"document": text}, "invalid",
+                            errors=errors, derivation_=d, flags=flags))
+            return
+        parsed = json.loads(text)
+        seed = cl.seed_python_payload(parsed).decode()
+        dep = cl.deployed_js_payload(parsed).decode()
+        NODE_CHECKS.append(("deployed", text, dep))
+        out.append(case("chain-input-" + cid, desc, list(reqs), 1, {"document": text}, "valid",
+                        output={"seed_python": seed, "deployed_js": dep},
+                        derivation_=d or derivation("independent-tool", "seed_python: the seed's own json.dumps code (CPython 3.11) on json.loads of the document; deployed_js: chain_lib.py re-implementation, checked equal to node v20.20.2"),
+                        flags=flags))
+    add("seed-example", "The seed's example: Python keeps confidence 1.0; the deployed form writes 1 and every source as {}.",
+        seed_envelope(), ["seed-example", "numbers"])
+    add("producer", "An envelope as the producer emits it: the deployed form leaves out tags, lastVerified and every source member.",
+        producer_envelope(), ["producer", "deployed-js"])
+    c = seed_claim()
+    c["confidence"] = Raw("1E-7")
+    c["x-numbers"] = [Raw("1E16"), Raw("1e15"), Raw("-0"), Raw("-0.0"), Raw("0.1"), Raw("1e-400"),
+                      Raw("123456789012345678901234567890"), Raw("1.7976931348623157e308"), Raw("5e-324"),
+                      Raw("0.00001"), Raw("0.0001"), Raw("100"), Raw("1e2"), Raw("1832106217648639.25")]
+    add("number-forms", "Python writes 1e-07, 1e+16, 1000000000000000.0, 0 for -0, -0.0, exact big integers, 100.0 for 1e2; ECMAScript writes 1e-7 for the covered confidence.",
+        envelope(c), ["numbers"])
+    c = seed_claim()
+    c["confidence"] = Raw("1832106217648639.25")
+    add("tie-to-even", "1832106217648639.25 lies exactly between two shortest 17-digit strings: both languages write the even one, ...639.2 (this signing-input operation does not check confidence's range).",
+        envelope(c), ["numbers"])
+    c = seed_claim()
+    c["x-\ue000"] = 1
+    c["x-\U00010000"] = 2
+    c["statement"] = "tab\there, \"quoted\" \\ back, \u0001 control, \u007f del, \u2028 ls, \u00e9\u20ac\U0001F600 / slash"
+    add("strings-and-order", "Member names sorted by code point (U+E000 before U+10000, unlike RFC 8785's UTF-16 order); control characters escaped as \\u00xx, DEL and U+2028 written as themselves.",
+        envelope(c), ["unicode"])
+    c = seed_claim()
+    del c["statement"]
+    del c["confidence"]
+    c["sources"][0]["x-note"] = {"confidence": 2, "id": "nested"}
+    add("absent-members", "Members the claim lacks are left out of the deployed payload; nested objects are filtered by the same key list.",
+        envelope(c), ["deployed-js"])
+    c = seed_claim()
+    c["signedBy"] = "did:web:attacker.example"
+    add("payload-conflict", "A claim with its own signedBy would be overwritten by the seed's merge.", envelope(c),
+        ["structure"], errors=["chain-payload-conflict"], d=hand("CHAIN-006: {**claim, ...} overwrites claim.signedBy"))
+    add("duplicate-member", "A duplicate member name: not I-JSON, no signing input.",
+        '{"claim":{"id":"a","id":"b"},"signature":{"signedAt":"2026-05-16T00:00:00Z","signedBy":"x"}}',
+        ["json"], errors=["json-duplicate-member"], d=hand("JSON-002"), reqs=("CHAIN-006", "JSON-002"))
+    return out
+
+
+# ---- chain-verify, Level 1 ----
+
+def verify_l1_cases():
+    out = []
+
+    def add(cid, desc, reqs, doc, result, errors=None, warnings=None, output=None, d=None,
+            flags=(), **inputs):
+        out.append(case("chain-verify-" + cid, desc, list(reqs), 1, verify_input(doc, **inputs),
+                        result, errors=errors, warnings=warnings, output=output, derivation_=d,
+                        flags=list(flags)))
+
+    def ok(cid, desc, reqs, doc, form="seed-python", warnings=(), d=None, flags=(), key_name=SEED_ID, **inputs):
+        add(cid, desc, reqs, doc, "valid", warnings=list(warnings),
+            output={"level": 1, "signing_inputs": {key_name: form}},
+            d=d or (D_DEPLOYED if form == "deployed-js" else D_SEED), flags=flags, **inputs)
+
+    def bad(cid, desc, reqs, doc, errors, d, warnings=None, flags=(), **inputs):
+        add(cid, desc, reqs, doc, "invalid", errors=errors, warnings=warnings, d=d, flags=flags, **inputs)
+
+    # --- the two signing inputs ---
+    ok("seed-example", "The seed's example envelope (confidence 1.0), signed over the seed's json.dumps input, verifies offline.",
+       ["CHAIN-001", "CHAIN-002", "CHAIN-003", "CHAIN-004", "CHAIN-005", "CHAIN-006", "CHAIN-007", "CHAIN-014"],
+       seed_envelope(), flags=["seed-example", "seed-python"])
+    ok("producer-deployed-js", "An envelope as the producer's deployed signer makes it verifies, with the warning that sources, tags, lastVerified and the signing metadata are not covered.",
+       ["CHAIN-006", "CHAIN-007", "CHAIN-014", "CHAIN-003"], producer_envelope(), form="deployed-js",
+       warnings=["chain-signature-partial"], flags=["producer", "deployed-js", "warning"])
+    env = producer_envelope()
+    env["claim"]["sources"][0]["url"] = "https://attacker.example/fake-paper"
+    env["claim"]["sources"][0]["excerpt"] = "Anything at all."
+    ok("deployed-js-source-tampered", "Under the deployed input a changed source URL and excerpt still verify: the partial-coverage warning is the only sign.",
+       ["CHAIN-014", "CHAIN-007"], env, form="deployed-js", warnings=["chain-signature-partial"],
+       d=hand("the deployed payload writes each source as {} (CHAIN-006), so its bytes, and the HMAC, are unchanged"),
+       flags=["deployed-js", "tampered", "warning"])
+    env = producer_envelope()
+    env["claim"]["confidence"] = 0.95
+    bad("deployed-js-confidence-tampered", "Under the deployed input confidence is covered: changing it breaks the signature.",
+        ["CHAIN-007"], env, ["chain-signature-invalid"], hand("confidence is in the deployed payload; neither input's bytes match the HMAC"),
+        flags=["deployed-js", "tampered"])
+    env = producer_envelope()
+    env["claim"]["sources"].pop()
+    bad("deployed-js-source-removed", "Under the deployed input the number of sources is covered: removing one breaks the signature.",
+        ["CHAIN-007"], env, ["chain-signature-invalid"], hand("the deployed payload has one {} per source"),
+        flags=["deployed-js", "tampered"])
+    env = seed_envelope()
+    env["claim"]["sources"][0]["url"] = "https://attacker.example/fake-paper"
+    bad("seed-python-source-tampered", "Under the seed's input every claim member is covered: a changed source URL is tampering.",
+        ["CHAIN-007"], env, ["chain-signature-invalid"], hand("the seed's payload contains the source URL"),
+        flags=["seed-python", "tampered"])
+    env = seed_envelope()
+    env["claim"]["confidence"] = Raw("1")
+    bad("seed-python-float-became-int", "Signed with confidence 1.0 (a Python float); the document now says 1 (an int): the seed's bytes differ, so the signature fails.",
+        ["CHAIN-006", "CHAIN-007"], env, ["chain-signature-invalid"],
+        hand("json.dumps writes 1 instead of 1.0; the deployed bytes were never signed"), flags=["numbers", "tampered"])
+    env = sign(envelope(seed_claim()), "jcs")
+    bad("jcs-signed", "A signature over RFC 8785 JCS (an earlier draft of this profile) is neither signing input: JCS writes confidence 1.0 as 1.",
+        ["CHAIN-006", "CHAIN-007"], env, ["chain-signature-invalid"],
+        derivation("independent-tool", "HMAC over a JCS payload written by chain_lib.jcs_payload; neither the seed's nor the deployed bytes equal it"),
+        flags=["numbers"])
+    env = seed_envelope()
+    env["signature"]["signedAt"] = "2026-05-19T00:00:00.000Z"
+    bad("seed-python-signed-at-changed", "signedAt is part of the seed's input: changing it breaks the signature.",
+        ["CHAIN-006", "CHAIN-007"], env, ["chain-signature-invalid"], hand("signedAt is merged into the seed's payload"),
+        flags=["seed-python", "tampered"])
+    # --- numbers and strings only Python's serializer gets right ---
+    c = seed_claim()
+    c["x-figures"] = [Raw("123456789012345678901234567890"), Raw("1E16"), Raw("1e-7"), Raw("-0"), Raw("-0.0"), Raw("1e2")]
+    ok("python-number-forms", "Exact big integers, 1E16, 1e-7, -0 and -0.0 in an extension member are signed as Python writes them.",
+       ["CHAIN-006", "CHAIN-007"], sign(envelope(c)), flags=["numbers", "seed-python"])
+    c = seed_claim()
+    c["x-\ue000"] = "private use"
+    c["x-\U00010000"] = "linear b"
+    c["statement"] = "ctrl \u0001, del \u007f, ls \u2028, \"q\", \\, \u00e9\U0001F600"
+    ok("python-key-order-and-escapes", "Member names above U+FFFF sort by code point, and control characters are escaped as Python escapes them.",
+       ["CHAIN-006", "CHAIN-007"], sign(envelope(c)), flags=["unicode", "seed-python"])
+    # --- Ed25519 and keys ---
+    keys_new = {SIGNER: {"keys": [public_jwk(ED_OLD, "2025-01"), public_jwk(ED_NEW, "2026-05")]}}
+    env = sign(envelope(seed_claim(), algorithm="Ed25519"), key=ED_NEW)
+    ok("ed25519-rotated-key", "Ed25519 over the same seed input; the signer has two keys (rotation), kids differ from signedBy; the newer one verifies.",
+       ["CHAIN-005", "CHAIN-007"], env, d=D_ED, flags=["ed25519", "rotation"], secrets={}, keys=keys_new)
+    env = sign(envelope(seed_claim(), algorithm="Ed25519"), key=ED_OLD)
+    ok("ed25519-old-key-still-configured", "An envelope signed with the signer's older key still verifies while that key is configured.",
+       ["CHAIN-007"], env, d=D_ED, flags=["ed25519", "rotation"], secrets={}, keys=keys_new)
+    env = sign(envelope(seed_claim(), algorithm="Ed25519"), key=ED_OTHER)
+    bad("ed25519-other-signers-key", "Signed with the key of another configured signer: only the envelope's signer's keys are tried.",
+        ["CHAIN-007"], env, ["chain-signature-invalid"], hand("ED_OTHER is configured for did:web:other.example only"),
+        flags=["ed25519", "trust"], secrets={},
+        keys={SIGNER: {"keys": [public_jwk(ED_NEW, "2026-05")]}, OTHER_SIGNER: {"keys": [public_jwk(ED_OTHER, "o1")]}})
+    env = sign(envelope(seed_claim(), algorithm="Ed25519"), key=ED_NEW)
+    bad("ed25519-weak-key", "The signer's key set holds a small-order key: the set is unusable (SIG-002).",
+        ["CHAIN-007", "SIG-002"], env, ["jwk-weak-key"], hand("x decodes to the identity point (y = 1), of small order"),
+        flags=["ed25519", "trust"], secrets={}, keys={SIGNER: {"keys": [public_jwk(ED_NEW, "2026-05"), WEAK_JWK]}})
+    bad("ed25519-no-key", "An Ed25519 envelope with only HMAC secrets configured: no key for the signer.",
+        ["CHAIN-007"], sign(envelope(seed_claim(), algorithm="Ed25519"), key=ED_NEW), ["chain-key-unresolved"],
+        hand("no Ed25519 key is configured for did:web:sourcescore.org"), flags=["ed25519", "trust"])
+    env = sign(envelope(seed_claim()), secret=SECRET_OLD)
+    ok("hmac-rotated-secret", "The signer has two secrets; the envelope was signed with the first.",
+       ["CHAIN-007"], env, flags=["rotation"], secrets={SIGNER: [SECRET_OLD, SECRET]})
+    bad("hmac-no-secret", "No secret is configured for the envelope's signer.", ["CHAIN-007"], seed_envelope(),
+        ["chain-key-unresolved"], hand("secrets name only another signer"), flags=["trust"],
+        secrets={OTHER_SIGNER: [OTHER_SECRET]})
+    bad("hmac-wrong-secret", "The configured secret is not the one that signed.", ["CHAIN-007"], seed_envelope(),
+        ["chain-signature-invalid"], hand("HMAC under another key"), flags=["trust"], secrets={SIGNER: [OTHER_SECRET]})
+    env = producer_envelope()
+    env["signature"]["signedBy"] = OTHER_SIGNER
+    env["canonical"] = "https://other.example/claims/%s/" % SEED_ID
+    env["citedAs"] = env["citedAs"].replace("https://sourcescore.org/", "https://other.example/")
+    bad("deployed-js-signer-relabeled", "signedBy is not in the deployed input, but relabeling it changes which keys are tried: the other signer's secret does not verify.",
+        ["CHAIN-007"], env, ["chain-signature-invalid"], warnings=[],
+        d=hand("the HMAC was made with SECRET; OTHER_SIGNER is configured with OTHER_SECRET only"),
+        flags=["deployed-js", "trust", "tampered"], secrets={SIGNER: [SECRET], OTHER_SIGNER: [OTHER_SECRET]})
+    # --- id ---
+    c = seed_claim()
+    c["object"] = "Attention Is All You Need (Vaswani et al., 2018)"
+    bad("id-mismatch", "The object changed and the envelope was re-signed, but the id was kept: the id no longer matches the fields.",
+        ["CHAIN-002"], sign(envelope(c)), ["chain-id-mismatch"], hand("sha256('ai-ml|transformer architecture|introduced_in_paper|attention is all you need (vaswani et al., 2018)')[:16] != ad17e76a8baad7a1"),
+        flags=["structure"])
+    c = seed_claim()
+    c["id"] = SEED_ID.upper()
+    bad("id-uppercase", "An id in uppercase hex is not a claim id.", ["CHAIN-002"],
+        sign(envelope(c, canonical=CANONICAL)), ["chain-id-invalid"], hand("CHAIN-002: 16 lowercase hex digits"),
+        flags=["structure"])
+    c = seed_claim()
+    del c["vertical"]
+    bad("vertical-missing", "Without vertical the id cannot be recomputed: the claim is invalid and the id is not compared.",
+        ["CHAIN-002", "CHAIN-003"], sign(envelope(c)), ["schema-violation"], hand("CHAIN-003: vertical is required"),
+        flags=["structure"])
+    # --- structure ---
+    env = seed_envelope()
+    env["apiVersion"] = "v2"
+    bad("api-version", "apiVersion v2 is not supported (apiVersion is not signed, so the signature still verifies).",
+        ["CHAIN-001"], env, ["chain-version-unsupported"], hand("CHAIN-001"), flags=["structure"])
+    env = seed_envelope()
+    env["methodology"] = "sourcescore.org/methodology/"
+    bad("methodology-not-url", "methodology is not a web URL.", ["CHAIN-001"], env, ["chain-url-invalid"],
+        hand("no scheme"), flags=["structure"])
+    env = seed_envelope()
+    env["lastVerified"] = "2026-05-16"
+    bad("envelope-last-verified", "lastVerified belongs in the claim; at envelope level it is an unknown member.",
+        ["CHAIN-001"], env, ["unknown-member"], hand("CHAIN-001 Decision"), flags=["structure"])
+    env = seed_envelope()
+    env["x-served-by"] = "edge-7"
+    ok("extension-member", "An x- member of the envelope is allowed.", ["CHAIN-001"], env, flags=["structure"])
+    c = seed_claim()
+    c["sources"][1]["url"] = "papers.nips.cc/paper/2017"
+    bad("source-url-invalid", "A source URL that is not a web URL (re-signed, so only the URL is wrong).",
+        ["CHAIN-003"], sign(envelope(c)), ["chain-url-invalid"], hand("no scheme"), flags=["structure"])
+    c = seed_claim()
+    c["confidence"] = Raw("1.5")
+    bad("confidence-range", "confidence above 1.", ["CHAIN-003"], sign(envelope(c)), ["schema-violation"],
+        hand("CHAIN-003: 0 to 1"), flags=["structure"])
+    c = seed_claim()
+    c["sources"] = []
+    bad("sources-empty", "A claim without sources.", ["CHAIN-003"], sign(envelope(c)), ["schema-violation"],
+        hand("CHAIN-003: 1 to 256 sources"), flags=["structure"])
+    c = seed_claim()
+    c["lastVerified"] = "16/05/2026"
+    bad("last-verified-invalid", "lastVerified is neither a date nor a timestamp.", ["CHAIN-003"],
+        sign(envelope(c)), ["schema-timestamp-invalid"], hand("not RFC 3339"), flags=["structure"])
+    c = seed_claim()
+    c["x-internal"] = {"reviewer": "a"}
+    c["lastVerified"] = "2026-05-16"
+    c["publishedAt"] = "2026-05-16T00:00:00Z"
+    c["methodologyVersion"] = "veritas-v0.1"
+    c["sources"][0]["accessedDate"] = "2026-05-16"
+    c["sources"][0]["type"] = "preprint"
+    ok("producer-members", "The producer's members (publishedAt, lastVerified, methodologyVersion, accessedDate, type) and an x- member are valid claim members.",
+       ["CHAIN-003"], sign(envelope(c)), flags=["structure"])
+    c = seed_claim()
+    c["reviewer"] = "a"
+    bad("claim-unknown-member", "An unknown claim member without x- prefix.", ["CHAIN-003"], sign(envelope(c)),
+        ["unknown-member"], hand("JSON-004"), flags=["structure"])
+    env = seed_envelope()
+    env["canonical"] = "http://sourcescore.org/claims/%s/" % SEED_ID
+    bad("canonical-http", "canonical is http, not https.", ["CHAIN-004"], env, ["chain-canonical-invalid"],
+        hand("CHAIN-004"), flags=["structure"])
+    env = seed_envelope()
+    env["canonical"] = "https://sourcescore.org/claims/"
+    env["citedAs"] = "SourceScore Claim %s https://sourcescore.org/claims/" % SEED_ID
+    bad("canonical-without-id", "canonical has no path segment equal to the claim id.", ["CHAIN-004"], env,
+        ["chain-canonical-invalid"], hand("no segment ad17e76a8baad7a1"), flags=["structure"])
+    env = seed_envelope()
+    env["canonical"] = "https://sourcescore.example/claims/%s/" % SEED_ID
+    env["citedAs"] = SEED_CITED_AS.replace("sourcescore.org/", "sourcescore.example/")
+    bad("canonical-other-origin", "canonical moved to a host that is not the did:web signer's (canonical is not signed).",
+        ["CHAIN-004"], env, ["chain-canonical-origin-mismatch"], hand("did:web:sourcescore.org names sourcescore.org"),
+        flags=["structure", "trust"])
+    c = seed_claim()
+    env = sign(envelope(c, signer="sourcescore-hmac-v0", canonical="https://cdn.example.net/claims/%s/" % SEED_ID,
+                        cited_as="SourceScore Claim %s https://cdn.example.net/claims/%s/" % (SEED_ID, SEED_ID)))
+    ok("canonical-any-host-non-did", "A signer id that is not a did:web puts no constraint on the canonical host.",
+       ["CHAIN-004"], env, flags=["structure"], secrets={"sourcescore-hmac-v0": [SECRET]})
+    env = seed_envelope()
+    env["canonical"] = "https://sourcescore.org:8443/claims/%s/" % SEED_ID
+    env["citedAs"] = "SourceScore Claim %s https://sourcescore.org:8443/claims/%s/" % (SEED_ID, SEED_ID)
+    bad("canonical-other-port", "A did:web without a port names the default port: another port is another origin.",
+        ["CHAIN-004"], env, ["chain-canonical-origin-mismatch"], hand("sourcescore.org:8443 != sourcescore.org"),
+        flags=["structure", "trust"])
+    env = seed_envelope()
+    env["signature"]["algorithm"] = "HS256"
+    bad("algorithm-unsupported", "algorithm HS256 is not HMAC-SHA256 or Ed25519.", ["CHAIN-005"], env,
+        ["chain-algorithm-unsupported"], hand("CHAIN-005"), flags=["structure"])
+    env = seed_envelope()
+    env["signature"]["signature"] = env["signature"]["signature"].upper()
+    bad("signature-uppercase", "The signature in uppercase hex.", ["CHAIN-005"], env, ["chain-signature-malformed"],
+        hand("CHAIN-005: lowercase hex"), flags=["structure"])
+    env = seed_envelope()
+    env["signature"]["signature"] = env["signature"]["signature"] * 2
+    bad("signature-length", "128 hex digits for HMAC-SHA256.", ["CHAIN-005"], env, ["chain-signature-malformed"],
+        hand("HMAC-SHA256 tags are 64 hex digits"), flags=["structure"])
+    env = seed_envelope()
+    env["signature"]["kid"] = "2026-05"
+    bad("signature-extension", "The signature object allows no other member.", ["CHAIN-005"], env, ["unknown-member"],
+        hand("CHAIN-005: exactly four members"), flags=["structure"])
+    env = seed_envelope()
+    env["signature"]["signedAt"] = "2026-05-16 00:00:00"
+    bad("signed-at-invalid", "signedAt is not an RFC 3339 timestamp.", ["CHAIN-005"], env, ["schema-timestamp-invalid"],
+        hand("space instead of T"), flags=["structure"])
+    c = seed_claim()
+    c["signedBy"] = SIGNER
+    env = envelope(c)
+    env["signature"]["signature"] = "00" * 32
+    bad("payload-conflict", "A claim with its own signedBy: the seed's merge would overwrite it, so the signature is not checked at all (a well-formed all-zero tag would otherwise be reported invalid).",
+        ["CHAIN-006"], env, ["chain-payload-conflict"], hand("CHAIN-006: such a claim cannot be verified"), flags=["structure"])
+    bad("duplicate-member", "A duplicate member name in the envelope.", ["CHAIN-001", "JSON-002"],
+        render(seed_envelope()).replace('"apiVersion": "v1",', '"apiVersion": "v1", "apiVersion": "v1",', 1),
+        ["json-duplicate-member"], hand("JSON-002"), flags=["json"])
+    # --- SHOULD warnings ---
+    c = seed_claim()
+    del c["sources"][0]["excerpt"]
+    ok("excerpt-missing", "No source keeps a verbatim excerpt.", ["CHAIN-008"], sign(envelope(c)),
+       warnings=["chain-excerpt-missing"], flags=["warning"])
+    env = seed_envelope()
+    env["citedAs"] = "Transformer architecture introduced in paper."
+    ok("cited-as-mismatch", "citedAs names neither the id nor the canonical URL.", ["CHAIN-009"], env,
+       warnings=["chain-cited-as-mismatch"], flags=["warning"])
+    c = seed_claim()
+    c["lastVerified"] = "2025-11-20"
+    ok("stale", "lastVerified 181 days before the verification time: stale.", ["CHAIN-010"], sign(envelope(c)),
+       warnings=["chain-stale"], d=hand("2025-11-20 to 2026-05-20 is 181 days > 180"), flags=["warning"])
+    c = seed_claim()
+    c["lastVerified"] = "2025-11-21"
+    ok("not-stale-180-days", "lastVerified exactly 180 days before: not stale.", ["CHAIN-010"], sign(envelope(c)),
+       d=hand("2025-11-21 to 2026-05-20 is 180 days, not more"), flags=["warning"])
+    env = sign(envelope(seed_claim(), signed_at="2025-09-01T00:00:00Z"))
+    ok("stale-from-signed-at", "Without lastVerified, an envelope signed 261 days ago is stale.", ["CHAIN-010"], env,
+       warnings=["chain-stale"], d=hand("signedAt 2025-09-01 stands in; 261 days > 180"), flags=["warning"])
+    # --- responses ---
+    first = seed_envelope()
+    second = second_envelope()
+    sid = second["claim"]["id"]
+    seed_answer = ("The Transformer architecture was introduced in 2017 [ad17e76a8baad7a1]. "
+                   "It uses self-attention [ad17e76a8baad7a1] and is the substrate of GPT-4 [ce8a...].")
+
+    def resp(answer, chains):
+        return {"answer": answer, "chains": chains}
+
+    bad("response-seed-answer", "The seed's own answer: [ce8a...] is a truncated id that resolves to nothing.",
+        ["CHAIN-011"], resp(seed_answer, {SEED_ID: first}), ["chain-ref-unresolved"],
+        derivation("published", SEED + " \"Chains and LLM agents\" answer; [ce8a...] matches CHAIN-011 rule (b)"),
+        flags=["seed-example", "response", "reference"])
+    good_answer = ("The Transformer architecture was introduced in 2017 [ad17e76a8baad7a1]. "
+                   "It is the substrate of GPT-4 [%s]." % sid)
+    add("response-resolved", "Every reference is a full id with its envelope in chains.", ["CHAIN-011", "CHAIN-007"],
+        resp(good_answer, {SEED_ID: first, sid: second}), "valid", warnings=[],
+        output={"level": 1, "signing_inputs": {SEED_ID: "seed-python", sid: "seed-python"}}, d=D_SEED,
+        flags=["response", "reference"])
+    add("response-ordinary-brackets", "Footnotes, years, author-year citations and editorial brackets are not claim references.",
+        ["CHAIN-011"], resp("Shown in [1] and [12], first in [2017] and [2017a] [Smith et al., 2024]; it [sic] was [added] [ad17e76a8baad7a1].",
+                            {SEED_ID: first}), "valid", warnings=[],
+        output={"level": 1, "signing_inputs": {SEED_ID: "seed-python"}}, d=hand("none of these items satisfies CHAIN-011 (a), (b) or (c)"),
+        flags=["response", "reference"])
+    for rid, ref, why in [
+        ("short", "abc123", "(c): 6 digits, a decimal digit and a letter"),
+        ("unicode-ellipsis", "ce8a\u2026", "(b): 4 digits and U+2026"),
+        ("uppercase", SEED_ID.upper(), "(a): 16 digits, but not lowercase"),
+        ("fabricated-full", "0123456789abcdef", "(a): a full id that is not a key of chains"),
+        ("in-list", "ad17e76a8baad7a1, ce8a4b2c...", "two items; the second is (b)"),
+    ]:
+        bad("response-ref-" + rid, "The reference [%s] does not resolve." % ref, ["CHAIN-011"],
+            resp("The Transformer [%s] is the substrate of GPT-4." % ref, {SEED_ID: first}),
+            ["chain-ref-unresolved"], hand("CHAIN-011 " + why), flags=["response", "reference"])
+    bad("response-map-key-mismatch", "The seed's chains key ce8a4b2c... is not the id of its envelope.", ["CHAIN-011"],
+        resp("GPT-4 is the substrate [%s]." % sid, {SEED_ID: first, "ce8a4b2c...": second}),
+        ["chain-map-key-mismatch", "chain-ref-unresolved"],
+        hand("the key differs from claim.id; the reference names an id that is not a key"), flags=["response", "seed-example"])
+    tampered = seed_envelope()
+    tampered["claim"]["statement"] = "The Transformer was introduced in 2015."
+    bad("response-tampered-envelope", "A referenced envelope was edited in transit: tampered.", ["CHAIN-007", "CHAIN-011"],
+        resp(good_answer, {SEED_ID: tampered, sid: second}), ["chain-signature-invalid"],
+        hand("the statement is covered by the seed's input"), flags=["response", "tampered"])
+    stale_claim = seed_claim()
+    stale_claim["lastVerified"] = "2025-01-01"
+    add("response-stale-envelope", "A referenced envelope last verified long ago: valid, stale.", ["CHAIN-010", "CHAIN-011"],
+        resp(good_answer, {SEED_ID: sign(envelope(stale_claim)), sid: second}), "valid", warnings=["chain-stale"],
+        output={"level": 1, "signing_inputs": {SEED_ID: "seed-python", sid: "seed-python"}}, d=D_SEED,
+        flags=["response", "warning"])
+    bad("response-too-many-chains", "A response with 1025 envelopes is over the bound.", ["CHAIN-001"],
+        json.dumps({"answer": "", "chains": {"%016x" % i: {} for i in range(1025)}}), ["schema-violation"],
+        hand("CHAIN-001: at most 1024"), flags=["response", "structure"])
+    bad("response-unknown-member", "A response member without x- prefix.", ["CHAIN-001"],
+        {"answer": good_answer, "chains": {SEED_ID: first, sid: second}, "model": "x"}, ["unknown-member"],
+        hand("CHAIN-001"), flags=["response", "structure"])
+    bad("response-chains-array", "chains must be an object.", ["CHAIN-001"], {"answer": "no references", "chains": [first]},
+        ["schema-violation"], hand("CHAIN-001"), flags=["response", "structure"])
+    return out
+
+
+# ---- chain-verify, Level 2 ----
+
+def stored(status, body=b"", headers=None):
+    h = [["content-type", "text/html; charset=utf-8"]] if headers is None else headers
+    return {"status": status, "headers": h, "body_base64": b64(body)}
+
+
+def page(claim_id):
+    return stored(200, ("<html><body><h1>SourceScore Claim %s</h1></body></html>" % claim_id).encode())
+
+
+def verify_l2_cases():
+    out = []
+    src0 = "https://arxiv.org/abs/1706.03762"
+    src1 = "https://papers.nips.cc/paper/2017/hash/..."
+
+    def res(**over):
+        r = {CANONICAL: page(SEED_ID), src0: stored(200, b"arxiv"), src1: stored(200, b"nips")}
+        for k, v in over.items():
+            url = {"canonical": CANONICAL, "src0": src0, "src1": src1}[k]
+            if v is None:
+                r.pop(url)
+            else:
+                r[url] = v
+        return r
+
+    def add(cid, desc, reqs, doc, resources, result, errors=None, warnings=None, output=None, d=None, flags=()):
+        out.append(case("chain-l2-verify-" + cid, desc, list(reqs), 2,
+                        verify_input(doc, level=2, resources=resources), result, errors=errors,
+                        warnings=warnings, output=output, derivation_=d, flags=list(flags)))
+
+    full = {"level": 2, "signing_inputs": {SEED_ID: "seed-python"}}
+    add("seed-example", "The seed's example at Level 2: the canonical page shows the id and the first source answers.",
+        ["CHAIN-012", "CHAIN-013"], seed_envelope(), res(), "valid", warnings=[], output=full, d=D_SEED,
+        flags=["seed-example", "fetch"])
+    add("first-source-down", "The first source answers 404, the second 200: a source is reachable.", ["CHAIN-013"],
+        seed_envelope(), res(src0=stored(404)), "valid", warnings=[], output=full, d=hand("any() over the sources"),
+        flags=["fetch"])
+    add("source-204", "A source answering 204 No Content is reachable (any 2xx).", ["CHAIN-013"], seed_envelope(),
+        res(src0=stored(204)), "valid", warnings=[], output=full, d=hand("FETCH-007: any 2xx"), flags=["fetch"])
+    add("source-redirect", "A source redirecting to a page that answers 200 is reachable.", ["CHAIN-013"], seed_envelope(),
+        dict(res(src0=stored(301, headers=[["location", "https://arxiv.org/abs/1706.03762v7"]])),
+             **{"https://arxiv.org/abs/1706.03762v7": stored(200, b"v7")}), "valid", warnings=[], output=full,
+        d=hand("FETCH-005: redirects are followed"), flags=["fetch"])
+    add("no-source-reachable", "Every source fails: one 404, one not recorded.", ["CHAIN-013"], seed_envelope(),
+        res(src0=stored(404), src1=None), "invalid",
+        errors=["chain-sources-unreachable", "fetch-http-status", "fetch-not-in-snapshot"],
+        d=hand("CHAIN-013 and reporting rule 4"), flags=["fetch"])
+    add("source-gzip", "The only reachable source is served with a content coding: it fails the fetch.", ["CHAIN-013"],
+        seed_envelope(), res(src0=stored(200, b"x", [["content-encoding", "gzip"]]), src1=stored(500)), "invalid",
+        errors=["chain-sources-unreachable", "fetch-content-encoding", "fetch-http-status"],
+        d=hand("FETCH-006"), flags=["fetch"])
+    add("canonical-404", "The canonical page answers 404.", ["CHAIN-012"], seed_envelope(),
+        res(canonical=stored(404)), "invalid", errors=["chain-canonical-fetch-failed", "fetch-http-status"],
+        d=hand("CHAIN-012: status 200"), flags=["fetch"])
+    add("canonical-missing", "The canonical page is not recorded: the fetch fails.", ["CHAIN-012"], seed_envelope(),
+        res(canonical=None), "invalid", errors=["chain-canonical-fetch-failed", "fetch-not-in-snapshot"],
+        d=hand("FETCH-008"), flags=["fetch"])
+    add("canonical-without-id", "The canonical page loads but does not show the claim id.", ["CHAIN-012"],
+        seed_envelope(), res(canonical=page("ad17e76a8baad7a2")), "invalid", errors=["chain-canonical-id-absent"],
+        d=hand("the page shows ad17e76a8baad7a2, not ad17e76a8baad7a1"), flags=["fetch"])
+    add("canonical-201", "The canonical page answers 201: a GET needs 200.", ["CHAIN-012"], seed_envelope(),
+        res(canonical=stored(201, b"ad17e76a8baad7a1")), "invalid",
+        errors=["chain-canonical-fetch-failed", "fetch-http-status"], d=hand("FETCH-007"), flags=["fetch"])
+    tampered = seed_envelope()
+    tampered["claim"]["statement"] = "edited"
+    add("tampered-online-ok", "Level 2 checks pass but the envelope was edited: Level 0.", ["CHAIN-007", "CHAIN-012"],
+        tampered, res(), "invalid", errors=["chain-signature-invalid"], d=hand("Level 1 fails, so Level 0"),
+        flags=["fetch", "tampered"])
+    env = producer_envelope()
+    env["claim"]["sources"][0]["url"] = "https://attacker.example/paper"
+    add("deployed-js-source-swapped", "Under the deployed input a swapped source URL pointing at a reachable page still reaches Level 2, with the partial-coverage warning.",
+        ["CHAIN-013", "CHAIN-014"], env,
+        {CANONICAL: page(SEED_ID), "https://attacker.example/paper": stored(200, b"fake")}, "valid",
+        warnings=["chain-signature-partial"], output={"level": 2, "signing_inputs": {SEED_ID: "deployed-js"}},
+        d=D_DEPLOYED, flags=["deployed-js", "fetch", "tampered", "warning"])
+    return out
+
+
+def check_node():
+    """Recomputes every deployed-js payload and claim id with node.js."""
+    program = r"""
+const lines = require('fs').readFileSync(0, 'utf8').split('\n').filter(Boolean);
+const crypto = require('crypto');
+for (const line of lines) {
+  const [kind, input] = JSON.parse(line);
+  if (kind === 'id') {
+    const text = input.map(p => p.trim().toLowerCase()).join('|');
+    console.log(JSON.stringify(crypto.createHash('sha256').update(text).digest('hex').slice(0, 16)));
+  } else {
+    const claim = JSON.parse(input).claim;
+    const payload = {
+      id: claim.id, vertical: claim.vertical, subject: claim.subject, predicate: claim.predicate,
+      object: claim.object, statement: claim.statement, confidence: claim.confidence,
+      sources: claim.sources.map((s) => ({ url: s.url, title: s.title, publisher: s.publisher,
+        publishedDate: s.publishedDate ?? null, type: s.type })),
+      publishedAt: claim.publishedAt, methodologyVersion: claim.methodologyVersion,
+    };
+    console.log(JSON.stringify(JSON.stringify(payload, Object.keys(payload).sort())));
+  }
+}
+"""
+    feed = "".join(json.dumps([k, i]) + "\n" for k, i, _ in NODE_CHECKS)
+    res = subprocess.run(["node", "-e", program], input=feed, capture_output=True, text=True, check=True)
+    got = [json.loads(x) for x in res.stdout.split("\n") if x]
+    assert len(got) == len(NODE_CHECKS), (len(got), len(NODE_CHECKS))
+    for (kind, _, want), have in zip(NODE_CHECKS, got):
+        assert want == have, (kind, want, have)
+    print("node check: %d deployed-js payloads and claim ids equal" % len(got), file=sys.stderr)
+
+
+def main():
+    write("chain/level1/claim-id.json", "chain", "chain-claim-id",
+          "The content-addressed claim id of CHAIN-002.", claim_id_cases(), FLAGS,
+          attribution="The example claim is seed 004's (SourceScore, 'Citation chains').")
+    write("chain/level1/signing-input.json", "chain", "chain-signing-input",
+          "The seed-python and deployed-js signing inputs of CHAIN-006.", signing_input_cases(), FLAGS)
+    write("chain/level1/verify.json", "chain", "chain-verify",
+          "Chain envelopes and responses, Level 1 (offline): CHAIN-001 to CHAIN-011, CHAIN-014.",
+          verify_l1_cases(), FLAGS)
+    write("chain/level2/verify.json", "chain", "chain-verify",
+          "Chain envelopes, Level 2 (canonical URL and sources from stored responses): CHAIN-012, CHAIN-013.",
+          verify_l2_cases(), FLAGS)
+    if "--check-node" in sys.argv[1:]:
+        check_node()
+
+
+if __name__ == "__main__":
+    main()
