@@ -103,7 +103,8 @@ ops! {
     "aef-jws-sign", "aef", ["evidence", "private_jwk"], ["kid"], ["signature"];
     "aef-jws-verify", "aef", ["evidence", "key_document"], [], [];
     "aef-verify", "aef", ["document", "resources", "now", "required_level"], [], ["level"];
-    "archive-verify", "archive", ["bundle", "display", "archive", "keys"], ["excerpt_cap"], [];
+    "archive-verify", "archive", ["bundle", "display", "archive", "now"], ["keys", "secrets"], [];
+    "archive-log-verify", "archive", ["log", "archive", "now"], ["bundles", "head"], [];
     "ledger-verify", "ledger", ["ledger", "export"], ["emitted", "now"], [];
     "chain-verify", "chain", ["document", "now", "required_level"], ["secrets", "keys", "resources"], ["level"];
 }
