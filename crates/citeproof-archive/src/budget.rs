@@ -148,7 +148,7 @@ pub fn check_budget(lines: &[Line], store: &Store, f: &mut Findings) {
                         .and_then(|l| l.record.as_ref())
                         .is_some_and(|next| {
                             matches!(&next.event, LogEvent::ExtractionRisk { requester: q, refers_to, limits, .. }
-                                if q == requester && *refers_to == n as u64 && *limits == d.exceeded)
+                                if q == requester && *refers_to == record.seq && *limits == d.exceeded)
                         });
                     if !logged {
                         f.at(

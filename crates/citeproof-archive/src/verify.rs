@@ -172,14 +172,15 @@ fn check_bundle_form(raw: &Map<String, Value>, f: &mut Findings) -> Option<Respo
     let mut unsigned = raw.clone();
     unsigned.remove("signature");
     let unsigned = Value::Object(unsigned);
-    let before = f.0.len();
-    for i in schema(DocumentKind::ArchiveResponseBundle, &unsigned) {
-        let p = i.location.pointer.as_deref().unwrap_or("");
-        if !relation_pointers.iter().any(|r| r == p) {
-            f.push(i);
-        }
-    }
-    if f.has_errors() || f.0.len() > before {
+    let form: Vec<Incident> = schema(DocumentKind::ArchiveResponseBundle, &unsigned)
+        .into_iter()
+        .filter(|i| {
+            let p = i.location.pointer.as_deref().unwrap_or("");
+            !relation_pointers.iter().any(|r| r == p)
+        })
+        .collect();
+    if !form.is_empty() || !relation_pointers.is_empty() {
+        f.extend(form);
         return None;
     }
     match citeproof_model::typed::<ResponseBundle>(&unsigned) {
