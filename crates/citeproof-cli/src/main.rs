@@ -27,6 +27,8 @@ enum Command {
     Aca(cmd::aca::Args),
     /// AI Evidence Format: build, sign and verify evidence objects.
     Aef(cmd::aef::Args),
+    /// Archive citations: gate and sign responses, verify bundles, display views and logs.
+    Archive(cmd::archive::Args),
     /// RFC 9421 HTTP message signatures: verify a request or response in a file.
     Httpsig(cmd::httpsig::Args),
     /// The verifications recorded with `--record`: list, summarize, show.
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Aca(args) => cmd::aca::run(args),
         Command::Aef(args) => cmd::aef::run(args),
+        Command::Archive(args) => cmd::archive::run(args),
         Command::Keygen(args) => cmd::keygen::run(args),
         Command::Httpsig(args) => cmd::httpsig::run(args),
         Command::Audit(args) => cmd::audit::run(args),
