@@ -161,6 +161,26 @@ pub fn trim_excerpt(span_text: &str, cap: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        // Expected value from the standard library's char iteration (a second implementation).
+        #[test]
+        fn slice_agrees_with_chars(s in "\\PC{0,12}", a in 0usize..16, b in 0usize..16) {
+            let n = s.chars().count();
+            let expected = (a <= b && b <= n).then(|| s.chars().skip(a).take(b - a).collect::<String>());
+            prop_assert_eq!(scalar_slice(&s, a, b).map(str::to_owned), expected);
+        }
+
+        #[test]
+        fn trimmed_excerpts_are_nonempty_parts_within_the_cap(s in "[a-z ]{1,40}", cap in 1usize..30) {
+            prop_assume!(!s.trim().is_empty());
+            let t = trim_excerpt(&s, cap);
+            prop_assert!(s.contains(t.as_str()));
+            prop_assert!(scalar_len(&t) <= cap);
+            prop_assert!(!t.is_empty());
+        }
+    }
 
     #[test]
     fn slices_count_scalar_values() {

@@ -17,7 +17,9 @@ use citeproof_model::{ContentHash, IncidentCode, Timestamp, jcs, json::parse_str
 use serde_json::{Value, json};
 
 fn fixture(name: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors/fixtures/archive").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../vectors/fixtures/archive")
+        .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -80,9 +82,18 @@ fn codes(bundle: &Value, display: &Value) -> Vec<IncidentCode> {
 fn builder_matches_the_independent_python_gate() {
     let g = gated();
     let want = expected();
-    assert_eq!(g.bundle, want["bundle"], "bundle differs from walkthrough.expected.json");
-    assert_eq!(g.display, want["display"], "display differs from walkthrough.expected.json");
-    assert_eq!(g.bundle_hash.to_string(), want["bundle_hash"].as_str().unwrap());
+    assert_eq!(
+        g.bundle, want["bundle"],
+        "bundle differs from walkthrough.expected.json"
+    );
+    assert_eq!(
+        g.display, want["display"],
+        "display differs from walkthrough.expected.json"
+    );
+    assert_eq!(
+        g.bundle_hash.to_string(),
+        want["bundle_hash"].as_str().unwrap()
+    );
 }
 
 #[test]
@@ -133,11 +144,16 @@ fn the_hidden_topic_was_replaced_by_the_neutral_one() {
 fn resign(bundle: &mut Value) {
     let obj = bundle.as_object_mut().unwrap();
     obj.remove("signature");
-    citeproof_archive::signature::sign(obj, &signer(), &Timestamp::parse("2026-05-16T10:00:01Z").unwrap());
+    citeproof_archive::signature::sign(
+        obj,
+        &signer(),
+        &Timestamp::parse("2026-05-16T10:00:01Z").unwrap(),
+    );
 }
 
 fn rebind(display: &mut Value, bundle: &Value) {
-    display["bundle_hash"] = json!(citeproof_model::sha256_bytes(&jcs::canonicalize(bundle)).to_string());
+    display["bundle_hash"] =
+        json!(citeproof_model::sha256_bytes(&jcs::canonicalize(bundle)).to_string());
 }
 
 #[test]
@@ -185,10 +201,14 @@ fn attacks_are_caught() {
 
     // A tampered bundle behind an untouched display.
     let mut b = g.bundle.clone();
-    b["claims"][1]["text"] = json!("She arranged the desks of her classroom in rows facing the board.");
+    b["claims"][1]["text"] =
+        json!("She arranged the desks of her classroom in rows facing the board.");
     assert_eq!(
         codes(&b, &g.display),
-        [IncidentCode::ArchiveSignatureInvalid, IncidentCode::ArchiveDisplayUnbound]
+        [
+            IncidentCode::ArchiveSignatureInvalid,
+            IncidentCode::ArchiveDisplayUnbound
+        ]
     );
 }
 
@@ -224,20 +244,40 @@ fn log_of_the_walkthrough() {
     let head = Some((1, hash(&r1)));
     let opts = LogOptions { now: NOW, head };
     let bundle = g.bundle.to_string().into_bytes();
-    let report = verify_log(log_text(&records).as_bytes(), &store(), &[bundle.clone()], &opts);
-    assert!(report.valid && report.incidents.is_empty(), "{:#?}", report.incidents);
+    let report = verify_log(
+        log_text(&records).as_bytes(),
+        &store(),
+        &[bundle.clone()],
+        &opts,
+    );
+    assert!(
+        report.valid && report.incidents.is_empty(),
+        "{:#?}",
+        report.incidents
+    );
     assert_eq!(report.head, head);
-    assert_eq!((report.counts.answered, report.counts.context_requests), (1, 1));
+    assert_eq!(
+        (report.counts.answered, report.counts.context_requests),
+        (1, 1)
+    );
 
     // Reordered: the chain breaks and time goes backwards.
     let swapped = vec![r1.clone(), r0.clone()];
-    let report = verify_log(log_text(&swapped).as_bytes(), &store(), &[bundle.clone()], &opts);
+    let report = verify_log(
+        log_text(&swapped).as_bytes(),
+        &store(),
+        &[bundle.clone()],
+        &opts,
+    );
     assert!(report.has(IncidentCode::ArchiveLogBroken));
     assert!(report.has(IncidentCode::ArchiveLogTimeInvalid));
 
     // Edited record at the head: caught by the head only.
     let mut edited = records.clone();
-    if let LogEvent::ContextRequest { delivered_chars, .. } = &mut edited[1].event {
+    if let LogEvent::ContextRequest {
+        delivered_chars, ..
+    } = &mut edited[1].event
+    {
         *delivered_chars = 20;
     }
     let report = verify_log(log_text(&edited).as_bytes(), &store(), &[bundle], &opts);
@@ -257,12 +297,19 @@ fn budget_decisions_for_a_producer() {
     let mut f = Findings::new();
     let lines = read_lines(b"", &mut f);
     let d = decide_request(&lines, &store, "req-7f3a", &ts("2026-05-16T10:00:00Z"), 500);
-    assert_eq!((d.allowed, d.exceeded), (400, vec![BudgetLimit::RequestCap]));
+    assert_eq!(
+        (d.allowed, d.exceeded),
+        (400, vec![BudgetLimit::RequestCap])
+    );
     // Before the first snapshot (2025-11-01) every limit is 0.
     let d = decide_request(&lines, &store, "req-7f3a", &ts("2025-10-01T00:00:00Z"), 10);
     assert_eq!(d.allowed, 0);
     assert_eq!(
         d.exceeded,
-        vec![BudgetLimit::DailyBudget, BudgetLimit::RequestCap, BudgetLimit::Rate]
+        vec![
+            BudgetLimit::DailyBudget,
+            BudgetLimit::RequestCap,
+            BudgetLimit::Rate
+        ]
     );
 }

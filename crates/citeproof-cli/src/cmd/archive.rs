@@ -17,7 +17,9 @@ use citeproof_archive::signature::{Signer, SignerKey, Trust};
 use citeproof_archive::verify::{ArchiveIncident, BundleReport};
 use citeproof_archive::{Store, verify_bundle};
 use citeproof_jose::{load_public_keys, load_signing_key};
-use citeproof_model::archive::{DisplayView, GateRequest, RefusalReason, RemovedReason};
+use citeproof_model::archive::{
+    DisplayView, GateRequest, RefusalCategory, RefusalReason, RemovedReason,
+};
 use citeproof_model::{ContentHash, Incident, Severity, Timestamp, json::parse_strict};
 use citeproof_schema::{DocumentKind, SchemaValidator};
 use serde_json::json;
@@ -470,7 +472,16 @@ fn render(v: &DisplayView) -> String {
         match r.reason {
             RefusalReason::Coverage => out.push_str(&format!("\n{INVENTORY}\n")),
             RefusalReason::Category => {
-                out.push_str("\nThis is not something I can answer from the archive.\n")
+                let why = match r.category {
+                    Some(RefusalCategory::PostDeathEvents) => {
+                        "Their archive does not extend past their death. I cannot speak to anything after that."
+                    }
+                    Some(RefusalCategory::GeneralWorldKnowledge) => {
+                        "I am not a general assistant: I can only speak from the archive."
+                    }
+                    _ => "I cannot answer that.",
+                };
+                out.push_str(&format!("\n{why}\n"));
             }
         }
     }
