@@ -186,8 +186,12 @@ pub struct SignatureInfo {
     pub signed_at: Timestamp,
 }
 
+/// A well-formed signature object: what it says, the signature bytes, and the metadata (the
+/// object without `signature`).
+type ReadSignature = (SignatureInfo, Vec<u8>, Map<String, Value>);
+
 /// The signature object's form (ARCHIVE-011), or why it is malformed.
-fn read_object(sig: &Value) -> Result<(SignatureInfo, Vec<u8>, Map<String, Value>), String> {
+fn read_object(sig: &Value) -> Result<ReadSignature, String> {
     let Some(obj) = sig.as_object() else {
         return Err("`signature` must be an object".into());
     };

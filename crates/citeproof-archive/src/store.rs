@@ -203,11 +203,11 @@ impl Store {
 
     /// Paragraphs of every artifact whose consent in force under `index` is hidden, plus the
     /// `extra` artifacts (cited but unlisted), without repeats.
-    pub fn hidden_paragraphs<'a>(
-        &'a self,
+    pub fn hidden_paragraphs(
+        &self,
         index: usize,
         extra: impl IntoIterator<Item = ContentHash>,
-    ) -> Vec<&'a str> {
+    ) -> Vec<&str> {
         let mut ids: Vec<ContentHash> = self
             .consent
             .get(index)

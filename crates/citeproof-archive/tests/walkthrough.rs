@@ -247,7 +247,7 @@ fn log_of_the_walkthrough() {
     let report = verify_log(
         log_text(&records).as_bytes(),
         &store(),
-        &[bundle.clone()],
+        std::slice::from_ref(&bundle),
         &opts,
     );
     assert!(
@@ -266,7 +266,7 @@ fn log_of_the_walkthrough() {
     let report = verify_log(
         log_text(&swapped).as_bytes(),
         &store(),
-        &[bundle.clone()],
+        std::slice::from_ref(&bundle),
         &opts,
     );
     assert!(report.has(IncidentCode::ArchiveLogBroken));
