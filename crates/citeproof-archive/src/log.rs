@@ -419,3 +419,32 @@ pub fn next_record(
         event,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_count_is_bounded() {
+        // One more line than MAX_RECORDS (3 bytes each): refused before any line is parsed.
+        let text = "{}\n".repeat(MAX_RECORDS + 1);
+        let mut f = Findings::new();
+        assert!(read_lines(text.as_bytes(), &mut f).is_empty());
+        assert_eq!(
+            f.0.iter().map(|i| i.code).collect::<Vec<_>>(),
+            [IncidentCode::JsonTooLarge]
+        );
+    }
+
+    #[test]
+    fn final_newline_is_optional_and_empty_lines_are_records() {
+        let mut f = Findings::new();
+        assert_eq!(read_lines(b"{}\n{}", &mut f).len(), 2);
+        let mut f = Findings::new();
+        assert_eq!(read_lines(b"{}\n\n{}\n", &mut f).len(), 3);
+        assert!(f.has(IncidentCode::ArchiveLogRecordInvalid));
+        let mut f = Findings::new();
+        assert!(read_lines(b"\xff\n", &mut f).is_empty());
+        assert!(f.has(IncidentCode::JsonInvalidUtf8));
+    }
+}
