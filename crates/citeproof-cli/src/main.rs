@@ -31,6 +31,8 @@ enum Command {
     Ledger(cmd::ledger::Args),
     /// Citation-chain envelopes: claim ids, sign and verify envelopes and chain responses.
     Chain(cmd::chain::Args),
+    /// Archive citations: gate and sign responses, verify bundles, display views and logs.
+    Archive(cmd::archive::Args),
     /// RFC 9421 HTTP message signatures: verify a request or response in a file.
     Httpsig(cmd::httpsig::Args),
     /// The verifications recorded with `--record`: list, summarize, show.
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Aca(args) => cmd::aca::run(args),
         Command::Aef(args) => cmd::aef::run(args),
         Command::Chain(args) => cmd::chain::run(args),
+        Command::Archive(args) => cmd::archive::run(args),
         Command::Keygen(args) => cmd::keygen::run(args),
         Command::Ledger(args) => cmd::ledger::run(args),
         Command::Httpsig(args) => cmd::httpsig::run(args),

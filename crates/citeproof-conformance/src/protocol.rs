@@ -103,7 +103,8 @@ ops! {
     "aef-jws-sign", "aef", ["evidence", "private_jwk"], ["kid"], ["signature"];
     "aef-jws-verify", "aef", ["evidence", "key_document"], [], [];
     "aef-verify", "aef", ["document", "resources", "now", "required_level"], ["trusted_key_uris"], ["level"];
-    "archive-verify", "archive", ["bundle", "display", "archive", "keys"], ["excerpt_cap"], [];
+    "archive-verify", "archive", ["bundle", "display", "archive", "now"], ["keys", "secrets"], [];
+    "archive-log-verify", "archive", ["log", "archive", "now"], ["bundles", "head"], [];
     "ledger-verify", "ledger", ["ledger", "export|export_base64"], ["emitted", "now", "api"], [];
     "ledger-audit", "ledger", ["export|export_base64"], ["mode", "threshold", "ledger_id", "now"], ["ledgers"];
     "chain-claim-id", "chain", ["claim"], [], ["id"];

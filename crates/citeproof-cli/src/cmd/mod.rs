@@ -1,6 +1,7 @@
 pub mod aca;
 pub mod adapter;
 pub mod aef;
+pub mod archive;
 pub mod audit;
 pub mod canon;
 pub mod chain;

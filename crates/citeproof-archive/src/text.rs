@@ -1,0 +1,229 @@
+//! Text helpers of the profile: Unicode scalar slicing (ARCHIVE-004), NFC checks, `N(s)` and
+//! tokens (shared definition with the ACA support check), and the 4-token overlap of
+//! ARCHIVE-021. Written here rather than taken from `citeproof-aca`: spec crates do not depend
+//! on each other's verifiers.
+
+use std::collections::HashSet;
+
+use icu_casemap::CaseMapper;
+use icu_properties::props::{GeneralCategory, GeneralCategoryGroup, WhiteSpace};
+use icu_properties::{CodePointMapData, CodePointSetData};
+use unicode_normalization::{UnicodeNormalization, is_nfc};
+
+/// Number of consecutive tokens that count as revealing text (ARCHIVE-021).
+pub const REVEAL_TOKENS: usize = 4;
+
+/// Length in Unicode scalar values.
+pub fn scalar_len(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// The scalar values `[start, end)` of `s`, or `None` when the range is not inside `s`.
+pub fn scalar_slice(s: &str, start: usize, end: usize) -> Option<&str> {
+    if start > end {
+        return None;
+    }
+    let mut indices = s
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(s.len()));
+    let from = indices.nth(start)?;
+    let to = if end == start {
+        from
+    } else {
+        indices.nth(end - start - 1)?
+    };
+    s.get(from..to)
+}
+
+/// The first `n` scalar values of `s` (all of it when shorter).
+pub fn scalar_prefix(s: &str, n: usize) -> &str {
+    match s.char_indices().nth(n) {
+        Some((i, _)) => s.get(..i).unwrap_or(s),
+        None => s,
+    }
+}
+
+pub fn is_nfc_text(s: &str) -> bool {
+    is_nfc(s)
+}
+
+pub fn nfc(s: &str) -> String {
+    s.nfc().collect()
+}
+
+/// `N(s)`: NFC, full case folding, NFC, White_Space runs collapsed to one space and trimmed.
+pub fn normalize(s: &str) -> String {
+    if s.is_ascii() {
+        let lower = s.to_ascii_lowercase();
+        return collapse(&lower, |c| {
+            matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ')
+        });
+    }
+    let first: String = s.nfc().collect();
+    let folded = CaseMapper::new().fold_string(&first).into_owned();
+    let second: String = folded.nfc().collect();
+    let ws = CodePointSetData::new::<WhiteSpace>();
+    collapse(&second, |c| ws.contains(c))
+}
+
+fn collapse(s: &str, is_space: impl Fn(char) -> bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_space = false;
+    for c in s.chars() {
+        if is_space(c) {
+            in_space = true;
+        } else {
+            if in_space && !out.is_empty() {
+                out.push(' ');
+            }
+            in_space = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn is_token_char(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
+    let gc = CodePointMapData::<GeneralCategory>::new().get(c);
+    GeneralCategoryGroup::Letter.contains(gc)
+        || GeneralCategoryGroup::Mark.contains(gc)
+        || GeneralCategoryGroup::Number.contains(gc)
+}
+
+/// Tokens of `N(s)`: maximal runs of characters of General_Category L*, M* or N*.
+pub fn tokens(s: &str) -> Vec<String> {
+    normalize(s)
+        .split(|c: char| !is_token_char(c))
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Every run of [`REVEAL_TOKENS`] consecutive tokens of the given texts, joined by a space.
+pub fn token_runs<'a>(texts: impl IntoIterator<Item = &'a str>) -> HashSet<String> {
+    let mut runs = HashSet::new();
+    for text in texts {
+        let toks = tokens(text);
+        for w in toks.windows(REVEAL_TOKENS) {
+            runs.insert(w.join(" "));
+        }
+    }
+    runs
+}
+
+/// The first run of [`REVEAL_TOKENS`] tokens of `text` that is in `runs`.
+pub fn shared_run(text: &str, runs: &HashSet<String>) -> Option<String> {
+    if runs.is_empty() {
+        return None;
+    }
+    tokens(text)
+        .windows(REVEAL_TOKENS)
+        .map(|w| w.join(" "))
+        .find(|r| runs.contains(r))
+}
+
+/// The display trim of the reference gate: the span text when it fits the cap; otherwise its
+/// longest prefix of at most `cap` scalar values that ends before a White_Space character,
+/// without trailing White_Space, or the first `cap` scalar values when no such prefix exists.
+pub fn trim_excerpt(span_text: &str, cap: usize) -> String {
+    if cap == 0 {
+        return String::new();
+    }
+    if scalar_len(span_text) <= cap {
+        return span_text.to_owned();
+    }
+    let chars: Vec<char> = span_text.chars().collect();
+    let ws = CodePointSetData::new::<WhiteSpace>();
+    // Cut at position k (k <= cap) where chars[k] is White_Space, the largest such k > 0.
+    let mut cut = None;
+    for k in (1..=cap).rev() {
+        if chars.get(k).is_some_and(|c| ws.contains(*c)) {
+            cut = Some(k);
+            break;
+        }
+    }
+    let Some(mut k) = cut else {
+        return chars.iter().take(cap).collect();
+    };
+    while k > 0 && chars.get(k - 1).is_some_and(|c| ws.contains(*c)) {
+        k -= 1;
+    }
+    if k == 0 {
+        return chars.iter().take(cap).collect();
+    }
+    chars.iter().take(k).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        // Expected value from the standard library's char iteration (a second implementation).
+        #[test]
+        fn slice_agrees_with_chars(s in "\\PC{0,12}", a in 0usize..16, b in 0usize..16) {
+            let n = s.chars().count();
+            let expected = (a <= b && b <= n).then(|| s.chars().skip(a).take(b - a).collect::<String>());
+            prop_assert_eq!(scalar_slice(&s, a, b).map(str::to_owned), expected);
+        }
+
+        #[test]
+        fn trimmed_excerpts_are_nonempty_parts_within_the_cap(s in "[a-z ]{1,40}", cap in 1usize..30) {
+            prop_assume!(!s.trim().is_empty());
+            let t = trim_excerpt(&s, cap);
+            prop_assert!(s.contains(t.as_str()));
+            prop_assert!(scalar_len(&t) <= cap);
+            prop_assert!(!t.is_empty());
+        }
+    }
+
+    #[test]
+    fn slices_count_scalar_values() {
+        // "Ålesund" is 7 scalar values; "Å" is 2 bytes.
+        assert_eq!(scalar_slice("Ålesund harbour", 0, 7), Some("Ålesund"));
+        assert_eq!(scalar_slice("Ålesund harbour", 8, 15), Some("harbour"));
+        assert_eq!(scalar_slice("abc", 3, 3), Some(""));
+        assert_eq!(scalar_slice("abc", 2, 4), None);
+        assert_eq!(scalar_slice("abc", 2, 1), None);
+        assert_eq!(scalar_prefix("héllo", 2), "hé");
+    }
+
+    #[test]
+    fn tokens_fold_case_and_split_on_punctuation() {
+        assert_eq!(
+            tokens("The HARBOUR froze—solid, in 1963!"),
+            ["the", "harbour", "froze", "solid", "in", "1963"]
+        );
+        // Full case folding: ß folds to ss.
+        assert_eq!(tokens("Straße"), ["strasse"]);
+    }
+
+    #[test]
+    fn four_token_runs() {
+        let runs = token_runs(["He kept a second family in Lyon from 1971."]);
+        assert_eq!(
+            shared_run("His second family in Lyon", &runs).as_deref(),
+            Some("second family in lyon")
+        );
+        assert_eq!(shared_run("A family matter in Lyon", &runs), None);
+        assert_eq!(shared_run("second family", &runs), None);
+    }
+
+    #[test]
+    fn trim_cuts_at_white_space() {
+        assert_eq!(
+            trim_excerpt("the harbour froze solid", 100),
+            "the harbour froze solid"
+        );
+        assert_eq!(trim_excerpt("the harbour froze solid", 14), "the harbour");
+        assert_eq!(trim_excerpt("the harbour froze solid", 11), "the harbour");
+        assert_eq!(trim_excerpt("harbourmaster", 5), "harbo");
+        assert_eq!(trim_excerpt("the  harbour", 5), "the");
+        assert_eq!(trim_excerpt("abc", 0), "");
+    }
+}
