@@ -32,6 +32,21 @@ use serde::Serialize;
 pub use resolve::{SpanError, resolve};
 pub use selector::Selector;
 
+/// The private engines, for the fuzz targets (`crates/citeproof-fuzz-bodies`) only: they check
+/// properties an engine must have on its own (an XPath node-set and `count()` of it agree, a CSS
+/// selector list and the same list doubled match the same elements) that the public API, which
+/// only ever returns one span, cannot show. Not a stable API.
+#[doc(hidden)]
+pub mod engines {
+    pub use crate::css::check as css_check;
+    pub use crate::html::HtmlDoc;
+    pub use crate::xml::parse as parse_xml;
+    pub use crate::xpath::{
+        DEFAULT_BUDGET, EvalError, Expr, Value, XNode, evaluate, num_to_str, parse as parse_xpath,
+        string_value,
+    };
+}
+
 /// The span as resolved from a source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ComputedSpan {

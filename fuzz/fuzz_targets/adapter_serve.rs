@@ -1,0 +1,6 @@
+//! The body and the property it checks: `citeproof_fuzz_bodies::adapter_serve`
+//! (crates/citeproof-fuzz-bodies), which `cargo test` also runs on every file of
+//! `fuzz/corpus/adapter_serve/`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| citeproof_fuzz_bodies::adapter_serve(data));

@@ -1,0 +1,6 @@
+//! The body and the property it checks: `citeproof_fuzz_bodies::grammars`
+//! (crates/citeproof-fuzz-bodies), which `cargo test` also runs on every file of
+//! `fuzz/corpus/grammars/`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| citeproof_fuzz_bodies::grammars(data));
