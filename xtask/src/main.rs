@@ -9,6 +9,7 @@ use anyhow::{Result, bail};
 
 mod bench;
 mod conformance;
+mod fuzz;
 mod mutants;
 mod schemas;
 
@@ -23,6 +24,9 @@ Tasks:
                         lint the vectors, write vectors/TRACEABILITY.md, then run
                         `citeproof conformance ARGS` (in-process reference by default);
                         --strict fails when a MUST requirement lacks a passing or failing case
+  fuzz [--seconds N] [--jobs J] [--no-cmin] [TARGET...]
+                        fuzz every target of fuzz/ (nightly, cargo-fuzz) for N seconds,
+                        minimize its corpus and record executions in fuzz/RUNS.md
   mutants [--seed N] [--release] [NAME...]
                         run the suite against every deliberately broken adapter of
                         examples/adapters/mutants/ and print the mutation score; fails when
@@ -47,6 +51,7 @@ fn run() -> Result<ExitCode> {
         Some("schemas") => schemas::run(&workspace_root(), &rest),
         Some("conformance") => conformance::run(&workspace_root(), &rest),
         Some("bench") => bench::run(&workspace_root(), &rest),
+        Some("fuzz") => fuzz::run(&workspace_root(), &rest),
         Some("mutants") => mutants::run(&workspace_root(), &rest),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{HELP}");
