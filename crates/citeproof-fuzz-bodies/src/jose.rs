@@ -17,7 +17,7 @@ pub fn jws_detached(data: &[u8]) {
         round_trip(&keys);
     }
     if let Ok(key) = load_signing_key(data) {
-        let jws = sign_detached(data, &key, Some("k"));
+        let jws = sign_detached(data, &key, Some("k")).unwrap();
         let public = KeySet::single(key.verifying_key(), Some("k".into()));
         assert!(verify_detached(&jws, data, &public).is_ok(), "{jws}");
         let other = KeySet::single(
