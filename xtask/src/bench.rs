@@ -232,9 +232,21 @@ fn bench_metrics(home: &Path) -> Result<Vec<Metric>> {
     let sha = t("hash_bound", "sha256_sources")?;
     let src_bytes = elements(home, "hash_bound", "sha256_sources")?;
     for (bench, form, target) in [
-        ("verify", "from the snapshot in memory", Target::AtLeast(0.5)),
-        ("verify_warc", "from WARC bytes (read + verify)", Target::None),
-        ("verify_json", "from JSON snapshot bytes (base64 bodies)", Target::None),
+        (
+            "verify",
+            "from the snapshot in memory",
+            Target::AtLeast(0.5),
+        ),
+        (
+            "verify_warc",
+            "from WARC bytes (read + verify)",
+            Target::None,
+        ),
+        (
+            "verify_json",
+            "from JSON snapshot bytes (base64 bodies)",
+            Target::None,
+        ),
     ] {
         let v = t("hash_bound", bench)?;
         out.push(Metric {
@@ -301,11 +313,7 @@ fn bench_metrics(home: &Path) -> Result<Vec<Metric>> {
         name: "batch".into(),
         value: one / two,
         unit: "speed-up",
-        bound: format!(
-            "one core: {:.0} snapshots/s ({})",
-            n / one * 1e9,
-            ms(one)
-        ),
+        bound: format!("one core: {:.0} snapshots/s ({})", n / one * 1e9, ms(one)),
         target: Target::AtLeast(1.5),
         meaning: format!(
             "1000 small signed JSON snapshots in one process on two cores: {:.0} snapshots/s ({})",

@@ -185,8 +185,9 @@ impl Server {
                         }
                         resp
                     }
-                    None => tiny_http::Response::from_data(b"not found".to_vec())
-                        .with_status_code(404),
+                    None => {
+                        tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404)
+                    }
                 };
                 let _ = request.respond(response);
             }

@@ -41,7 +41,10 @@ fn in_process() -> Target {
 
 fn child() -> Target {
     Target::command(
-        vec![env!("CARGO_BIN_EXE_citeproof").to_owned(), "adapter".to_owned()],
+        vec![
+            env!("CARGO_BIN_EXE_citeproof").to_owned(),
+            "adapter".to_owned(),
+        ],
         ProcessOptions::default(),
     )
 }

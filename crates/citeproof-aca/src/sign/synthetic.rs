@@ -17,8 +17,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use citeproof_fetch::{FetchError, FetchPolicy, SnapshotFetcher, StoredEntry, write_warc};
 use citeproof_jose::SigningKey;
-use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
 use citeproof_model::jcs::canonicalize;
+use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
 use citeproof_model::{aef_text_hash, sha256_bytes};
 use serde_json::{Map, Value, json};
 
@@ -368,13 +368,15 @@ mod tests {
         assert!(s.body.len() >= 4096);
         let (a, b) = s.ranges[1];
         assert_eq!(&s.body[a..b], sentence(3, 1).as_bytes());
-        assert!(build_synthetic_run(
-            &SyntheticSpec {
-                manifests: 0,
-                ..SyntheticSpec::new(1)
-            },
-            &SigningKey::from_secret_bytes(&[1; 32])
-        )
-        .is_err());
+        assert!(
+            build_synthetic_run(
+                &SyntheticSpec {
+                    manifests: 0,
+                    ..SyntheticSpec::new(1)
+                },
+                &SigningKey::from_secret_bytes(&[1; 32])
+            )
+            .is_err()
+        );
     }
 }

@@ -234,7 +234,9 @@ mod tests {
         // "gamma delta epsilon" and "zeta"; no unit holds "epsilon zeta" or "omega".
         assert_eq!(
             want,
-            [true, true, true, true, true, true, false, true, false, false, true, false, true]
+            [
+                true, true, true, true, true, true, false, true, false, false, true, false, true
+            ]
         );
     }
 
@@ -248,10 +250,15 @@ mod tests {
         let claims: Vec<String> = (1..=2000).map(|n| "a".repeat(n)).collect();
         let refs: Vec<&str> = claims.iter().map(String::as_str).collect();
         let budget = text.match_budget();
-        assert_eq!(budget, (100_000 * CLAIM_MATCHES_PER_BYTE).max(MIN_CLAIM_MATCH_BUDGET));
+        assert_eq!(
+            budget,
+            (100_000 * CLAIM_MATCHES_PER_BYTE).max(MIN_CLAIM_MATCH_BUDGET)
+        );
         assert_eq!(
             text.find_claims(&refs, budget),
-            Err(SearchBudgetExceeded { max_matches: budget })
+            Err(SearchBudgetExceeded {
+                max_matches: budget
+            })
         );
         // Within budget, the same search finds every claim.
         let few = &refs[..10];
