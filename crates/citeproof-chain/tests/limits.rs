@@ -58,7 +58,12 @@ fn envelope() -> Value {
         canonical_base: None,
         methodology: None,
     };
-    let signed = sign(claim.to_string().as_bytes(), SignKey::Hmac(SECRET), &options).unwrap();
+    let signed = sign(
+        claim.to_string().as_bytes(),
+        SignKey::Hmac(SECRET),
+        &options,
+    )
+    .unwrap();
     serde_json::from_str(&signed.envelope).unwrap()
 }
 
@@ -71,7 +76,10 @@ fn a_response_with_more_than_1024_envelopes_is_refused_whole() {
     let report = verify_offline(&response(1025));
     let found = schema_violations_at(&report, "/chains");
     assert_eq!(found.len(), 1, "{found:?}");
-    assert!(found[0].contains("at most 1024 envelopes, found 1025"), "{found:?}");
+    assert!(
+        found[0].contains("at most 1024 envelopes, found 1025"),
+        "{found:?}"
+    );
     assert_eq!(report.level, 0);
     // 1024 empty envelopes are each checked (and each fails), but `chains` itself is fine.
     let report = verify_offline(&response(1024));

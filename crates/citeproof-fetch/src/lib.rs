@@ -45,13 +45,14 @@ use citeproof_model::snapshot::StoredResponse;
 
 pub use address::{AddressClass, classify_ip, classify_ipv4, classify_ipv6};
 pub use budget::{
-    BudgetedFetcher, DEFAULT_MAX_DURATION, DEFAULT_MAX_FETCHES, DEFAULT_MAX_TOTAL_BYTES, FetchBudget,
+    BudgetedFetcher, DEFAULT_MAX_DURATION, DEFAULT_MAX_FETCHES, DEFAULT_MAX_TOTAL_BYTES,
+    FetchBudget,
 };
 pub use error::{FetchError, SnapshotProblem};
 pub use http::HttpFetcher;
 pub use policy::{
-    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TOTAL_TIMEOUT, FORBIDDEN_PORTS, FetchPolicy, MAX_URL_BYTES,
-    check_url,
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TOTAL_TIMEOUT,
+    FORBIDDEN_PORTS, FetchPolicy, MAX_URL_BYTES, check_url,
 };
 pub use record::{Recorded, RecordingFetcher};
 pub use snapshot::{

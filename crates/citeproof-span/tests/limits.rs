@@ -34,11 +34,19 @@ fn xpath_longer_than_16_kib_is_invalid() {
     // `/a/b` padded with spaces (XPath whitespace) to 16 384 bytes, then one byte more.
     let at_limit = format!("/a/b{}", " ".repeat(16 * 1024 - 4));
     assert_eq!(at_limit.len(), 16_384);
-    let ok = compute_span(&span(SelectorType::Xpath, &at_limit), "application/xml", XML);
+    let ok = compute_span(
+        &span(SelectorType::Xpath, &at_limit),
+        "application/xml",
+        XML,
+    );
     assert_eq!(ok.unwrap().exact_text, "x");
     let over = format!("{at_limit} ");
     assert_eq!(
-        code(compute_span(&span(SelectorType::Xpath, &over), "application/xml", XML)),
+        code(compute_span(
+            &span(SelectorType::Xpath, &over),
+            "application/xml",
+            XML
+        )),
         IncidentCode::AefSelectorInvalid
     );
 }
@@ -47,7 +55,11 @@ fn xpath_longer_than_16_kib_is_invalid() {
 fn xpath_nested_deeper_than_100_is_invalid() {
     // Parenthesised predicates nest the parser; a few dozen levels parse, 200 do not.
     let nested = |n: usize| format!("/a/b[{}1{}]", "(".repeat(n), ")".repeat(n));
-    let ok = compute_span(&span(SelectorType::Xpath, &nested(30)), "application/xml", XML);
+    let ok = compute_span(
+        &span(SelectorType::Xpath, &nested(30)),
+        "application/xml",
+        XML,
+    );
     assert_eq!(ok.unwrap().exact_text, "x");
     assert_eq!(
         code(compute_span(
@@ -64,7 +76,11 @@ fn html_nested_deeper_than_512_is_unparseable() {
     // The document and body are two levels: 509 divs and the `p` reach 512, one div more
     // exceeds it.
     let page = |divs: usize| format!("<!doctype html><body>{}<p>x", "<div>".repeat(divs));
-    let ok = compute_span(&span(SelectorType::Css, "p"), "text/html", page(509).as_bytes());
+    let ok = compute_span(
+        &span(SelectorType::Css, "p"),
+        "text/html",
+        page(509).as_bytes(),
+    );
     assert_eq!(ok.unwrap().exact_text, "x");
     assert_eq!(
         code(compute_span(
