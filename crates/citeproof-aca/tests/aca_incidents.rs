@@ -690,6 +690,19 @@ fn cases() -> Vec<Case> {
             },
         ),
         case(
+            "source changed, excerpt search past its budget (ACA-L2-023)",
+            1,
+            &[AcaSourceHashMismatch, AcaBudgetExhausted],
+            |s| {
+                // The excerpt moved (as in "excerpt intact"), but locating it would hash more
+                // than the 100 bytes allowed: not searched, reported once.
+                let body = format!("<!-- edited -->{BODY_A}");
+                s.resources
+                    .insert(SRC_A.into(), stored(200, &[], body.as_bytes()));
+                s.opts.max_search_bytes = 100;
+            },
+        ),
+        case(
             "source changed, excerpt changed",
             1,
             &[AcaSourceHashMismatch, AcaExcerptChanged],

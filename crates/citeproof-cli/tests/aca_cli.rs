@@ -410,7 +410,14 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
         let shape: Vec<bool> = when.bytes().map(|b| b.is_ascii_digit()).collect();
         assert_eq!(when.len(), 20, "{listing}");
         assert_eq!(
-            (&when[4..5], &when[7..8], &when[10..11], &when[13..14], &when[16..17], &when[19..]),
+            (
+                &when[4..5],
+                &when[7..8],
+                &when[10..11],
+                &when[13..14],
+                &when[16..17],
+                &when[19..]
+            ),
             ("-", "-", "T", ":", ":", "Z"),
             "{listing}"
         );
