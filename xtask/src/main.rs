@@ -8,6 +8,7 @@ use std::{
 use anyhow::{Result, bail};
 
 mod bench;
+mod bench_checks;
 mod conformance;
 mod fuzz;
 mod mutants;
@@ -17,7 +18,11 @@ const HELP: &str = "\
 cargo xtask <task>
 
 Tasks:
-  bench [CRITERION ARGS] run the criterion benchmarks and print measured ratios
+  bench [--json] [--checks | --all] [-- CRITERION ARGS]
+                        run the criterion benchmarks once and print every metric (ratios
+                        measured in the same run, targets, met or not); --checks runs the
+                        scale checks on the release binary instead, --all both; --json
+                        prints one JSON object; fails when a target is missed
   schemas [--check]     regenerate schemas/*.schema.json from the citeproof-model types;
                         --check fails (exit 1) when the committed files differ
   conformance [--strict] [--lint-only] [--release] [-- ARGS]

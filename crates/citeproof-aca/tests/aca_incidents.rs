@@ -284,6 +284,16 @@ fn cases() -> Vec<Case> {
                 "a".repeat(8200)
             ))
         }),
+        case("too many entries", 0, &[AcaHeaderTooLong], |s| {
+            // 257 header-only entries in 6 424 bytes: over MAX_HEADER_ENTRIES (256), under
+            // MAX_HEADER_BYTES (8192).
+            let entries: Vec<String> = (0..257)
+                .map(|i| format!("<https://e.example/{i}>"))
+                .collect();
+            let value = entries.join(", ");
+            assert!(value.len() <= 8192);
+            s.header(&value)
+        }),
         case("duplicate source", 0, &[AcaHeaderDuplicateSource], |s| {
             s.header(&format!("<{SRC_A}>; manifest=\"{MANIFEST}\", <HTTPS://EXAMPLE.COM:443/a>; manifest=\"{MANIFEST}\", <{SRC_B}>; manifest=\"{MANIFEST}\""))
         }),
@@ -504,6 +514,16 @@ fn cases() -> Vec<Case> {
                 )
             }));
         }),
+        case(
+            "manifest over 10 MiB",
+            1,
+            &[AcaManifestFetchFailed, FetchTooLarge],
+            |s| {
+                // DEFAULT_MAX_BODY_BYTES + 1 bytes: the fetch fails before the JSON limit (16 MiB)
+                // is reached, so claims and chain steps are bounded by what fits in 10 MiB.
+                s.tamper = Some(Box::new(|r| set_body(r, &vec![b' '; 10 * 1024 * 1024 + 1])));
+            },
+        ),
         case("manifest not an object", 1, &[SchemaViolation], |s| {
             s.tamper = Some(Box::new(|r| set_body(r, b"[]")))
         }),
@@ -670,6 +690,19 @@ fn cases() -> Vec<Case> {
             },
         ),
         case(
+            "source changed, excerpt search past its budget (ACA-L2-023)",
+            1,
+            &[AcaSourceHashMismatch, AcaBudgetExhausted],
+            |s| {
+                // The excerpt moved (as in "excerpt intact"), but locating it would hash more
+                // than the 100 bytes allowed: not searched, reported once.
+                let body = format!("<!-- edited -->{BODY_A}");
+                s.resources
+                    .insert(SRC_A.into(), stored(200, &[], body.as_bytes()));
+                s.opts.max_search_bytes = 100;
+            },
+        ),
+        case(
             "source changed, excerpt changed",
             1,
             &[AcaSourceHashMismatch, AcaExcerptChanged],
@@ -687,6 +720,35 @@ fn cases() -> Vec<Case> {
                 let body = format!("<!-- edited -->{BODY_A}{QUOTE_A}\n");
                 s.resources
                     .insert(SRC_A.into(), stored(200, &[], body.as_bytes()));
+            },
+        ),
+        case(
+            "source changed, body over the 1 MiB search bound",
+            1,
+            &[AcaSourceHashMismatch, AcaExcerptChanged],
+            |s| {
+                // The excerpt is intact but moved, in a body of 1 MiB + 1 byte: ACA-L2-015 (2)
+                // does not search, so it is reported changed.
+                let mut body = format!("<!-- edited -->{BODY_A}");
+                body.push_str(&" ".repeat(1024 * 1024 + 1 - body.len()));
+                s.resources
+                    .insert(SRC_A.into(), stored(200, &[], body.as_bytes()));
+            },
+        ),
+        case(
+            "source changed, excerpt over the 1024-byte search bound",
+            1,
+            &[AcaSourceHashMismatch, AcaExcerptChanged],
+            |s| {
+                // A 1 099-byte excerpt moved by 15 bytes in a small body: not searched.
+                let quote = "word ".repeat(220);
+                let quote = quote.trim_end();
+                let original = format!("<p>{quote}</p>\n");
+                let edited = format!("<!-- edited -->{original}");
+                s.resources
+                    .insert(SRC_A.into(), stored(200, &[], edited.as_bytes()));
+                s.manifest["claims"][0]["sources"][0] = source(SRC_A, &original, quote);
+                s.manifest["claims"][0]["text"] = json!(quote);
             },
         ),
         case("excerpt hash wrong", 1, &[AcaExcerptHashMismatch], |s| {

@@ -275,7 +275,8 @@ pub fn sign_evidence(
     }
     let payload =
         evidence_signing_input(&doc).map_err(|e| EvidenceError::NotSignable(e.to_string()))?;
-    let jws = sign_detached(&payload, key, options.kid.as_deref());
+    let jws = sign_detached(&payload, key, options.kid.as_deref())
+        .map_err(|e| EvidenceError::NotSignable(format!("{e} [{}]", e.code())))?;
     if let Some(v) = doc.get_mut("verification").and_then(Value::as_object_mut) {
         v.insert("signature".into(), json!(jws));
     }

@@ -437,6 +437,18 @@ mod tests {
     }
 
     #[test]
+    fn log_size_is_bounded() {
+        // MAX_LOG_BYTES + 1 zero bytes (pages never touched): refused before any line is read.
+        let bytes = vec![0u8; MAX_LOG_BYTES + 1];
+        let mut f = Findings::new();
+        assert!(read_lines(&bytes, &mut f).is_empty());
+        assert_eq!(
+            f.0.iter().map(|i| i.code).collect::<Vec<_>>(),
+            [IncidentCode::JsonTooLarge]
+        );
+    }
+
+    #[test]
     fn final_newline_is_optional_and_empty_lines_are_records() {
         let mut f = Findings::new();
         assert_eq!(read_lines(b"{}\n{}", &mut f).len(), 2);

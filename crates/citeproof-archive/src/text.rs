@@ -1,13 +1,11 @@
-//! Text helpers of the profile: Unicode scalar slicing (ARCHIVE-004), NFC checks, `N(s)` and
-//! tokens (shared definition with the ACA support check), and the 4-token overlap of
-//! ARCHIVE-021. Written here rather than taken from `citeproof-aca`: spec crates do not depend
-//! on each other's verifiers.
+//! Text helpers of the profile: Unicode scalar slicing (ARCHIVE-004), NFC checks, and the
+//! 4-token overlap of ARCHIVE-021 over `N(s)` and its tokens, which come from `citeproof-text`
+//! (one definition with the ACA support check).
 
 use std::collections::HashSet;
 
-use icu_casemap::CaseMapper;
-use icu_properties::props::{GeneralCategory, GeneralCategoryGroup, WhiteSpace};
-use icu_properties::{CodePointMapData, CodePointSetData};
+use icu_properties::CodePointSetData;
+use icu_properties::props::WhiteSpace;
 use unicode_normalization::{UnicodeNormalization, is_nfc};
 
 /// Number of consecutive tokens that count as revealing text (ARCHIVE-021).
@@ -52,56 +50,7 @@ pub fn nfc(s: &str) -> String {
     s.nfc().collect()
 }
 
-/// `N(s)`: NFC, full case folding, NFC, White_Space runs collapsed to one space and trimmed.
-pub fn normalize(s: &str) -> String {
-    if s.is_ascii() {
-        let lower = s.to_ascii_lowercase();
-        return collapse(&lower, |c| {
-            matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ')
-        });
-    }
-    let first: String = s.nfc().collect();
-    let folded = CaseMapper::new().fold_string(&first).into_owned();
-    let second: String = folded.nfc().collect();
-    let ws = CodePointSetData::new::<WhiteSpace>();
-    collapse(&second, |c| ws.contains(c))
-}
-
-fn collapse(s: &str, is_space: impl Fn(char) -> bool) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut in_space = false;
-    for c in s.chars() {
-        if is_space(c) {
-            in_space = true;
-        } else {
-            if in_space && !out.is_empty() {
-                out.push(' ');
-            }
-            in_space = false;
-            out.push(c);
-        }
-    }
-    out
-}
-
-fn is_token_char(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphanumeric();
-    }
-    let gc = CodePointMapData::<GeneralCategory>::new().get(c);
-    GeneralCategoryGroup::Letter.contains(gc)
-        || GeneralCategoryGroup::Mark.contains(gc)
-        || GeneralCategoryGroup::Number.contains(gc)
-}
-
-/// Tokens of `N(s)`: maximal runs of characters of General_Category L*, M* or N*.
-pub fn tokens(s: &str) -> Vec<String> {
-    normalize(s)
-        .split(|c: char| !is_token_char(c))
-        .filter(|t| !t.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
+use citeproof_text::tokens;
 
 /// Every run of [`REVEAL_TOKENS`] consecutive tokens of the given texts, joined by a space.
 pub fn token_runs<'a>(texts: impl IntoIterator<Item = &'a str>) -> HashSet<String> {
@@ -191,16 +140,6 @@ mod tests {
         assert_eq!(scalar_slice("abc", 2, 4), None);
         assert_eq!(scalar_slice("abc", 2, 1), None);
         assert_eq!(scalar_prefix("héllo", 2), "hé");
-    }
-
-    #[test]
-    fn tokens_fold_case_and_split_on_punctuation() {
-        assert_eq!(
-            tokens("The HARBOUR froze—solid, in 1963!"),
-            ["the", "harbour", "froze", "solid", "in", "1963"]
-        );
-        // Full case folding: ß folds to ss.
-        assert_eq!(tokens("Straße"), ["strasse"]);
     }
 
     #[test]

@@ -405,6 +405,23 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
         let listing = stdout_of(&out);
         assert_eq!(listing.lines().count(), 1, "{listing}");
         assert!(listing.contains("/runs/replayed") && listing.contains("NOT VERIFIED"));
+        // The time of the verification reads as RFC 3339 UTC (`2026-11-25T03:40:00Z`).
+        let when = listing.split_whitespace().nth(1).unwrap();
+        let shape: Vec<bool> = when.bytes().map(|b| b.is_ascii_digit()).collect();
+        assert_eq!(when.len(), 20, "{listing}");
+        assert_eq!(
+            (
+                &when[4..5],
+                &when[7..8],
+                &when[10..11],
+                &when[13..14],
+                &when[16..17],
+                &when[19..]
+            ),
+            ("-", "-", "T", ":", ":", "Z"),
+            "{listing}"
+        );
+        assert_eq!(shape.iter().filter(|d| **d).count(), 14, "{listing}");
         let out = citeproof()
             .args(["audit", "--db"])
             .arg(dir.path().join("absent.db"))

@@ -24,13 +24,14 @@ pub struct FetchBudget {
 
 pub const DEFAULT_MAX_FETCHES: u32 = 1024;
 pub const DEFAULT_MAX_TOTAL_BYTES: u64 = 64 * 1024 * 1024;
+pub const DEFAULT_MAX_DURATION: Duration = Duration::from_secs(120);
 
 impl Default for FetchBudget {
     fn default() -> Self {
         FetchBudget {
             max_fetches: DEFAULT_MAX_FETCHES,
             max_total_bytes: DEFAULT_MAX_TOTAL_BYTES,
-            max_duration: Duration::from_secs(120),
+            max_duration: DEFAULT_MAX_DURATION,
         }
     }
 }
@@ -217,5 +218,37 @@ mod tests {
             code(f.fetch("https://a.example/1")),
             "fetch-budget-exhausted"
         );
+    }
+
+    /// FETCH-009 at the default limits: the 1025th fetch is not made.
+    #[test]
+    fn the_default_fetch_count_stops_the_1025th_fetch() {
+        let f = BudgetedFetcher::new(Fixed(0), FetchBudget::default());
+        for i in 0..DEFAULT_MAX_FETCHES {
+            assert_eq!(code(f.fetch(&format!("https://a.example/{i}"))), "ok");
+        }
+        assert_eq!(
+            code(f.fetch("https://a.example/over")),
+            "fetch-budget-exhausted"
+        );
+        assert_eq!(f.spent(), (1024, 0));
+    }
+
+    /// FETCH-009 at the default limits: bodies past 64 MiB in all are dropped.
+    #[test]
+    fn the_default_byte_total_drops_the_body_past_64_mib() {
+        // Two bodies of 32 MiB + 1 byte: 64 MiB + 2 bytes in all.
+        let half = usize::try_from(DEFAULT_MAX_TOTAL_BYTES / 2).unwrap() + 1;
+        let f = BudgetedFetcher::new(Fixed(half), FetchBudget::default());
+        assert_eq!(code(f.fetch("https://a.example/1")), "ok");
+        assert_eq!(
+            code(f.fetch("https://a.example/2")),
+            "fetch-budget-exhausted"
+        );
+        assert_eq!(
+            code(f.fetch("https://a.example/3")),
+            "fetch-budget-exhausted"
+        );
+        assert_eq!(f.spent().1, 2 * half as u64);
     }
 }

@@ -44,15 +44,20 @@ use base64::engine::general_purpose::STANDARD;
 use citeproof_model::snapshot::StoredResponse;
 
 pub use address::{AddressClass, classify_ip, classify_ipv4, classify_ipv6};
-pub use budget::{BudgetedFetcher, DEFAULT_MAX_FETCHES, DEFAULT_MAX_TOTAL_BYTES, FetchBudget};
+pub use budget::{
+    BudgetedFetcher, DEFAULT_MAX_DURATION, DEFAULT_MAX_FETCHES, DEFAULT_MAX_TOTAL_BYTES,
+    FetchBudget,
+};
 pub use error::{FetchError, SnapshotProblem};
 pub use http::HttpFetcher;
 pub use policy::{
-    DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, FORBIDDEN_PORTS, FetchPolicy, MAX_URL_BYTES,
-    check_url,
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TOTAL_TIMEOUT,
+    FORBIDDEN_PORTS, FetchPolicy, MAX_URL_BYTES, check_url,
 };
 pub use record::{Recorded, RecordingFetcher};
-pub use snapshot::{SNAPSHOT_VERSION, SnapshotFetcher, StoredEntry, parse_snapshot};
+pub use snapshot::{
+    MAX_SNAPSHOT_JSON_BYTES, SNAPSHOT_VERSION, SnapshotFetcher, StoredEntry, parse_snapshot,
+};
 pub use warc::{
     MAX_WARC_HEADER_BYTES, MAX_WARC_RECORD_BYTES, MAX_WARC_RECORDS, MAX_WARC_TOTAL_BYTES,
     read_warc, write_warc,

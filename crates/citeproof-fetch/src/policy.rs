@@ -16,6 +16,12 @@ pub const DEFAULT_MAX_BODY_BYTES: u64 = 10 * 1024 * 1024;
 /// Default [`FetchPolicy::max_redirects`].
 pub const DEFAULT_MAX_REDIRECTS: u32 = 5;
 
+/// Default [`FetchPolicy::connect_timeout`]: 10 s.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Default [`FetchPolicy::total_timeout`]: 30 s.
+pub const DEFAULT_TOTAL_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Limits and switches for fetching.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FetchPolicy {
@@ -41,8 +47,8 @@ pub struct FetchPolicy {
 impl Default for FetchPolicy {
     fn default() -> Self {
         FetchPolicy {
-            connect_timeout: Duration::from_secs(10),
-            total_timeout: Duration::from_secs(30),
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            total_timeout: DEFAULT_TOTAL_TIMEOUT,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_redirects: DEFAULT_MAX_REDIRECTS,
             allow_private: false,

@@ -183,6 +183,16 @@ pub fn read_warc(
     input: &mut dyn BufRead,
     policy: FetchPolicy,
 ) -> Result<SnapshotFetcher, FetchError> {
+    read_warc_within(input, policy, MAX_WARC_TOTAL_BYTES)
+}
+
+/// [`read_warc`] with the body total bounded by `max_total_bytes` (tests exceed the bound
+/// without holding 2 GiB).
+fn read_warc_within(
+    input: &mut dyn BufRead,
+    policy: FetchPolicy,
+    max_total_bytes: u64,
+) -> Result<SnapshotFetcher, FetchError> {
     let mut agent_url: Option<String> = None;
     let mut responses: Vec<ResponseRecord> = Vec::new();
     let mut kept: u64 = 0;
@@ -211,8 +221,8 @@ pub fn read_warc(
                 let entry = parse_http_response(&block)
                     .map_err(|e| bad(&format!("response record for {url}: {e}")))?;
                 kept = kept.saturating_add(u64::try_from(entry.body.len()).unwrap_or(u64::MAX));
-                if kept > MAX_WARC_TOTAL_BYTES {
-                    return Err(bad(&format!("more than {MAX_WARC_TOTAL_BYTES} body bytes")));
+                if kept > max_total_bytes {
+                    return Err(bad(&format!("more than {max_total_bytes} body bytes")));
                 }
                 responses.push(ResponseRecord { url, entry });
             }
@@ -377,5 +387,42 @@ fn dechunk(mut rest: &[u8]) -> Result<Vec<u8>, String> {
             .get(size..)
             .and_then(|r| r.strip_prefix(b"\r\n"))
             .ok_or("a chunk not followed by CRLF")?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn response_record(url: &str, body: &str) -> String {
+        let http = format!(
+            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        format!(
+            "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
+            http.len()
+        )
+    }
+
+    /// FETCH-008: the body total is checked as records are read; the bound is lowered here to
+    /// 10 bytes so that exceeding it needs 12 bytes, not 2 GiB. `read_warc` passes
+    /// `MAX_WARC_TOTAL_BYTES` (the Limits table test checks the constant's value).
+    #[test]
+    fn body_total_over_the_bound_is_refused() {
+        let file = format!(
+            "{}{}",
+            response_record("https://a.example/", "abcdef"),
+            response_record("https://b.example/", "ghijkl")
+        );
+        let ok = read_warc_within(&mut file.as_bytes(), FetchPolicy::default(), 12);
+        assert!(ok.is_ok(), "{:?}", ok.err());
+        match read_warc_within(&mut file.as_bytes(), FetchPolicy::default(), 11) {
+            Err(e) => {
+                assert_eq!(e.code(), "fetch-snapshot-invalid");
+                assert!(e.to_string().contains("more than 11 body bytes"), "{e}");
+            }
+            Ok(_) => panic!("12 body bytes accepted under a bound of 11"),
+        }
     }
 }

@@ -756,3 +756,40 @@ fn head_sends_head_at_every_hop_and_returns_no_body() {
     assert_eq!(r.url, server.url("/final"));
     assert_eq!(server.requests(), 2);
 }
+
+/// FETCH-003: the TLS handshake counts toward the connect timeout. A server that accepts the
+/// connection and never answers the ClientHello holds the fetch for `connect_timeout` (1 s
+/// here), not for `total_timeout` (20 s).
+#[test]
+fn silent_tls_handshake_times_out_within_connect_timeout() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let holder = thread::spawn(move || {
+        listener.set_nonblocking(true).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(4);
+        let mut held = None;
+        while Instant::now() < deadline {
+            if held.is_none()
+                && let Ok((socket, _)) = listener.accept()
+            {
+                held = Some(socket);
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        drop(held);
+    });
+    let policy = FetchPolicy {
+        connect_timeout: Duration::from_secs(1),
+        total_timeout: Duration::from_secs(20),
+        ..loopback_policy()
+    };
+    let start = Instant::now();
+    let err = HttpFetcher::new(policy)
+        .fetch(&format!("https://127.0.0.1:{port}/"))
+        .unwrap_err();
+    let elapsed = start.elapsed();
+    assert_eq!(err.code(), "fetch-timeout", "{err}");
+    assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
+    assert!(elapsed < Duration::from_millis(3500), "{elapsed:?}");
+    holder.join().unwrap();
+}

@@ -341,3 +341,14 @@ fn snapshot_replay_applies_the_policy() {
     .unwrap();
     assert_eq!(four.fetch("https://a.example/big").unwrap().body, b"abcd");
 }
+
+/// JSON-001/FETCH-008: a JSON snapshot over 256 MiB is refused before it is parsed. The bytes
+/// are zeros (pages the allocator never touches), so the test costs no parse and no memset.
+#[test]
+fn json_snapshot_over_256_mib_is_refused_unparsed() {
+    let limit = citeproof_fetch::MAX_SNAPSHOT_JSON_BYTES;
+    assert_eq!(limit, 268_435_456);
+    let err = parse_snapshot(&vec![0u8; limit + 1]).unwrap_err();
+    assert_eq!(err.code(), "fetch-snapshot-invalid", "{err}");
+    assert!(err.to_string().contains("the limit is 268435456"), "{err}");
+}

@@ -284,3 +284,25 @@ fn hostile_warc_files_get_a_typed_error() {
         }
     }
 }
+
+/// FETCH-008: a file of more than `MAX_WARC_RECORDS` records is refused while it is read (the
+/// 200 001st record), whatever the records are.
+#[test]
+fn more_than_200000_records_are_refused() {
+    assert_eq!(citeproof_fetch::MAX_WARC_RECORDS, 200_000);
+    let record = b"WARC/1.1\r\nWARC-Type: metadata\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
+    let file = record.repeat(citeproof_fetch::MAX_WARC_RECORDS + 1);
+    match read_warc(&mut Cursor::new(&file), FetchPolicy::default()) {
+        Err(e) => {
+            assert_eq!(e.code(), "fetch-snapshot-invalid", "{e}");
+            assert!(e.to_string().contains("more than 200000 records"), "{e}");
+        }
+        Ok(_) => panic!("accepted"),
+    }
+    // One record fewer is read to the end (and then has no response record).
+    let file = record.repeat(citeproof_fetch::MAX_WARC_RECORDS);
+    match read_warc(&mut Cursor::new(&file), FetchPolicy::default()) {
+        Err(e) => assert!(e.to_string().contains("no response record"), "{e}"),
+        Ok(_) => panic!("accepted"),
+    }
+}

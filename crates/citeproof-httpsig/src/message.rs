@@ -322,6 +322,13 @@ impl Message {
     }
 }
 
+/// Default [`ParseOptions::max_header_fields`].
+pub const DEFAULT_MAX_HEADER_FIELDS: usize = 100;
+/// Default [`ParseOptions::max_header_bytes`].
+pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
+/// Default [`ParseOptions::max_body_bytes`].
+pub const DEFAULT_MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+
 /// Options and limits for [`parse_http1_with`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseOptions {
@@ -339,9 +346,9 @@ impl Default for ParseOptions {
     fn default() -> Self {
         Self {
             scheme: "https".to_owned(),
-            max_header_fields: 100,
-            max_header_bytes: 64 * 1024,
-            max_body_bytes: 16 * 1024 * 1024,
+            max_header_fields: DEFAULT_MAX_HEADER_FIELDS,
+            max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
         }
     }
 }

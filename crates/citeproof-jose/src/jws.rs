@@ -74,10 +74,21 @@ pub fn signing_input(protected_b64: &str, payload: &[u8]) -> Vec<u8> {
 
 /// Signs `payload` and returns the detached compact JWS `<header>..<signature>` (see the module
 /// docs for the exact header bytes).
-pub fn sign_detached(payload: &[u8], key: &SigningKey, kid: Option<&str>) -> String {
+///
+/// Fails, signing nothing, when the JWS would not pass this module's own checks (steps 1-8):
+/// a `kid` with a noncharacter (not I-JSON) or so long that the JWS exceeds [`MAX_JWS_BYTES`].
+/// A signer never emits what its verifier refuses.
+pub fn sign_detached(
+    payload: &[u8],
+    key: &SigningKey,
+    kid: Option<&str>,
+) -> Result<String, JoseError> {
     let protected_b64 = b64::encode(&protected_header_bytes(kid));
+    // The signature's length is fixed: check the shape with a placeholder before signing.
+    let placeholder = format!("{protected_b64}..{}", b64::encode(&[0u8; 64]));
+    parse_detached(&placeholder)?;
     let signature = key.sign(&signing_input(&protected_b64, payload));
-    format!("{protected_b64}..{}", b64::encode(&signature))
+    Ok(format!("{protected_b64}..{}", b64::encode(&signature)))
 }
 
 /// A detached JWS that passed the structural and header checks (steps 1-8 of the module docs),

@@ -59,7 +59,8 @@ fn sign_and_verify_evidence() {
         &evidence_signing_input(&doc).unwrap(),
         &key,
         Some("pipeline-1"),
-    );
+    )
+    .unwrap();
     doc["verification"]["signature"] = json!(jws);
     doc["verification"]["signing_key_uri"] = json!("https://example.com/jwks.json");
 

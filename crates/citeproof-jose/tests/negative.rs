@@ -47,7 +47,7 @@ fn k1() -> KeySet {
 
 #[test]
 fn valid_detached_jws_verifies() {
-    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1")).unwrap();
     let header = parse_detached(&jws).unwrap();
     assert_eq!(
         b64::decode(&header.protected_b64).unwrap(),
@@ -187,7 +187,7 @@ fn b64_false_is_refused() {
 
 #[test]
 fn wrong_number_of_parts() {
-    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1")).unwrap();
     let (h, sig) = jws.split_once("..").unwrap();
     for bad in [
         format!("{h}.{sig}"),
@@ -216,7 +216,7 @@ fn wrong_number_of_parts() {
 
 #[test]
 fn attached_payload_is_refused_even_when_it_matches() {
-    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1")).unwrap();
     let (h, sig) = jws.split_once("..").unwrap();
     let attached = format!("{h}.{}.{sig}", b64::encode(PAYLOAD));
     expect_code(
@@ -233,7 +233,7 @@ fn attached_payload_is_refused_even_when_it_matches() {
 #[test]
 fn padding_and_wrong_alphabet_are_refused() {
     // kid "k1" makes a 26-byte header: 35 base64url characters, which padding would make 36.
-    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1")).unwrap();
     let (h, sig) = jws.split_once("..").unwrap();
     assert_eq!(h.len() % 4, 3);
     assert_eq!(sig.len(), 86); // 64 bytes: "==" when padded
@@ -315,7 +315,7 @@ fn oversized_jws_is_refused() {
 
 #[test]
 fn signature_of_wrong_length() {
-    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1")).unwrap();
     let (h, sig) = jws.split_once("..").unwrap();
     let bytes = b64::decode(sig).unwrap();
     for bad in [
@@ -335,7 +335,7 @@ fn signature_of_wrong_length() {
 
 #[test]
 fn unknown_kid() {
-    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1")).unwrap();
     let e = expect_code(
         verify_detached(&jws, PAYLOAD, &set(&[(1, Some("k2"))])),
         "jws-kid-unknown",
@@ -355,7 +355,7 @@ fn unknown_kid() {
 #[test]
 fn single_key_without_kid_is_used_for_any_kid() {
     // A key loaded from PEM has no kid: the caller chose it explicitly.
-    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1")).unwrap();
     let verified = verify_detached(&jws, PAYLOAD, &set(&[(1, None)])).unwrap();
     assert_eq!(verified.key_kid, None);
     assert_eq!(verified.kid.as_deref(), Some("k1"));
@@ -368,7 +368,7 @@ fn single_key_without_kid_is_used_for_any_kid() {
 
 #[test]
 fn no_kid_and_several_keys_is_ambiguous() {
-    let jws = sign_detached(PAYLOAD, &key(1), None);
+    let jws = sign_detached(PAYLOAD, &key(1), None).unwrap();
     let e = expect_code(
         verify_detached(&jws, PAYLOAD, &set(&[(1, Some("a")), (2, Some("b"))])),
         "jws-key-ambiguous",
@@ -382,12 +382,12 @@ fn no_kid_and_several_keys_is_ambiguous() {
 fn kid_selects_among_several_keys() {
     let keys = set(&[(1, Some("a")), (2, Some("b")), (3, Some("c"))]);
     for (n, kid) in [(1, "a"), (2, "b"), (3, "c")] {
-        let jws = sign_detached(PAYLOAD, &key(n), Some(kid));
+        let jws = sign_detached(PAYLOAD, &key(n), Some(kid)).unwrap();
         let v = verify_detached(&jws, PAYLOAD, &keys).unwrap();
         assert_eq!(v.key, key(n).verifying_key());
     }
     // Signed by key 1 but claiming kid "b": verified with key 2, fails.
-    let jws = sign_detached(PAYLOAD, &key(1), Some("b"));
+    let jws = sign_detached(PAYLOAD, &key(1), Some("b")).unwrap();
     expect_code(
         verify_detached(&jws, PAYLOAD, &keys),
         "jws-signature-invalid",
@@ -398,7 +398,7 @@ fn kid_selects_among_several_keys() {
 
 #[test]
 fn tampered_payload() {
-    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1")).unwrap();
     let mut tampered = PAYLOAD.to_vec();
     tampered[3] ^= 0x20;
     expect_code(
@@ -416,7 +416,7 @@ fn tampered_payload() {
 
 #[test]
 fn tampered_header() {
-    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1")).unwrap();
     let (_, sig) = jws.split_once("..").unwrap();
     for header in [
         br#"{"alg":"EdDSA","kid":"k1","typ":"JWT"}"#.as_slice(),
@@ -433,7 +433,7 @@ fn tampered_header() {
 
 #[test]
 fn tampered_signature_bits() {
-    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1")).unwrap();
     let (h, sig) = jws.split_once("..").unwrap();
     let bytes = b64::decode(sig).unwrap();
     for i in [0, 31, 32, 63] {
@@ -469,7 +469,7 @@ fn add_l(s: &[u8]) -> Vec<u8> {
 /// verification (and RFC 8032 §5.1.7) requires S < L.
 #[test]
 fn non_canonical_s_is_refused() {
-    let jws = sign_detached(PAYLOAD, &key(1), Some("k1"));
+    let jws = sign_detached(PAYLOAD, &key(1), Some("k1")).unwrap();
     let (h, sig) = jws.split_once("..").unwrap();
     let bytes = b64::decode(sig).unwrap();
     let mut malleated = bytes[..32].to_vec();

@@ -161,7 +161,16 @@ proptest! {
     #[test]
     fn sign_verify_round_trip(secret in any::<[u8; 32]>(), payload in prop::collection::vec(any::<u8>(), 0..256), kid in prop::option::of(".{0,16}")) {
         let key = SigningKey::from_secret_bytes(&secret);
-        let jws = sign_detached(&payload, &key, kid.as_deref());
+        // A kid with a noncharacter is not I-JSON: the signer refuses it, as the verifier would.
+        let nonchar = |c: char| matches!(c as u32, 0xFDD0..=0xFDEF) || (c as u32 & 0xFFFE) == 0xFFFE;
+        let jws = match sign_detached(&payload, &key, kid.as_deref()) {
+            Ok(jws) => jws,
+            Err(e) => {
+                prop_assert!(kid.as_deref().is_some_and(|k| k.chars().any(nonchar)), "{e}");
+                prop_assert_eq!(e.code(), "jws-header-invalid");
+                return Ok(());
+            }
+        };
         let set = KeySet::single(key.verifying_key(), kid.clone());
         let v = verify_detached(&jws, &payload, &set).unwrap();
         prop_assert_eq!(v.kid, kid);
@@ -169,4 +178,23 @@ proptest! {
         other.push(0);
         prop_assert_eq!(verify_detached(&jws, &other, &set).unwrap_err().code(), "jws-signature-invalid");
     }
+}
+
+/// Hand-picked: U+FDD0 and U+FFFF are noncharacters, refused in a kid by the signer with the
+/// verifier's own code; a kid that makes the JWS longer than 64 KiB is refused as too large.
+#[test]
+fn the_signer_refuses_a_kid_the_verifier_would_refuse() {
+    let key = SigningKey::from_secret_bytes(&[7; 32]);
+    for kid in ["a\u{FDD0}b", "\u{FFFF}"] {
+        let e = sign_detached(b"x", &key, Some(kid)).unwrap_err();
+        assert_eq!(e.code(), "jws-header-invalid", "{kid:?}");
+    }
+    let long = "k".repeat(64 * 1024);
+    assert_eq!(
+        sign_detached(b"x", &key, Some(&long)).unwrap_err().code(),
+        "jws-too-large"
+    );
+    let ok = sign_detached(b"x", &key, Some("k\u{FDCF}")).unwrap();
+    let set = KeySet::single(key.verifying_key(), Some("k\u{FDCF}".into()));
+    assert!(verify_detached(&ok, b"x", &set).is_ok());
 }

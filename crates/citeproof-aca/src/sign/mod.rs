@@ -6,6 +6,7 @@
 //! | [`header`] | the `Citation-Source` header emitter |
 //! | [`response`] | the signed manifest response: JCS body, RFC 9530 `Content-Digest`, RFC 9421 Ed25519 signature |
 //! | [`discovery`] | the discovery document with its JWK Set; key files for `citeproof keygen` |
+//! | [`synthetic`] | deterministic signed runs of any size, for benchmarks and scale checks |
 //!
 //! Nothing here panics on input; every failure is a [`SignError`] with a stable code.
 
@@ -14,6 +15,7 @@ pub mod discovery;
 mod error;
 pub mod header;
 pub mod response;
+pub mod synthetic;
 
 pub use chain::{ChainBuilder, StepInputs, StepRef, inputs_hash};
 pub use discovery::{

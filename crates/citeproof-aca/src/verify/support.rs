@@ -20,11 +20,6 @@ use std::collections::BTreeSet;
 
 use citeproof_model::{Incident, IncidentCode, Location};
 
-use icu_casemap::CaseMapper;
-use icu_properties::props::{GeneralCategory, GeneralCategoryGroup, WhiteSpace};
-use icu_properties::{CodePointMapData, CodePointSetData};
-use unicode_normalization::UnicodeNormalization;
-
 /// The stop words of the profile (ACA Level 2), sorted. Negations, quantifiers and number words
 /// are not stop words: each has its own rule.
 pub const STOP_WORDS: &[&str] = &[
@@ -398,56 +393,11 @@ pub fn excerpt_cap(claim_len: usize) -> usize {
         .max(EXCERPT_CAP_FLOOR)
 }
 
-/// `N(s)` of the profile: NFC, full case folding, NFC, White_Space runs collapsed and trimmed.
-pub fn normalize(s: &str) -> String {
-    if s.is_ascii() {
-        // Same result for ASCII: NFC is the identity, full case folding is ASCII lowercase, and
-        // the ASCII White_Space characters are \t \n \v \f \r and space.
-        let lower = s.to_ascii_lowercase();
-        return collapse(&lower, |c| {
-            matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ')
-        });
-    }
-    let nfc: String = s.nfc().collect();
-    let folded = CaseMapper::new().fold_string(&nfc).into_owned();
-    let nfc2: String = folded.nfc().collect();
-    let ws = CodePointSetData::new::<WhiteSpace>();
-    collapse(&nfc2, |c| ws.contains(c))
-}
-
-fn collapse(s: &str, is_space: impl Fn(char) -> bool) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut in_space = false;
-    for c in s.chars() {
-        if is_space(c) {
-            in_space = true;
-        } else {
-            if in_space && !out.is_empty() {
-                out.push(' ');
-            }
-            in_space = false;
-            out.push(c);
-        }
-    }
-    out
-}
-
-fn is_word_char(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphanumeric();
-    }
-    let gc = CodePointMapData::<GeneralCategory>::new().get(c);
-    GeneralCategoryGroup::Letter.contains(gc)
-        || GeneralCategoryGroup::Mark.contains(gc)
-        || GeneralCategoryGroup::Number.contains(gc)
-}
+pub use citeproof_text::normalize;
 
 /// Tokens of an already normalized string: maximal runs of L*, M* and N* characters.
 pub fn tokens(s: &str) -> Vec<String> {
-    s.split(|c: char| !is_word_char(c))
-        .filter(|t| !t.is_empty())
-        .map(str::to_owned)
-        .collect()
+    citeproof_text::split_tokens(s)
 }
 
 fn is_content_word(t: &str) -> bool {
@@ -556,22 +506,6 @@ mod tests {
         for w in NEGATIONS.iter().chain(QUANTIFIERS).chain(&words) {
             assert!(STOP_WORDS.binary_search(w).is_err(), "{w}");
         }
-    }
-
-    #[test]
-    fn normalization_ascii_fast_path_agrees() {
-        for s in ["  Hello\tWorld \r\n", "A\u{b}B\u{c}C", "", "   "] {
-            let nfc: String = s.nfc().collect();
-            let slow = collapse(&CaseMapper::new().fold_string(&nfc), |c| {
-                CodePointSetData::new::<WhiteSpace>().contains(c)
-            });
-            assert_eq!(normalize(s), slow, "{s:?}");
-        }
-        // Full case folding: ß -> ss; final sigma folds to sigma; NFC composes e + U+0301.
-        assert_eq!(
-            normalize("  Straße\u{2003}ΣΟΦΟΣ\n\tCafe\u{301} "),
-            "strasse σοφοσ café"
-        );
     }
 
     #[test]

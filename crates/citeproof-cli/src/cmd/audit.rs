@@ -169,7 +169,10 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
                     out::println(&format!(
                         "{:>5}  {}  {}  level {} of {}  {mark}  {}{}",
                         v.id,
-                        v.verified_at,
+                        // The store keeps Unix seconds; people read RFC 3339 (UTC).
+                        citeproof_model::Timestamp::from_unix(v.verified_at)
+                            .map(|t| t.as_str().to_owned())
+                            .unwrap_or_else(|_| v.verified_at.to_string()),
                         v.spec,
                         v.level,
                         v.required_level,

@@ -106,11 +106,39 @@ pub(super) fn check_claims_in_response(
     manifests: &[ManifestState],
 ) {
     let text = ResponseText::of(agent.header("content-type"), &agent.body);
+    let claims: Vec<&str> = manifests
+        .iter()
+        .filter_map(|m| m.findings.as_ref())
+        .flat_map(|f| f.manifest.claims.iter())
+        .filter_map(|c| c.text.as_deref())
+        .collect();
+    let budget = text.match_budget();
+    let found = match text.find_claims(&claims, budget) {
+        Ok(found) => found,
+        Err(e) => {
+            // ACA-L2-023: the search is bounded; Level 2 cannot be established past it.
+            run.push(
+                2,
+                Incident::new(
+                    IncidentCode::AcaBudgetExhausted,
+                    format!(
+                        "finding the claims in the response enumerated more than {} matches (claims nested in one another); the claims are not checked against the response",
+                        e.max_matches
+                    ),
+                    url_loc(&agent.url),
+                ),
+            );
+            return;
+        }
+    };
+    let mut found = found.into_iter();
     for m in manifests {
         let Some(f) = &m.findings else { continue };
         for c in &f.manifest.claims {
-            let Some(claim) = &c.text else { continue };
-            if text.contains_claim(claim) {
+            if c.text.is_none() {
+                continue;
+            }
+            if found.next().unwrap_or(false) {
                 continue;
             }
             let why = if text.is_empty() {

@@ -125,6 +125,9 @@ struct Run<'a> {
     /// Excerpt bytes handed to the support check so far (ACA-L2-023).
     excerpt_bytes: u64,
     budget_reported: bool,
+    /// Bytes hashed by the excerpt searches so far (ACA-L2-015, ACA-L2-023).
+    search_bytes: u64,
+    search_budget_reported: bool,
 }
 
 /// One manifest URL of the response.
@@ -145,6 +148,8 @@ impl<'a> Run<'a> {
             incidents: Vec::new(),
             excerpt_bytes: 0,
             budget_reported: false,
+            search_bytes: 0,
+            search_budget_reported: false,
         }
     }
 

@@ -36,10 +36,17 @@ pub struct VerifyOptions {
     pub budget: FetchBudget,
     /// Excerpt text the support check may analyze in all, bytes (ACA-L2-023).
     pub max_excerpt_bytes: u64,
+    /// Bytes the excerpt searches of ACA-L2-015 may hash in all (ACA-L2-023): the sum over
+    /// searches of window width times number of windows.
+    pub max_search_bytes: u64,
 }
 
 /// Default of [`VerifyOptions::max_excerpt_bytes`]: 256 MiB.
 pub const DEFAULT_MAX_EXCERPT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Default of [`VerifyOptions::max_search_bytes`]: 1 GiB, one search at the bounds of
+/// ACA-L2-015 (a 1024-byte excerpt in a 1 MiB body).
+pub const DEFAULT_MAX_SEARCH_BYTES: u64 = 1024 * 1024 * 1024;
 
 /// Where a verifier remembers the manifests it saw (ACA-L2-022).
 pub trait ManifestHistory: Send + Sync {
@@ -99,6 +106,7 @@ impl VerifyOptions {
             history: None,
             budget: FetchBudget::default(),
             max_excerpt_bytes: DEFAULT_MAX_EXCERPT_BYTES,
+            max_search_bytes: DEFAULT_MAX_SEARCH_BYTES,
         }
     }
 }

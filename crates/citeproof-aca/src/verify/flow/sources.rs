@@ -161,7 +161,14 @@ pub(super) fn check_one_source(
                 "source changed (no excerpt_hash to locate the excerpt)".into(),
             );
         };
-        return match find_intact(body, start, end, excerpt_hash) {
+        let found = match find_intact(body, start, end, excerpt_hash, search_allowance(run)) {
+            Ok(found) => found,
+            Err(SearchOverBudget { cost }) => {
+                report_search_budget(run, &ctx, &s.pointer, claim_id, cost);
+                return (None, "source changed, excerpt not searched (budget)".into());
+            }
+        };
+        return match found {
             Some((a, b, moved)) => {
                 let text = String::from_utf8_lossy(&body[a..b]).into_owned();
                 run.push(
@@ -248,27 +255,86 @@ pub(super) fn check_one_source(
     (Some(text.to_owned()), "hash ok, excerpt ok".into())
 }
 
+/// A window search that would hash more than what is left of the search budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct SearchOverBudget {
+    /// Bytes the search would have hashed.
+    pub cost: u64,
+}
+
+/// What is left of the response's search budget; taken by [`find_intact`] through `charge`.
+pub(super) struct SearchAllowance<'a> {
+    spent: &'a mut u64,
+    max: u64,
+}
+
+fn search_allowance<'a>(run: &'a mut Run<'_>) -> SearchAllowance<'a> {
+    SearchAllowance {
+        max: run.opts.max_search_bytes,
+        spent: &mut run.search_bytes,
+    }
+}
+
+impl SearchAllowance<'_> {
+    fn charge(&mut self, cost: u64) -> Result<(), SearchOverBudget> {
+        let total = self.spent.saturating_add(cost);
+        if total > self.max {
+            return Err(SearchOverBudget { cost });
+        }
+        *self.spent = total;
+        Ok(())
+    }
+}
+
+fn report_search_budget(
+    run: &mut Run<'_>,
+    ctx: &Ctx,
+    pointer: &str,
+    claim_id: Option<&str>,
+    cost: u64,
+) {
+    if run.search_budget_reported {
+        return;
+    }
+    run.search_budget_reported = true;
+    let max = run.opts.max_search_bytes;
+    run.push(
+        2,
+        ctx.at_claim(
+            IncidentCode::AcaBudgetExhausted,
+            &format!("{pointer}/excerpt_hash"),
+            claim_id,
+            format!(
+                "locating this excerpt in the changed source would hash {cost} bytes, past the {max}-byte budget of excerpt searches for one response; this and later excerpts of changed sources are not searched"
+            ),
+        ),
+    );
+}
+
 /// ACA-L2-015 (1) and (2): where the excerpt with `excerpt_hash` is in a changed body.
-/// Returns `(start, end, moved)`.
+/// Returns `(start, end, moved)`. The window search (2) is charged to the response's search
+/// budget (ACA-L2-023) before it starts: width times number of windows.
 pub(super) fn find_intact(
     body: &[u8],
     start: u64,
     end: u64,
     excerpt_hash: ContentHash,
-) -> Option<(usize, usize, bool)> {
+    mut allowance: SearchAllowance<'_>,
+) -> Result<Option<(usize, usize, bool)>, SearchOverBudget> {
     let len = body.len() as u64;
     if end <= len {
         let (a, b) = (start as usize, end as usize);
         if std::str::from_utf8(&body[a..b]).is_ok()
             && aef_text_hash(&body[a..b]).ok() == Some(excerpt_hash)
         {
-            return Some((a, b, false));
+            return Ok(Some((a, b, false)));
         }
     }
     let width = end - start;
     if width > MAX_SEARCH_EXCERPT || body.len() > MAX_SEARCH_BODY || width > len {
-        return None;
+        return Ok(None);
     }
+    allowance.charge(width.saturating_mul(len - width + 1))?;
     let w = width as usize;
     let mut found = None;
     for a in 0..=(body.len() - w) {
@@ -279,10 +345,64 @@ pub(super) fn find_intact(
         }
         if aef_text_hash(window).ok() == Some(excerpt_hash) {
             if found.is_some() {
-                return None; // found twice: no longer identifies one passage
+                return Ok(None); // found twice: no longer identifies one passage
             }
             found = Some((a, a + w, true));
         }
     }
-    found
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hand derivation: the excerpt `abc` recorded at [0, 3) of a body that is now `--abc--`
+    /// (7 bytes) is not at its offsets; the window search hashes 7 - 3 + 1 = 5 windows of 3
+    /// bytes, 15 bytes, and finds it once at [2, 5).
+    #[test]
+    fn the_window_search_is_charged_before_it_runs() {
+        let hash = aef_text_hash(b"abc").unwrap();
+        let body = b"--abc--";
+        let mut spent = 0;
+        let found = find_intact(
+            body,
+            0,
+            3,
+            hash,
+            SearchAllowance {
+                spent: &mut spent,
+                max: 15,
+            },
+        );
+        assert_eq!(found, Ok(Some((2, 5, true))));
+        assert_eq!(spent, 15);
+        let mut spent = 1;
+        let over = find_intact(
+            body,
+            0,
+            3,
+            hash,
+            SearchAllowance {
+                spent: &mut spent,
+                max: 15,
+            },
+        );
+        assert_eq!(over, Err(SearchOverBudget { cost: 15 }));
+        assert_eq!(spent, 1, "a refused search spends nothing");
+        // Intact at its offsets: no search, nothing charged.
+        let mut spent = 0;
+        let at_offsets = find_intact(
+            b"abc--",
+            0,
+            3,
+            hash,
+            SearchAllowance {
+                spent: &mut spent,
+                max: 0,
+            },
+        );
+        assert_eq!(at_offsets, Ok(Some((0, 3, false))));
+        assert_eq!(spent, 0);
+    }
 }

@@ -1,0 +1,74 @@
+//! Bounds that only the CLI enforces, exceeded: the size of an AEF source file
+//! (`MAX_SOURCE_BYTES`, 10 MiB, in `cmd/aef.rs`) and the `aca verify --batch` list
+//! (`MAX_LINE_BYTES`, 64 KiB a line, and `MAX_LINES`, 1 000 000 lines, in `cmd/aca/batch.rs`).
+//! Each ends in an error naming the bound before anything is verified.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use assert_cmd::Command;
+
+fn citeproof() -> Command {
+    Command::cargo_bin("citeproof").unwrap()
+}
+
+fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn evidence_new_refuses_a_source_over_10_mib() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("big.html");
+    std::fs::write(&source, vec![b' '; 10 * 1024 * 1024 + 1]).unwrap();
+    let out = citeproof()
+        .args(["evidence", "new", "--source"])
+        .arg(&source)
+        .args(["--uri", "https://example.com/big", "--selector", "css=p"])
+        .args(["--claim", "x", "--fetched-at", "2026-05-12T03:45:00Z"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("larger than the 10485760-byte limit"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn batch_refuses_a_line_over_64_kib() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("batch.txt");
+    let mut text = "x".repeat(64 * 1024 + 1);
+    text.push('\n');
+    std::fs::write(&list, text).unwrap();
+    let out = citeproof()
+        .args(["aca", "verify", "--batch"])
+        .arg(&list)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("line 1 is longer than 65536 bytes"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn batch_refuses_more_than_1000000_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("batch.txt");
+    std::fs::write(&list, "x\n".repeat(1_000_001)).unwrap();
+    let out = citeproof()
+        .args(["aca", "verify", "--batch"])
+        .arg(&list)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("more than 1000000 lines"),
+        "{}",
+        stderr_of(&out)
+    );
+}
