@@ -147,6 +147,8 @@ pub enum Style {
     Compact,
     /// Random insignificant whitespace between tokens (space, tab, LF, CR LF).
     Spaced,
+    /// Random spaces and tabs only, so the text stays on one line (a JSON-lines record).
+    Inline,
 }
 
 /// Writes `node`; members in their current order. [`Style::Spaced`] always puts some
@@ -154,9 +156,16 @@ pub enum Style {
 /// is written differently.
 pub fn emit(node: &Node, style: Style, rng: &mut VariantRng) -> String {
     let mut out = String::new();
-    if style == Style::Spaced {
-        const LEAD: [&str; 4] = [" ", "\n", "\t", "\r\n"];
-        out.push_str(LEAD[rng.below(LEAD.len())]);
+    match style {
+        Style::Compact => {}
+        Style::Spaced => {
+            const LEAD: [&str; 4] = [" ", "\n", "\t", "\r\n"];
+            out.push_str(LEAD[rng.below(LEAD.len())]);
+        }
+        Style::Inline => {
+            const LEAD: [&str; 3] = [" ", "\t", "  "];
+            out.push_str(LEAD[rng.below(LEAD.len())]);
+        }
     }
     write(node, style, rng, &mut out);
     space(style, rng, &mut out);
@@ -164,9 +173,16 @@ pub fn emit(node: &Node, style: Style, rng: &mut VariantRng) -> String {
 }
 
 fn space(style: Style, rng: &mut VariantRng, out: &mut String) {
-    if style == Style::Spaced {
-        const WS: [&str; 6] = ["", "", " ", "  ", "\n", "\r\n\t"];
-        out.push_str(WS[rng.below(WS.len())]);
+    match style {
+        Style::Compact => {}
+        Style::Spaced => {
+            const WS: [&str; 6] = ["", "", " ", "  ", "\n", "\r\n\t"];
+            out.push_str(WS[rng.below(WS.len())]);
+        }
+        Style::Inline => {
+            const WS: [&str; 4] = ["", "", " ", "\t"];
+            out.push_str(WS[rng.below(WS.len())]);
+        }
     }
 }
 
@@ -202,6 +218,91 @@ fn write(node: &Node, style: Style, rng: &mut VariantRng, out: &mut String) {
             out.push('}');
         }
     }
+}
+
+impl Node {
+    /// The member whose name decodes to `name` (names are raw tokens).
+    pub fn member(&self, name: &str) -> Option<&Node> {
+        match self {
+            Node::Object(members) => members
+                .iter()
+                .find(|(n, _)| decode(n).as_deref() == Some(name))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The member whose name decodes to `name`, mutably.
+    pub fn member_mut(&mut self, name: &str) -> Option<&mut Node> {
+        match self {
+            Node::Object(members) => members
+                .iter_mut()
+                .find(|(n, _)| decode(n).as_deref() == Some(name))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The value at `path` (member names, decoded).
+    pub fn at_mut(&mut self, path: &[&str]) -> Option<&mut Node> {
+        let mut node = self;
+        for name in path {
+            node = node.member_mut(name)?;
+        }
+        Some(node)
+    }
+
+    /// The decoded string of a string token.
+    pub fn as_string(&self) -> Option<String> {
+        match self {
+            Node::Scalar(raw) if raw.starts_with('"') => decode(raw),
+            _ => None,
+        }
+    }
+
+    /// A string token for `s`.
+    pub fn string(s: &str) -> Node {
+        Node::Scalar(serde_json::Value::String(s.to_owned()).to_string())
+    }
+}
+
+/// The value of a string token.
+fn decode(raw: &str) -> Option<String> {
+    serde_json::from_str(raw).ok()
+}
+
+/// Replaces the string value of every member named in `names`, at any depth, by `map` of it
+/// (`None`: kept). Returns how many tokens changed.
+pub fn map_strings(
+    node: &mut Node,
+    names: &[&str],
+    map: &mut dyn FnMut(&str, &str) -> Option<String>,
+) -> usize {
+    let mut changed = 0;
+    match node {
+        Node::Scalar(_) => {}
+        Node::Array(items) => {
+            for item in items {
+                changed += map_strings(item, names, map);
+            }
+        }
+        Node::Object(members) => {
+            for (name, value) in members.iter_mut() {
+                let decoded = decode(name);
+                let hit = decoded.as_deref().filter(|n| names.contains(n));
+                match (hit, value.as_string()) {
+                    (Some(n), Some(s)) => {
+                        if let Some(new) = map(n, &s).filter(|new| *new != s) {
+                            *value = Node::string(&new);
+                            changed += 1;
+                        }
+                    }
+                    _ => changed += map_strings(value, names, map),
+                }
+            }
+        }
+    }
+    changed
 }
 
 /// Permutes the members of every object of the tree.
@@ -281,6 +382,29 @@ mod tests {
             assert!(out.contains("1.50") && out.contains("1E2") && out.contains(r#""\u00e9\n""#));
         }
         assert_eq!(emit(&tree, Style::Compact, &mut rng), text.replace(" ", ""));
+    }
+
+    #[test]
+    fn inline_style_stays_on_one_line_and_strings_map_by_name() {
+        let mut rng = VariantRng::new(6);
+        let mut tree = parse(r#"{"id":"a","x":{"id":"a","n":1.0},"l":["a"],"name":"a"}"#).unwrap();
+        let n = map_strings(&mut tree, &["id"], &mut |_, s| Some(format!("{s}!")));
+        assert_eq!(n, 2);
+        for _ in 0..20 {
+            let out = emit(&tree, Style::Inline, &mut rng);
+            assert!(!out.contains('\n') && !out.contains('\r'), "{out}");
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(v["id"], "a!");
+            assert_eq!(v["x"]["id"], "a!");
+            assert_eq!(v["name"], "a");
+            assert!(out.contains("1.0"));
+        }
+        assert_eq!(tree.member("name").and_then(Node::as_string).as_deref(), Some("a"));
+        *tree.at_mut(&["x", "n"]).unwrap() = Node::string("s");
+        assert_eq!(
+            emit(&tree, Style::Compact, &mut rng),
+            r#"{"id":"a!","x":{"id":"a!","n":"s"},"l":["a"],"name":"a"}"#
+        );
     }
 
     #[test]

@@ -32,6 +32,7 @@ mod canon;
 pub mod jsontext;
 pub mod keys;
 pub mod rename;
+pub mod secrets;
 pub mod stored;
 
 /// Derives at most one variant of a case (`None`: no transform applies).
