@@ -305,6 +305,33 @@ pub fn map_strings(
     changed
 }
 
+/// A text that is not rewritten token by token (it is not strict I-JSON), with whitespace
+/// added before and after it: JSON whitespace around the top-level value is insignificant, so
+/// any parser sees the same tokens and reports the same fault. `None` for a text that starts
+/// with a byte order mark (only recognized at the start: moving it changes the fault) or is
+/// over 1 MiB (near the size limits). With [`Style::Inline`] only spaces and tabs are added and
+/// an empty text is kept (an empty JSON-lines line is a framing fault of its own).
+pub fn pad(text: &str, style: Style, rng: &mut VariantRng) -> Option<String> {
+    if text.starts_with('\u{feff}') || text.len() > 1 << 20 {
+        return None;
+    }
+    const SPACED: [&str; 5] = [" ", "\n", "\t", "\r\n", "  "];
+    const INLINE: [&str; 3] = [" ", "\t", "  "];
+    let set: &[&str] = match style {
+        Style::Compact => return None,
+        Style::Spaced => &SPACED,
+        Style::Inline if text.is_empty() => return None,
+        Style::Inline => &INLINE,
+    };
+    let lead = set[rng.below(set.len())];
+    let trail = if rng.chance(0.5) {
+        set[rng.below(set.len())]
+    } else {
+        ""
+    };
+    Some(format!("{lead}{text}{trail}"))
+}
+
 /// Permutes the members of every object of the tree.
 pub fn shuffle(node: &mut Node, rng: &mut VariantRng) {
     match node {
@@ -399,12 +426,32 @@ mod tests {
             assert_eq!(v["name"], "a");
             assert!(out.contains("1.0"));
         }
-        assert_eq!(tree.member("name").and_then(Node::as_string).as_deref(), Some("a"));
+        assert_eq!(
+            tree.member("name").and_then(Node::as_string).as_deref(),
+            Some("a")
+        );
         *tree.at_mut(&["x", "n"]).unwrap() = Node::string("s");
         assert_eq!(
             emit(&tree, Style::Compact, &mut rng),
             r#"{"id":"a!","x":{"id":"a!","n":"s"},"l":["a"],"name":"a"}"#
         );
+    }
+
+    #[test]
+    fn padding_keeps_the_tokens_and_leaves_boms_and_empty_lines_alone() {
+        let mut rng = VariantRng::new(9);
+        let text = r#"{"a":1,"a":2}"#;
+        for _ in 0..20 {
+            let spaced = pad(text, Style::Spaced, &mut rng).unwrap();
+            assert_ne!(spaced, text);
+            assert_eq!(spaced.trim_matches([' ', '\t', '\n', '\r']), text);
+            let inline = pad(text, Style::Inline, &mut rng).unwrap();
+            assert!(!inline.contains(['\n', '\r']), "{inline:?}");
+            assert_eq!(inline.trim_matches([' ', '\t']), text);
+        }
+        assert_eq!(pad("\u{feff}{}", Style::Spaced, &mut rng), None);
+        assert_eq!(pad("", Style::Inline, &mut rng), None);
+        assert_eq!(pad("{}", Style::Compact, &mut rng), None);
     }
 
     #[test]

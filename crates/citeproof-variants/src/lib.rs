@@ -29,6 +29,7 @@ use citeproof_conformance::{
 mod aca;
 mod aef;
 mod canon;
+mod chain;
 pub mod jsontext;
 pub mod keys;
 pub mod rename;
@@ -43,6 +44,7 @@ pub const SPECS: &[(&str, &[(&str, TransformFn)])] = &[
     ("canon", canon::TRANSFORMS),
     ("aca", aca::TRANSFORMS),
     ("aef", aef::TRANSFORMS),
+    ("chain", chain::TRANSFORMS),
 ];
 
 /// The generator of `citeproof conformance`: every transform of [`SPECS`].

@@ -272,14 +272,25 @@ mod tests {
         let mut r = Renamer::new();
         let mut rng = VariantRng::new(3);
         assert!(r.add_host("SourceScore.org"));
-        for refused in ["127.0.0.1", "localhost", "xn--bcher-kva.de", "a..b", "[::1]", "x.123"] {
+        for refused in [
+            "127.0.0.1",
+            "localhost",
+            "xn--bcher-kva.de",
+            "a..b",
+            "[::1]",
+            "x.123",
+        ] {
             assert!(!r.add_host(refused), "{refused}");
         }
-        let text = "https://sourcescore.org/claims/x/ did:web:www.SOURCESCORE.org arxiv.org 127.0.0.1";
+        let text =
+            "https://sourcescore.org/claims/x/ did:web:www.SOURCESCORE.org arxiv.org 127.0.0.1";
         let out = r.text(text, &mut rng);
         assert_eq!(out.len(), text.len());
         assert!(!out.to_ascii_lowercase().contains("sourcescore"), "{out}");
-        assert!(out.contains("arxiv.org") && out.contains("127.0.0.1"), "{out}");
+        assert!(
+            out.contains("arxiv.org") && out.contains("127.0.0.1"),
+            "{out}"
+        );
         let host = r.text("sourcescore.org", &mut rng);
         assert!(out.contains(&format!("https://{host}/claims/x/")), "{out}");
         // `www.SOURCESCORE.org`: the letter case of each character is kept.

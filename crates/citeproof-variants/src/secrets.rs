@@ -139,7 +139,10 @@ mod tests {
         let new = ring.resign(b"old", &tag, b"new").unwrap();
         assert_eq!(new, hmac(a.as_bytes(), b"new"));
         assert!(ring.resign(b"tampered", &tag, b"new").is_none());
-        assert!(ring.resign(b"old", &hmac(b"unknown", b"old"), b"new").is_none());
+        assert!(
+            ring.resign(b"old", &hmac(b"unknown", b"old"), b"new")
+                .is_none()
+        );
     }
 
     #[test]

@@ -1,0 +1,145 @@
+//! The transforms of the chain, ledger and archive operations over every static case of each
+//! operation, with the reference as the judge: every case gets a variant with a new input, the
+//! reference's verdict on it equals the static expectation (a disagreement is a dropped
+//! variant), and the transforms that re-sign or re-hash really did.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::{path::Path, sync::Arc};
+
+use citeproof_conformance::{
+    Suite,
+    suite::Case,
+    variants::{Origin, VariantPlan, generate},
+};
+use citeproof_variants::Variants;
+use serde_json::Value;
+
+fn suite() -> Suite {
+    Suite::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors")).unwrap()
+}
+
+/// (static case, its variant) for every case of `operation`, under several seeds; panics when a
+/// variant is dropped (the reference disagrees with the static expectation on it), when a case
+/// gets no variant, or when a variant's input equals the static one.
+fn variants(operation: &str) -> Vec<(Case, Case)> {
+    let suite = suite();
+    let cases: Vec<&Case> = suite.cases().filter(|c| c.operation == operation).collect();
+    assert!(!cases.is_empty(), "no static case of {operation}");
+    let plan = VariantPlan {
+        generator: Arc::new(Variants),
+        oracle: Arc::new(citeproof_reference::Reference::new()),
+        per_case: 1,
+    };
+    let mut out = Vec::new();
+    for seed in [1u64, 7, 42, 0x5eed] {
+        let g = generate(&cases, &plan, seed);
+        assert!(
+            g.dropped.is_empty(),
+            "{operation} seed {seed}: {:#?}",
+            g.dropped
+        );
+        assert!(g.not_derived.is_empty(), "{operation}: {:?}", g.not_derived);
+        assert_eq!(g.unchanged, 0, "{operation} seed {seed}");
+        assert_eq!(g.cases.len(), cases.len(), "{operation} seed {seed}");
+        for v in g.cases {
+            let Origin::Generated { from, .. } = &v.origin else {
+                panic!("{} is not generated", v.id)
+            };
+            let source = cases.iter().find(|c| &c.id == from).unwrap();
+            assert_ne!(v.input, source.input, "{}", v.id);
+            assert_eq!(v.expected.result, source.expected.result, "{}", v.id);
+            out.push(((*source).clone(), v));
+        }
+    }
+    out
+}
+
+fn transforms(v: &Case) -> Vec<String> {
+    match &v.origin {
+        Origin::Generated { transforms, .. } => transforms.clone(),
+        Origin::Static => Vec::new(),
+    }
+}
+
+/// The `signature.signature` of every envelope of a chain document.
+fn chain_signatures(document: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(document).unwrap_or(Value::Null);
+    let envelopes: Vec<&Value> = match v.get("chains").and_then(Value::as_object) {
+        Some(chains) => chains.values().collect(),
+        None => vec![&v],
+    };
+    envelopes
+        .iter()
+        .filter_map(|e| e.pointer("/signature/signature").and_then(Value::as_str))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn chain_claim_id_variants_keep_the_id() {
+    for (source, v) in variants("chain-claim-id") {
+        assert_eq!(v.expected, source.expected, "{}", v.id);
+        assert!(transforms(&v).contains(&"fresh-member".to_owned()));
+    }
+}
+
+#[test]
+fn chain_signing_input_variants_are_new_texts_of_the_same_value() {
+    for (source, v) in variants("chain-signing-input") {
+        let (old, new) = (
+            source.input["document"].as_str().unwrap(),
+            v.input["document"].as_str().unwrap(),
+        );
+        assert_ne!(old, new);
+        match serde_json::from_str::<Value>(old) {
+            Ok(value) => assert_eq!(
+                value,
+                serde_json::from_str::<Value>(new).unwrap(),
+                "{}",
+                v.id
+            ),
+            // Not I-JSON (a duplicate member): only whitespace around it.
+            Err(_) => assert_eq!(new.trim(), old, "{}", v.id),
+        }
+        assert_eq!(v.expected, source.expected, "{}", v.id);
+    }
+}
+
+#[test]
+fn chain_verify_variants_re_sign_with_fresh_keys_and_secrets() {
+    let mut resigned = 0;
+    let mut valid = 0;
+    for (source, v) in variants("chain-verify") {
+        let t = transforms(&v);
+        assert!(
+            t.contains(&"new-secrets".to_owned()) || t.contains(&"new-keys".to_owned()),
+            "{}: {t:?}",
+            v.id
+        );
+        for trust in ["secrets", "keys"] {
+            if source
+                .input
+                .get(trust)
+                .is_some_and(|s| s.to_string().len() > 40)
+            {
+                assert_ne!(v.input[trust], source.input[trust], "{}: {trust}", v.id);
+            }
+        }
+        let old = chain_signatures(source.input["document"].as_str().unwrap());
+        let new = chain_signatures(v.input["document"].as_str().unwrap());
+        if source.expected.result == citeproof_model::vectors::Validity::Valid {
+            valid += 1;
+            // A valid envelope verified, so its signature was re-made under the fresh secret.
+            assert!(
+                old.iter().any(|s| !new.contains(s)),
+                "{}: no signature re-made",
+                v.id
+            );
+            assert_eq!(v.expected.output, source.expected.output, "{}", v.id);
+        }
+        resigned += old.iter().filter(|s| !new.contains(s)).count();
+    }
+    assert!(valid >= 4 * 20, "{valid}");
+    assert!(resigned >= valid, "{resigned}");
+}
