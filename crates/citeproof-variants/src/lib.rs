@@ -32,6 +32,7 @@ mod canon;
 mod chain;
 pub mod jsontext;
 pub mod keys;
+mod ledger;
 pub mod rename;
 pub mod secrets;
 pub mod stored;
@@ -45,6 +46,7 @@ pub const SPECS: &[(&str, &[(&str, TransformFn)])] = &[
     ("aca", aca::TRANSFORMS),
     ("aef", aef::TRANSFORMS),
     ("chain", chain::TRANSFORMS),
+    ("ledger", ledger::TRANSFORMS),
 ];
 
 /// The generator of `citeproof conformance`: every transform of [`SPECS`].

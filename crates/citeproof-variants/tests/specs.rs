@@ -143,3 +143,86 @@ fn chain_verify_variants_re_sign_with_fresh_keys_and_secrets() {
     assert!(valid >= 4 * 20, "{valid}");
     assert!(resigned >= valid, "{resigned}");
 }
+
+/// The `ledger_id` values of the JSON lines of a file, in order (`None` for other lines).
+fn ledger_ids(text: &str) -> Vec<Option<String>> {
+    text.split('\n')
+        .map(|l| {
+            serde_json::from_str::<Value>(l.trim_end_matches('\r'))
+                .ok()
+                .and_then(|v| {
+                    v.get("ledger_id")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                })
+        })
+        .collect()
+}
+
+/// Which positions of `ids` hold equal values: the renaming must keep this relation.
+fn equalities(ids: &[Option<String>]) -> Vec<(usize, usize, bool)> {
+    let mut out = Vec::new();
+    for i in 0..ids.len() {
+        for j in i + 1..ids.len() {
+            if ids[i].is_some() && ids[j].is_some() {
+                out.push((i, j, ids[i] == ids[j]));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn ledger_verify_variants_keep_framing_and_id_equalities() {
+    let mut renamed = 0;
+    for (source, v) in variants("ledger-verify") {
+        assert_eq!(v.expected, source.expected, "{}", v.id);
+        assert_ne!(v.input["ledger"], source.input["ledger"], "{}", v.id);
+        if let (Some(old), Some(new)) =
+            (source.input["export"].as_str(), v.input["export"].as_str())
+        {
+            assert_eq!(
+                old.matches('\n').count(),
+                new.matches('\n').count(),
+                "{}",
+                v.id
+            );
+            let (a, b) = (ledger_ids(old), ledger_ids(new));
+            assert_eq!(equalities(&a), equalities(&b), "{}", v.id);
+            if a != b {
+                renamed += 1;
+            }
+        }
+    }
+    assert!(renamed >= 40, "{renamed}");
+}
+
+#[test]
+fn ledger_audit_variants_rename_ids_in_the_output_too() {
+    let mut renamed = 0;
+    for (source, v) in variants("ledger-audit") {
+        let ids = |c: &Case| -> Vec<Value> {
+            c.expected
+                .output
+                .as_ref()
+                .and_then(|o| o["ledgers"].as_array().cloned())
+                .unwrap_or_default()
+                .iter()
+                .map(|l| l["ledger_id"].clone())
+                .collect()
+        };
+        let (old, new) = (ids(&source), ids(&v));
+        assert_eq!(old.len(), new.len());
+        for (o, n) in old.iter().zip(&new) {
+            // `null` (records without an id) stays `null`; a string id is renamed.
+            assert_eq!(o.is_null(), n.is_null(), "{}", v.id);
+            if o.is_string() {
+                assert_ne!(o, n, "{}", v.id);
+                renamed += 1;
+            }
+        }
+        assert_eq!(v.expected.result, source.expected.result);
+        assert_eq!(v.expected.errors, source.expected.errors);
+    }
+    assert!(renamed >= 4 * 3, "{renamed}");
+}
