@@ -27,7 +27,8 @@ use serde_json::{Value, json};
 
 use crate::{
     TransformFn, derived,
-    jsontext::{self, Node, Style},
+    jsonl::{Text, lines},
+    jsontext::{self, Node},
     rename::Renamer,
 };
 
@@ -37,115 +38,12 @@ pub const TRANSFORMS: &[(&str, TransformFn)] =
 /// Members whose string values are ids (renamed consistently).
 const ID_MEMBERS: [&str; 2] = ["ledger_id", "claim_id"];
 
-/// Lines this long or longer are kept as they are.
-const LINE_BOUND: usize = 64 * 1024;
-
 /// The ids of a tree (values of [`ID_MEMBERS`]), registered as reserved.
 fn reserve_ids(node: &mut Node, renamer: &mut Renamer) {
     jsontext::map_strings(node, &ID_MEMBERS, &mut |_, s| {
         renamer.reserve(s);
         None
     });
-}
-
-/// One text of the case: a JSON document, or the lines of a JSON-lines file.
-enum Text {
-    Document(Option<Node>, String),
-    Lines(Vec<Line>),
-}
-
-/// A line of a JSON-lines file: a byte order mark it starts with (kept in place: LEDGER-008
-/// reports it, and the record after it is still read), its content (bytes: a line that is not
-/// UTF-8 is kept as it is), and its ending (empty for a torn last line).
-struct Line {
-    bom: &'static [u8],
-    tree: Option<Node>,
-    content: Vec<u8>,
-    ending: &'static [u8],
-}
-
-const BOM: &[u8] = "\u{feff}".as_bytes();
-
-fn lines(bytes: &[u8]) -> Vec<Line> {
-    let mut out = Vec::new();
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        let (piece, ending, next): (&[u8], &'static [u8], &[u8]) =
-            match rest.iter().position(|b| *b == b'\n') {
-                Some(i) if rest[..i].ends_with(b"\r") => (&rest[..i - 1], b"\r\n", &rest[i + 1..]),
-                Some(i) => (&rest[..i], b"\n", &rest[i + 1..]),
-                None => (rest, b"", b""),
-            };
-        let (bom, piece) = match piece.strip_prefix(BOM) {
-            Some(rest) => (BOM, rest),
-            None => (&b""[..], piece),
-        };
-        let tree = (piece.len() < LINE_BOUND && !ending.is_empty())
-            .then(|| std::str::from_utf8(piece).ok().and_then(jsontext::parse))
-            .flatten();
-        out.push(Line {
-            bom,
-            tree,
-            content: piece.to_vec(),
-            ending,
-        });
-        rest = next;
-    }
-    out
-}
-
-impl Text {
-    fn document(text: &str) -> Text {
-        Text::Document(jsontext::parse(text), text.to_owned())
-    }
-
-    fn trees(&mut self) -> Vec<&mut Node> {
-        match self {
-            Text::Document(tree, _) => tree.iter_mut().collect(),
-            Text::Lines(lines) => lines.iter_mut().filter_map(|l| l.tree.as_mut()).collect(),
-        }
-    }
-
-    /// The text rewritten (member order and whitespace, see the module docs).
-    fn emit(mut self, rng: &mut VariantRng) -> Vec<u8> {
-        for tree in self.trees() {
-            jsontext::shuffle(tree, rng);
-        }
-        match self {
-            Text::Document(Some(tree), _) => jsontext::emit(&tree, Style::Spaced, rng).into_bytes(),
-            Text::Document(None, text) => jsontext::pad(&text, Style::Spaced, rng)
-                .unwrap_or(text)
-                .into_bytes(),
-            Text::Lines(lines) => {
-                let mut out = Vec::new();
-                for line in lines {
-                    let padded = match (&line.tree, std::str::from_utf8(&line.content)) {
-                        (Some(tree), _) => Some(jsontext::emit(tree, Style::Inline, rng)),
-                        (None, Ok(text))
-                            if !line.ending.is_empty()
-                                && text.len() < LINE_BOUND
-                                && line.bom.is_empty() =>
-                        {
-                            jsontext::pad(text, Style::Inline, rng)
-                        }
-                        _ => None,
-                    };
-                    out.extend_from_slice(line.bom);
-                    match padded {
-                        Some(text) => out.extend_from_slice(text.as_bytes()),
-                        None => out.extend_from_slice(&line.content),
-                    }
-                    out.extend_from_slice(line.ending);
-                }
-                out
-            }
-        }
-    }
-
-    /// [`Text::emit`] of a document (always UTF-8).
-    fn emit_text(self, rng: &mut VariantRng) -> String {
-        String::from_utf8_lossy(&self.emit(rng)).into_owned()
-    }
 }
 
 /// The audit file of a case and the member it came in (`export` or `export_base64`).
@@ -216,7 +114,7 @@ fn verify(case: &Case, rng: &mut VariantRng) -> Option<Derived> {
         .get("api")
         .and_then(Value::as_str)
         .map(Text::document);
-    let mut file = export(case).map(|(name, text)| (name, Text::Lines(lines(&text))));
+    let mut file = export(case).map(|(name, text)| (name, Text::Lines(lines(&text, false))));
     if let Some((_, records)) = file.as_mut() {
         let mut renamer = Renamer::new();
         let mut texts: Vec<&mut Text> = vec![&mut ledger, records];
@@ -239,7 +137,7 @@ fn verify(case: &Case, rng: &mut VariantRng) -> Option<Derived> {
 
 fn audit(case: &Case, rng: &mut VariantRng) -> Option<Derived> {
     let (name, text) = export(case)?;
-    let mut records = Text::Lines(lines(&text));
+    let mut records = Text::Lines(lines(&text, false));
     let mut renamer = Renamer::new();
     let mut transforms = vec!["member-order", "whitespace"];
     if let Some(id) = case.input.get("ledger_id").and_then(Value::as_str) {
@@ -272,25 +170,4 @@ fn audit(case: &Case, rng: &mut VariantRng) -> Option<Derived> {
         }
     }
     Some(d)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn line_framing_is_kept() {
-        let text = "{\"a\":1}\r\n{\"a\":1,\"a\":2}\n\n{\"b\":[1]}\n{\"torn\":1}";
-        let mut rng = VariantRng::new(5);
-        let out = String::from_utf8(Text::Lines(lines(text.as_bytes())).emit(&mut rng)).unwrap();
-        let pieces: Vec<&str> = out.split('\n').collect();
-        assert_eq!(pieces.len(), 5, "{out:?}");
-        assert!(pieces[0].ends_with('\r') && !pieces[1].ends_with('\r'));
-        assert_eq!(pieces[1].trim_matches([' ', '\t']), "{\"a\":1,\"a\":2}");
-        assert_eq!(pieces[2], "", "an empty line stays empty");
-        assert_eq!(pieces[4], "{\"torn\":1}", "a torn last line is kept");
-        let first: Value = serde_json::from_str(pieces[0].trim_end_matches('\r')).unwrap();
-        assert_eq!(first, json!({"a": 1}));
-        assert_ne!(pieces[0], "{\"a\":1}\r", "the record is rewritten");
-    }
 }

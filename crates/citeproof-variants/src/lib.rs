@@ -28,8 +28,10 @@ use citeproof_conformance::{
 
 mod aca;
 mod aef;
+mod archive;
 mod canon;
 mod chain;
+mod jsonl;
 pub mod jsontext;
 pub mod keys;
 mod ledger;
@@ -47,6 +49,7 @@ pub const SPECS: &[(&str, &[(&str, TransformFn)])] = &[
     ("aef", aef::TRANSFORMS),
     ("chain", chain::TRANSFORMS),
     ("ledger", ledger::TRANSFORMS),
+    ("archive", archive::TRANSFORMS),
 ];
 
 /// The generator of `citeproof conformance`: every transform of [`SPECS`].
