@@ -67,10 +67,34 @@ fn timed(bin: &Path, args: &[&str]) -> Result<(f64, bool, String)> {
     ))
 }
 
+/// The `--json` report of one verification (one pretty-printed JSON document).
+fn report_of(stdout: &str) -> Option<serde_json::Value> {
+    serde_json::from_str(stdout).ok()
+}
+
 /// The level a `--json` report says was achieved.
 fn level_of(stdout: &str) -> Option<u64> {
-    let v: serde_json::Value = serde_json::from_str(stdout.lines().next()?).ok()?;
-    v.get("level").and_then(serde_json::Value::as_u64)
+    report_of(stdout)?
+        .get("level")
+        .and_then(serde_json::Value::as_u64)
+}
+
+/// The distinct incident codes of a `--json` report, for a check that did not reach its level.
+fn codes_of(stdout: &str) -> String {
+    let Some(v) = report_of(stdout) else {
+        return "no JSON report".into();
+    };
+    let mut codes: Vec<String> = v
+        .get("incidents")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i.get("code").and_then(serde_json::Value::as_str))
+        .map(str::to_owned)
+        .collect();
+    codes.sort();
+    codes.dedup();
+    codes.join(", ")
 }
 
 fn verify_offline(bin: &Path, file: &Path) -> Result<(f64, bool)> {
@@ -92,7 +116,11 @@ fn verify_offline(bin: &Path, file: &Path) -> Result<(f64, bool)> {
                 "--json",
             ],
         )?;
-        ok &= success && level_of(&stdout) == Some(3);
+        let reached = success && level_of(&stdout) == Some(3);
+        if !reached {
+            eprintln!("bench: {}: not Level 3: {}", file, codes_of(&stdout));
+        }
+        ok &= reached;
         best = best.min(secs);
     }
     Ok((best, ok))
@@ -242,6 +270,13 @@ fn claims_100k(bin: &Path, dir: &Path) -> Result<Vec<Metric>> {
             ],
         )?;
         let ok_live = ok_live && level_of(&stdout) == Some(3);
+        if !ok_live {
+            eprintln!(
+                "bench: live {}: not Level 3: {}",
+                run.agent_url,
+                codes_of(&stdout)
+            );
+        }
         let size = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
         let (offline, ok) = verify_offline(bin, &file)?;
         out.push(Metric {

@@ -171,3 +171,43 @@ fn lookup_cheats_fail_because_of_tokens_and_variants() {
         report["cases"].as_array().unwrap().len()
     );
 }
+
+#[test]
+fn lookup_cheats_fail_on_every_operation_of_the_chain_ledger_and_archive_specs() {
+    let Some(py) = program("python3", "CITEPROOF_REQUIRE_PYTHON") else {
+        return;
+    };
+    let cheat = root().join("examples/adapters/mutants/cheat.py");
+    let by_input = format!("{py} '{}' --key input", cheat.display());
+    for (spec, operations) in [
+        (
+            "chain",
+            &["chain-claim-id", "chain-signing-input", "chain-verify"][..],
+        ),
+        ("ledger", &["ledger-verify", "ledger-audit"][..]),
+        ("archive", &["archive-verify", "archive-log-verify"][..]),
+    ] {
+        let args = ["--suite", spec, "--seed", "3"];
+        let (code, _) = run(&by_input, &[&args[..], &["--no-variants"]].concat());
+        assert_eq!(
+            code, 0,
+            "{spec}: the static vectors alone are passable by lookup"
+        );
+        let (code, report) = run(&by_input, &args);
+        assert_eq!(code, 1, "{spec}");
+        assert_eq!(count(&report, "failed", false), 0, "{spec}");
+        // Every operation has generated inputs the lookup cannot find.
+        for op in operations {
+            let failed = report["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["operation"] == *op && c["status"] == "failed")
+                .count();
+            assert!(
+                failed > 0,
+                "{spec}: no generated case of {op} caught the lookup"
+            );
+        }
+    }
+}

@@ -381,6 +381,38 @@ fn conformance_runs_outside_a_checkout_with_the_embedded_suite() {
     assert!(stdout.contains("canon    core     achieved"), "{stdout}");
 }
 
+/// `conformance --json`: the common envelope with the JSON report inside; `ok` follows the
+/// exit status; the summary goes to stderr.
+#[test]
+fn conformance_json_envelope() {
+    let out = citeproof()
+        .args([
+            "conformance",
+            "--suite",
+            "canon*",
+            "--no-progress",
+            "--json",
+            "--seed",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["command"], "conformance");
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["incidents"], serde_json::json!([]));
+    assert!(v["report"].is_object(), "{v}");
+    assert!(v["report"].to_string().contains("canon"), "{v}");
+    assert!(stderr_of(&out).contains("canon    core     achieved"));
+    // Only one document on stdout.
+    let out = citeproof()
+        .args(["conformance", "--json", "--report", "json", "--out", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+}
+
 /// Every command speaks the one `--json` envelope: `command`, `ok`, `incidents`, then its own
 /// members (issue 13). Checked here for the commands that print a document or a listing.
 #[test]

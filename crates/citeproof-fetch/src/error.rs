@@ -111,7 +111,7 @@ pub enum SnapshotProblem {
     /// Status outside 100..=599.
     #[error("status {0} is outside 100..=599")]
     Status(u16),
-    /// A header name that is not an HTTP token, or a value with CR, LF or NUL.
+    /// A header name that is not an HTTP token, or a value with a control character but HTAB.
     #[error("invalid header field: {0}")]
     Header(String),
     /// A key or response URL that is not an absolute URL.

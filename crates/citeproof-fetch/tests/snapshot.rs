@@ -199,6 +199,18 @@ fn hostile_snapshots_are_refused() {
             stored(200, &[("x-a", "1\r\nSet-Cookie: a=b")], ""),
             |p| matches!(p, SnapshotProblem::Header(_)),
         ),
+        // A backspace in a value (the `snapshots` fuzz target's finding: the WARC written
+        // for such a snapshot did not read back) and DEL: control characters, refused.
+        (
+            "https://a.example/",
+            stored(200, &[("signature-input", "sig1=(\"@status\" \u{8}x)")], ""),
+            |p| matches!(p, SnapshotProblem::Header(m) if m.contains("U+0008")),
+        ),
+        (
+            "https://a.example/",
+            stored(200, &[("x-a", "a\u{7f}")], ""),
+            |p| matches!(p, SnapshotProblem::Header(m) if m.contains("U+007F")),
+        ),
         (
             "https://a.example/",
             stored(200, &[("bad name", "1")], ""),
@@ -211,6 +223,12 @@ fn hostile_snapshots_are_refused() {
             matches!(p, SnapshotProblem::Url(_))
         }),
     ];
+    // HTAB and obs-text are field-value characters: accepted.
+    let fine = snapshot(vec![(
+        "https://a.example/",
+        stored(200, &[("x-a", "a\tb caf\u{e9}")], ""),
+    )]);
+    assert!(SnapshotFetcher::new(&fine, FetchPolicy::default()).is_ok());
     for (url, entry, check) in cases {
         let problem = invalid_problem(SnapshotFetcher::new(
             &snapshot(vec![(url, entry)]),

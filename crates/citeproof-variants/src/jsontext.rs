@@ -147,6 +147,8 @@ pub enum Style {
     Compact,
     /// Random insignificant whitespace between tokens (space, tab, LF, CR LF).
     Spaced,
+    /// Random spaces and tabs only, so the text stays on one line (a JSON-lines record).
+    Inline,
 }
 
 /// Writes `node`; members in their current order. [`Style::Spaced`] always puts some
@@ -154,9 +156,16 @@ pub enum Style {
 /// is written differently.
 pub fn emit(node: &Node, style: Style, rng: &mut VariantRng) -> String {
     let mut out = String::new();
-    if style == Style::Spaced {
-        const LEAD: [&str; 4] = [" ", "\n", "\t", "\r\n"];
-        out.push_str(LEAD[rng.below(LEAD.len())]);
+    match style {
+        Style::Compact => {}
+        Style::Spaced => {
+            const LEAD: [&str; 4] = [" ", "\n", "\t", "\r\n"];
+            out.push_str(LEAD[rng.below(LEAD.len())]);
+        }
+        Style::Inline => {
+            const LEAD: [&str; 3] = [" ", "\t", "  "];
+            out.push_str(LEAD[rng.below(LEAD.len())]);
+        }
     }
     write(node, style, rng, &mut out);
     space(style, rng, &mut out);
@@ -164,9 +173,16 @@ pub fn emit(node: &Node, style: Style, rng: &mut VariantRng) -> String {
 }
 
 fn space(style: Style, rng: &mut VariantRng, out: &mut String) {
-    if style == Style::Spaced {
-        const WS: [&str; 6] = ["", "", " ", "  ", "\n", "\r\n\t"];
-        out.push_str(WS[rng.below(WS.len())]);
+    match style {
+        Style::Compact => {}
+        Style::Spaced => {
+            const WS: [&str; 6] = ["", "", " ", "  ", "\n", "\r\n\t"];
+            out.push_str(WS[rng.below(WS.len())]);
+        }
+        Style::Inline => {
+            const WS: [&str; 4] = ["", "", " ", "\t"];
+            out.push_str(WS[rng.below(WS.len())]);
+        }
     }
 }
 
@@ -202,6 +218,118 @@ fn write(node: &Node, style: Style, rng: &mut VariantRng, out: &mut String) {
             out.push('}');
         }
     }
+}
+
+impl Node {
+    /// The member whose name decodes to `name` (names are raw tokens).
+    pub fn member(&self, name: &str) -> Option<&Node> {
+        match self {
+            Node::Object(members) => members
+                .iter()
+                .find(|(n, _)| decode(n).as_deref() == Some(name))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The member whose name decodes to `name`, mutably.
+    pub fn member_mut(&mut self, name: &str) -> Option<&mut Node> {
+        match self {
+            Node::Object(members) => members
+                .iter_mut()
+                .find(|(n, _)| decode(n).as_deref() == Some(name))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The value at `path` (member names, decoded).
+    pub fn at_mut(&mut self, path: &[&str]) -> Option<&mut Node> {
+        let mut node = self;
+        for name in path {
+            node = node.member_mut(name)?;
+        }
+        Some(node)
+    }
+
+    /// The decoded string of a string token.
+    pub fn as_string(&self) -> Option<String> {
+        match self {
+            Node::Scalar(raw) if raw.starts_with('"') => decode(raw),
+            _ => None,
+        }
+    }
+
+    /// A string token for `s`.
+    pub fn string(s: &str) -> Node {
+        Node::Scalar(serde_json::Value::String(s.to_owned()).to_string())
+    }
+}
+
+/// The value of a string token.
+fn decode(raw: &str) -> Option<String> {
+    serde_json::from_str(raw).ok()
+}
+
+/// Replaces the string value of every member named in `names`, at any depth, by `map` of it
+/// (`None`: kept). Returns how many tokens changed.
+pub fn map_strings(
+    node: &mut Node,
+    names: &[&str],
+    map: &mut dyn FnMut(&str, &str) -> Option<String>,
+) -> usize {
+    let mut changed = 0;
+    match node {
+        Node::Scalar(_) => {}
+        Node::Array(items) => {
+            for item in items {
+                changed += map_strings(item, names, map);
+            }
+        }
+        Node::Object(members) => {
+            for (name, value) in members.iter_mut() {
+                let decoded = decode(name);
+                let hit = decoded.as_deref().filter(|n| names.contains(n));
+                match (hit, value.as_string()) {
+                    (Some(n), Some(s)) => {
+                        if let Some(new) = map(n, &s).filter(|new| *new != s) {
+                            *value = Node::string(&new);
+                            changed += 1;
+                        }
+                    }
+                    _ => changed += map_strings(value, names, map),
+                }
+            }
+        }
+    }
+    changed
+}
+
+/// A text that is not rewritten token by token (it is not strict I-JSON), with whitespace
+/// added before and after it: JSON whitespace around the top-level value is insignificant, so
+/// any parser sees the same tokens and reports the same fault. `None` for a text that starts
+/// with a byte order mark (only recognized at the start: moving it changes the fault) or is
+/// over 1 MiB (near the size limits). With [`Style::Inline`] only spaces and tabs are added and
+/// an empty text is kept (an empty JSON-lines line is a framing fault of its own).
+pub fn pad(text: &str, style: Style, rng: &mut VariantRng) -> Option<String> {
+    if text.starts_with('\u{feff}') || text.len() > 1 << 20 {
+        return None;
+    }
+    const SPACED: [&str; 5] = [" ", "\n", "\t", "\r\n", "  "];
+    const INLINE: [&str; 3] = [" ", "\t", "  "];
+    let set: &[&str] = match style {
+        Style::Compact => return None,
+        Style::Spaced => &SPACED,
+        Style::Inline if text.is_empty() => return None,
+        Style::Inline => &INLINE,
+    };
+    let lead = set[rng.below(set.len())];
+    let trail = if rng.chance(0.5) {
+        set[rng.below(set.len())]
+    } else {
+        ""
+    };
+    Some(format!("{lead}{text}{trail}"))
 }
 
 /// Permutes the members of every object of the tree.
@@ -281,6 +409,49 @@ mod tests {
             assert!(out.contains("1.50") && out.contains("1E2") && out.contains(r#""\u00e9\n""#));
         }
         assert_eq!(emit(&tree, Style::Compact, &mut rng), text.replace(" ", ""));
+    }
+
+    #[test]
+    fn inline_style_stays_on_one_line_and_strings_map_by_name() {
+        let mut rng = VariantRng::new(6);
+        let mut tree = parse(r#"{"id":"a","x":{"id":"a","n":1.0},"l":["a"],"name":"a"}"#).unwrap();
+        let n = map_strings(&mut tree, &["id"], &mut |_, s| Some(format!("{s}!")));
+        assert_eq!(n, 2);
+        for _ in 0..20 {
+            let out = emit(&tree, Style::Inline, &mut rng);
+            assert!(!out.contains('\n') && !out.contains('\r'), "{out}");
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(v["id"], "a!");
+            assert_eq!(v["x"]["id"], "a!");
+            assert_eq!(v["name"], "a");
+            assert!(out.contains("1.0"));
+        }
+        assert_eq!(
+            tree.member("name").and_then(Node::as_string).as_deref(),
+            Some("a")
+        );
+        *tree.at_mut(&["x", "n"]).unwrap() = Node::string("s");
+        assert_eq!(
+            emit(&tree, Style::Compact, &mut rng),
+            r#"{"id":"a!","x":{"id":"a!","n":"s"},"l":["a"],"name":"a"}"#
+        );
+    }
+
+    #[test]
+    fn padding_keeps_the_tokens_and_leaves_boms_and_empty_lines_alone() {
+        let mut rng = VariantRng::new(9);
+        let text = r#"{"a":1,"a":2}"#;
+        for _ in 0..20 {
+            let spaced = pad(text, Style::Spaced, &mut rng).unwrap();
+            assert_ne!(spaced, text);
+            assert_eq!(spaced.trim_matches([' ', '\t', '\n', '\r']), text);
+            let inline = pad(text, Style::Inline, &mut rng).unwrap();
+            assert!(!inline.contains(['\n', '\r']), "{inline:?}");
+            assert_eq!(inline.trim_matches([' ', '\t']), text);
+        }
+        assert_eq!(pad("\u{feff}{}", Style::Spaced, &mut rng), None);
+        assert_eq!(pad("", Style::Inline, &mut rng), None);
+        assert_eq!(pad("{}", Style::Compact, &mut rng), None);
     }
 
     #[test]

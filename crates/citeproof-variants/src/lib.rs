@@ -14,12 +14,17 @@
 //! | `rename-ids` | run ids, evidence ids, key ids (same shape) | equalities and grammar |
 //! | `new-keys` | every usable Ed25519 key, and every signature that verified under it | which signatures verify |
 //! | `excerpt-order` | the order of support-check excerpts | the contract says order is irrelevant |
+//! | `new-secrets` | every HMAC-SHA256 secret (chain, archive), and every tag that verified under it | which tags verify (HMAC is a PRF) |
+//! | `id-case-and-space`, `fresh-member` (`chain-claim-id`) | ASCII letter case and trimmed padding of `vertical`/`subject`/`predicate`/`object`; an unread `x-` member | the id: trimmed and lowercased, nothing else read |
+//! | `member-order`, `whitespace` (chain, ledger, archive) | envelopes, ledgers, bundles, displays; each JSON-lines record on its own line | signing inputs (sorted or fixed property list), JCS hashes, `prev` chains, line framing |
+//! | `rename-ids` (ledger) | `ledger_id`, `claim_id` everywhere, output included | id grammars and equalities |
+//! | `as-bytes` (ledger) | `export` sent as `export_base64` | the same bytes |
 //!
 //! The runner adds `wire-member-order`: generated inputs go on the wire with their members in a
 //! random order.
 //!
-//! Transforms are registered per spec in [`SPECS`], one line per spec: the chain, ledger and
-//! archive specs add theirs there.
+//! Transforms are registered per spec in [`SPECS`], one line per spec; each module says in
+//! its documentation why its transforms keep the verdict.
 
 use citeproof_conformance::{
     suite::Case,
@@ -28,10 +33,15 @@ use citeproof_conformance::{
 
 mod aca;
 mod aef;
+mod archive;
 mod canon;
+mod chain;
+mod jsonl;
 pub mod jsontext;
 pub mod keys;
+mod ledger;
 pub mod rename;
+pub mod secrets;
 pub mod stored;
 
 /// Derives at most one variant of a case (`None`: no transform applies).
@@ -42,6 +52,9 @@ pub const SPECS: &[(&str, &[(&str, TransformFn)])] = &[
     ("canon", canon::TRANSFORMS),
     ("aca", aca::TRANSFORMS),
     ("aef", aef::TRANSFORMS),
+    ("chain", chain::TRANSFORMS),
+    ("ledger", ledger::TRANSFORMS),
+    ("archive", archive::TRANSFORMS),
 ];
 
 /// The generator of `citeproof conformance`: every transform of [`SPECS`].

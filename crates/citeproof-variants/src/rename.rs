@@ -10,8 +10,15 @@
 //! literal, `localhost` or a metadata host is never produced or touched, and the mapping is
 //! injective (a fresh label never equals another fresh or original label).
 //!
+//! A spec whose hosts are not example domains (citation-chain envelopes name `sourcescore.org`,
+//! `arxiv.org`) registers them with [`Renamer::add_host`]; they are then renamed the same way.
+//! Only DNS names are accepted there (two or more labels, an alphabetic top-level label, no
+//! `xn--` label, not `localhost`), so an IP literal is never produced or touched either.
+//!
 //! Ids: same-shape renaming (each ASCII letter or digit replaced by a random one of its class,
-//! every other character kept), consistent and injective within one variant.
+//! every other character kept), consistent and injective within one variant. Ids registered
+//! with [`Renamer::reserve`] are never chosen as fresh ids, so renaming token by token in any
+//! order cannot turn a renamed id into another original one.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,6 +33,10 @@ pub struct Renamer {
     /// Original id → fresh id.
     ids: BTreeMap<String, String>,
     used: BTreeSet<String>,
+    /// Lowercase hosts renamed besides the example domains (and their subdomains).
+    hosts: BTreeSet<String>,
+    /// Ids never chosen as fresh ids.
+    reserved: BTreeSet<String>,
     /// How many host occurrences were renamed (0: the transform did nothing).
     pub renamed: usize,
 }
@@ -71,6 +82,43 @@ fn same_shape(s: &str, rng: &mut VariantRng) -> String {
 impl Renamer {
     pub fn new() -> Renamer {
         Renamer::default()
+    }
+
+    /// Renames `host` (and its subdomains) too, when it is a DNS name of two or more labels
+    /// with an alphabetic top-level label (not an IP literal, not `localhost`, no `xn--`
+    /// label). Returns whether it was registered.
+    pub fn add_host(&mut self, host: &str) -> bool {
+        let lower = host.to_ascii_lowercase();
+        let labels: Vec<&str> = lower.split('.').collect();
+        let ok = labels.len() >= 2
+            && labels.iter().all(|l| {
+                !l.is_empty()
+                    && !l.starts_with('-')
+                    && !l.ends_with('-')
+                    && !l.starts_with("xn--")
+                    && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            })
+            && labels
+                .last()
+                .is_some_and(|t| t.bytes().all(|b| b.is_ascii_alphabetic()));
+        if ok {
+            self.hosts.insert(lower);
+        }
+        ok
+    }
+
+    /// Whether the lowercase dotted name is renamed.
+    fn renames(&self, lower: &str) -> bool {
+        is_example_domain(lower)
+            || self
+                .hosts
+                .iter()
+                .any(|h| lower == h || lower.ends_with(&format!(".{h}")))
+    }
+
+    /// Never chooses `id` as a fresh id.
+    pub fn reserve(&mut self, id: &str) {
+        self.reserved.insert(id.to_owned());
     }
 
     fn fresh_label(&mut self, label: &str, rng: &mut VariantRng) -> String {
@@ -131,7 +179,7 @@ impl Renamer {
             let run = &rest[start..start + run_len];
             // A sentence may end right after a host: keep trailing dots out of it.
             let host = run.trim_end_matches('.');
-            if is_example_domain(&host.to_ascii_lowercase()) {
+            if self.renames(&host.to_ascii_lowercase()) {
                 self.renamed += 1;
                 out.push_str(&self.host(host, rng));
                 out.push_str(&run[host.len()..]);
@@ -168,6 +216,7 @@ impl Renamer {
             if candidate != id
                 && !self.ids.values().any(|v| v == &candidate)
                 && !self.ids.contains_key(&candidate)
+                && !self.reserved.contains(&candidate)
             {
                 self.ids.insert(id.to_owned(), candidate.clone());
                 return candidate;
@@ -216,6 +265,48 @@ mod tests {
         let upper = r.text("EXAMPLE.com", &mut rng);
         assert!(upper[..7].chars().all(|c| c.is_ascii_uppercase()) && upper.ends_with(".com"));
         assert_eq!(r.text("example.com", &mut rng), upper.to_ascii_lowercase());
+    }
+
+    #[test]
+    fn registered_hosts_are_renamed_like_example_domains() {
+        let mut r = Renamer::new();
+        let mut rng = VariantRng::new(3);
+        assert!(r.add_host("SourceScore.org"));
+        for refused in [
+            "127.0.0.1",
+            "localhost",
+            "xn--bcher-kva.de",
+            "a..b",
+            "[::1]",
+            "x.123",
+        ] {
+            assert!(!r.add_host(refused), "{refused}");
+        }
+        let text =
+            "https://sourcescore.org/claims/x/ did:web:www.SOURCESCORE.org arxiv.org 127.0.0.1";
+        let out = r.text(text, &mut rng);
+        assert_eq!(out.len(), text.len());
+        assert!(!out.to_ascii_lowercase().contains("sourcescore"), "{out}");
+        assert!(
+            out.contains("arxiv.org") && out.contains("127.0.0.1"),
+            "{out}"
+        );
+        let host = r.text("sourcescore.org", &mut rng);
+        assert!(out.contains(&format!("https://{host}/claims/x/")), "{out}");
+        // `www.SOURCESCORE.org`: the letter case of each character is kept.
+        let label = host.trim_end_matches(".org").to_ascii_uppercase();
+        assert!(out.contains(&format!(".{label}.org ")), "{out}");
+    }
+
+    #[test]
+    fn reserved_ids_are_never_chosen() {
+        let mut r = Renamer::new();
+        let mut rng = VariantRng::new(1);
+        // One-digit ids have 9 alternatives: with 8 of them reserved the ninth is chosen.
+        for d in 1..=8 {
+            r.reserve(&d.to_string());
+        }
+        assert_eq!(r.id("0", &mut rng), "9");
     }
 
     #[test]

@@ -153,5 +153,5 @@ fn a_case_variant_depends_only_on_the_seed_and_its_id() {
         VariantRng::for_label(5, "a").next_u64(),
         VariantRng::for_label(5, "b").next_u64()
     );
-    assert_eq!(Variants.operations().len(), 16);
+    assert_eq!(Variants.operations().len(), 23);
 }

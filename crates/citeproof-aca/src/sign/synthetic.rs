@@ -355,7 +355,27 @@ fn chain_value(run_id: &str, steps: usize, sources: &[&str]) -> Result<Value, Si
     for _ in 1..steps {
         last = chain.step("t", StepInputs::None, &[last], &[])?;
     }
-    serde_json::to_value(chain.build()).map_err(|e| SignError::InvalidDocument(e.to_string()))
+    let mut value = serde_json::to_value(chain.build())
+        .map_err(|e| SignError::InvalidDocument(e.to_string()))?;
+    // Minimal steps: references are the step numbers alone (`"7"`, not `runs/r/step/7`), so a
+    // chain of 140 000 steps fits the 10 MiB manifest body of FETCH-004.
+    let prefix = format!("runs/{run_id}/step/");
+    for step in value.as_array_mut().into_iter().flatten() {
+        // No empty `sources` (a step that read nothing says nothing).
+        if let Some(obj) = step.as_object_mut()
+            && obj.get("sources") == Some(&json!([]))
+        {
+            obj.remove("sources");
+        }
+        for member in ["inputs_ref", "outputs_ref"] {
+            if let Some(Value::String(r)) = step.get_mut(member)
+                && let Some(n) = r.strip_prefix(&prefix)
+            {
+                *r = n.to_owned();
+            }
+        }
+    }
+    Ok(value)
 }
 
 #[cfg(test)]
@@ -377,6 +397,17 @@ mod tests {
                 &SigningKey::from_secret_bytes(&[1; 32])
             )
             .is_err()
+        );
+    }
+
+    /// Hand-written: the minimal form of a step that consumes the one before it.
+    #[test]
+    fn chain_steps_are_minimal() {
+        let chain = chain_value("r", 3, &["https://s.example/a"]).unwrap();
+        let step = citeproof_model::jcs::canonicalize(&chain[1]);
+        assert_eq!(
+            String::from_utf8(step).unwrap(),
+            r#"{"inputs_ref":"1","outputs_ref":"2","step":2,"tool":"t"}"#
         );
     }
 }

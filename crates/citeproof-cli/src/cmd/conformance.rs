@@ -79,6 +79,11 @@ pub struct Args {
     /// Send the cases in suite order instead of a random one.
     #[arg(long)]
     in_order: bool,
+    /// Print one JSON object on stdout, the shape of every command's `--json`
+    /// (`{"command": "conformance", "ok": ..., "incidents": [], "report": {...}}`, the report
+    /// being the `--report json` document); the summary goes to stderr.
+    #[arg(long)]
+    json: bool,
 }
 
 fn seconds(name: &str, value: f64) -> Result<Duration, Failure> {
@@ -92,6 +97,11 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     if args.report.len() != args.out.len() {
         return Err(Failure::Usage(
             "every --report FORMAT needs an --out FILE (in the same order)".into(),
+        ));
+    }
+    if args.json && args.out.iter().any(|o| o == Path::new("-")) {
+        return Err(Failure::Usage(
+            "--json prints on stdout: write the other reports to files".into(),
         ));
     }
     let formats = args
@@ -217,29 +227,41 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             })?;
         }
     }
-    // The summary goes to stdout unless a report does; then to stderr.
-    let console = format!(
-        "{}{}",
-        report::failures_text(&result, args.show_failures),
-        report::summary_text(&result, &summary, &ctx)
-    );
-    if stdout_used {
-        eprint!("{console}");
-    } else {
-        crate::out::print(&console)?;
-    }
     // A dropped variant is a bug of the suite, not of the implementation: it fails the run so
     // that the suite's own CI cannot stay green with a broken generator.
     let suite_bug = result
         .generation
         .as_ref()
         .is_some_and(|g| !g.dropped.is_empty());
+    let ok = result.success() && !suite_bug;
+    // The summary goes to stdout unless a report does; then to stderr.
+    let console = format!(
+        "{}{}",
+        report::failures_text(&result, args.show_failures),
+        report::summary_text(&result, &summary, &ctx)
+    );
+    if stdout_used || args.json {
+        eprint!("{console}");
+    } else {
+        crate::out::print(&console)?;
+    }
+    if args.json {
+        let text = report::render(Format::Json, &result, &summary, &ctx);
+        let report: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| Failure::Usage(format!("cannot read back the JSON report: {e}")))?;
+        crate::out::json_report(
+            "conformance",
+            ok,
+            &crate::out::NO_INCIDENTS,
+            &serde_json::json!({ "report": report }),
+        )?;
+    }
     if suite_bug {
         eprintln!(
             "citeproof: the variant generator produced cases the reference disagrees with (listed above): a bug in citeproof's suite; please report it"
         );
     }
-    Ok(if result.success() && !suite_bug {
+    Ok(if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
