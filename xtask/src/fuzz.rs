@@ -136,8 +136,8 @@ fn cargo_fuzz(fuzz: &Path) -> Command {
 
 /// The `[[bin]]` names of `fuzz/Cargo.toml`.
 fn declared_targets(fuzz: &Path) -> Result<Vec<String>> {
-    let manifest = std::fs::read_to_string(fuzz.join("Cargo.toml"))
-        .context("reading fuzz/Cargo.toml")?;
+    let manifest =
+        std::fs::read_to_string(fuzz.join("Cargo.toml")).context("reading fuzz/Cargo.toml")?;
     Ok(manifest
         .lines()
         .filter_map(|l| l.strip_prefix("name = \""))
@@ -235,7 +235,11 @@ fn record(fuzz: &Path, rows: &[Row]) -> Result<()> {
     let mut kept: Vec<String> = old
         .lines()
         .filter(|l| l.starts_with("| `"))
-        .filter(|l| !rows.iter().any(|r| l.starts_with(&format!("| `{}` ", r.target))))
+        .filter(|l| {
+            !rows
+                .iter()
+                .any(|r| l.starts_with(&format!("| `{}` ", r.target)))
+        })
         .map(str::to_owned)
         .collect();
     let date = Command::new("date")

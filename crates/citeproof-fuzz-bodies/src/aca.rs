@@ -126,6 +126,10 @@ fn check_levels(r: &AcaReport) {
         assert!(!fails(n), "level {} achieved with an error at {n}", r.level);
     }
     if r.level < r.required_level {
-        assert!(fails(r.level + 1), "level {} stops without an error: {r:?}", r.level);
+        assert!(
+            fails(r.level + 1),
+            "level {} stops without an error: {r:?}",
+            r.level
+        );
     }
 }

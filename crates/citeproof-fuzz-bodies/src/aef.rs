@@ -85,7 +85,9 @@ pub fn aef_evidence(data: &[u8]) {
         && !is_redacted(exact)
     {
         assert_eq!(
-            aef_text_hash(exact.as_bytes()).map(|h| h.to_string()).as_deref(),
+            aef_text_hash(exact.as_bytes())
+                .map(|h| h.to_string())
+                .as_deref(),
             Ok(declared)
         );
     }

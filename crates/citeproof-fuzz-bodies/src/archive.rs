@@ -12,7 +12,8 @@ use citeproof_model::{jcs, json::parse_strict};
 use serde_json::{Value, json};
 
 const ARCHIVE: &[u8] = include_bytes!("../../../vectors/fixtures/archive/archive.json");
-const EXPECTED: &[u8] = include_bytes!("../../../vectors/fixtures/archive/walkthrough.expected.json");
+const EXPECTED: &[u8] =
+    include_bytes!("../../../vectors/fixtures/archive/walkthrough.expected.json");
 const NOW: i64 = 1_778_925_900;
 
 struct Fixture {
@@ -56,7 +57,10 @@ pub fn archive_documents(data: &[u8]) {
         }
         1 => {
             let (log, bundle) = crate::halves(rest);
-            let opts = LogOptions { now: NOW, head: None };
+            let opts = LogOptions {
+                now: NOW,
+                head: None,
+            };
             let _ = verify_log(log, &f.store, &[bundle.to_vec()], &opts);
         }
         2 => {

@@ -38,7 +38,9 @@ fn same_shape(a: &Node, b: &serde_json::Value) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_shape(p, q))
         }
         (Node::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_shape(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_shape(v, w)))
         }
         _ => false,
     }

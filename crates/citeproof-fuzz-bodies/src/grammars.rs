@@ -70,7 +70,11 @@ fn urls(text: &str) {
         assert_eq!(equality_key(&key), key, "{text:?}");
     }
     if let Some(origin) = origin_of(text) {
-        assert_eq!(origin_of(&origin).as_deref(), Some(origin.as_str()), "{text:?}");
+        assert_eq!(
+            origin_of(&origin).as_deref(),
+            Some(origin.as_str()),
+            "{text:?}"
+        );
     }
     if HttpUrl::parse(text).is_ok() {
         assert!(origin_of(text).is_some(), "{text:?}");

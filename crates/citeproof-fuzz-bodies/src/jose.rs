@@ -41,12 +41,8 @@ pub fn jws_detached(data: &[u8]) {
 
 fn round_trip(keys: &KeySet) {
     let text = serde_json::to_vec(&keys.to_jwk_set()).expect("a JWK Set serializes");
-    let again = KeySet::from_json(&text).unwrap_or_else(|e| {
-        panic!(
-            "{} does not load back: {e}",
-            String::from_utf8_lossy(&text)
-        )
-    });
+    let again = KeySet::from_json(&text)
+        .unwrap_or_else(|e| panic!("{} does not load back: {e}", String::from_utf8_lossy(&text)));
     let ids = |k: &KeySet| -> Vec<(Option<String>, [u8; 32])> {
         k.entries()
             .iter()

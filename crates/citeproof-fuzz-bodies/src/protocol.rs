@@ -93,7 +93,10 @@ pub fn adapter_serve(data: &[u8]) {
         let text = String::from_utf8_lossy(line);
         match want {
             Expected::Hello => {
-                assert!(parse_hello(line).is_ok(), "hello refused by the runner: {text}");
+                assert!(
+                    parse_hello(line).is_ok(),
+                    "hello refused by the runner: {text}"
+                );
             }
             Expected::Reply(seq) => match parse_any_reply(line) {
                 Ok((got, Ok(_))) => assert_eq!(got, *seq, "{text}"),

@@ -5,8 +5,8 @@ use std::io::Cursor;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use citeproof_fetch::{
-    FetchPolicy, FetchedResponse, Fetcher, SnapshotFetcher, StoredEntry, parse_snapshot,
-    read_warc, write_warc,
+    FetchPolicy, FetchedResponse, Fetcher, SnapshotFetcher, StoredEntry, parse_snapshot, read_warc,
+    write_warc,
 };
 use citeproof_model::snapshot::WebSnapshot;
 
@@ -105,7 +105,12 @@ fn comparable(r: Result<FetchedResponse, citeproof_fetch::FetchError>) -> Compar
                 !n.eq_ignore_ascii_case("content-length")
                     && !n.eq_ignore_ascii_case("transfer-encoding")
             })
-            .map(|(n, v)| (n.to_ascii_lowercase(), v.trim_matches([' ', '\t']).to_owned()))
+            .map(|(n, v)| {
+                (
+                    n.to_ascii_lowercase(),
+                    v.trim_matches([' ', '\t']).to_owned(),
+                )
+            })
             .collect();
         (r.url, r.status, fields, r.body)
     })

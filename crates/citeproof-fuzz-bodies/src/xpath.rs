@@ -63,14 +63,23 @@ pub fn xpath(data: &[u8]) {
                 }
             }
             if let Some(v) = wrapped("count(E)") {
-                assert!(matches!(v, Value::Num(n) if n == nodes.len() as f64), "{v:?}");
+                assert!(
+                    matches!(v, Value::Num(n) if n == nodes.len() as f64),
+                    "{v:?}"
+                );
             }
             if let Some(v) = wrapped("boolean(E)") {
-                assert!(matches!(v, Value::Bool(b) if b == !nodes.is_empty()), "{v:?}");
+                assert!(
+                    matches!(v, Value::Bool(b) if b == !nodes.is_empty()),
+                    "{v:?}"
+                );
             }
             if let Some(v) = wrapped("string(E)") {
                 let first = nodes.first().map(string_value).unwrap_or_default();
-                assert!(matches!(&v, Value::Str(s) if *s == first), "{v:?} {first:?}");
+                assert!(
+                    matches!(&v, Value::Str(s) if *s == first),
+                    "{v:?} {first:?}"
+                );
             }
             if let Some(v) = wrapped("E | E") {
                 assert!(matches!(&v, Value::Nodes(n) if n == nodes), "{v:?}");
