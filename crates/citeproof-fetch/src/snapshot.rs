@@ -116,7 +116,7 @@ fn check_entry(url: &str, stored: &Entry) -> Result<(), FetchError> {
         // what was fetched, and the HTTP client (and the WARC reader) refuse other control
         // characters, so a stored value with one was never received; refusing it also keeps
         // the JSON and WARC forms of a snapshot equivalent (found by the `snapshots` fuzz target).
-        if let Some(c) = value.chars().find(|c| (c.is_ascii_control() && *c != '\t')) {
+        if let Some(c) = value.chars().find(|c| c.is_ascii_control() && *c != '\t') {
             return Err(invalid(
                 Some(url),
                 SnapshotProblem::Header(format!(

@@ -15,7 +15,7 @@ struct Echo;
 
 impl Fetcher for Echo {
     fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
-        if url.len() % 3 == 0 {
+        if url.len().is_multiple_of(3) {
             return Err(FetchError::NotInSnapshot { url: url.into() });
         }
         Ok(FetchedResponse {
