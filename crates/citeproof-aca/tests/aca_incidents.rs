@@ -275,7 +275,10 @@ fn cases() -> Vec<Case> {
             &[AcaHeaderSyntax],
             |s| s.header(&format!("; manifest=\"{MANIFEST}\"")),
         ),
-        case("control character", 0, &[AcaHeaderSyntax], |s| {
+        // No HTTP client hands over a field value with a control character, so a snapshot
+        // that stores one is refused before the header is read (FETCH-008); the header
+        // parser's own refusal is tested in the parser's unit tests.
+        case("control character", 0, &[FetchSnapshotInvalid], |s| {
             s.header(&format!("<{SRC_A}>;\u{1} manifest=\"{MANIFEST}\""))
         }),
         case("too long", 0, &[AcaHeaderTooLong], |s| {
