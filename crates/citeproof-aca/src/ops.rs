@@ -330,7 +330,7 @@ fn support_check(input: &Value) -> Reply {
         });
     }
     let assessment = crate::verify::support::assess(
-        claim,
+        &crate::verify::support::Analyzed::new(claim),
         &excerpts,
         &Location::pointer("/claim"),
         &crate::LexicalJudge,

@@ -75,13 +75,25 @@ pub fn aca_documents(data: &[u8]) {
                 source_url: "",
                 location: Location::default(),
             }];
-            let _ = assess(claim, &refs, &Location::default(), &LexicalJudge, &[]);
+            let _ = assess(
+                &Analyzed::new(claim),
+                &refs,
+                &Location::default(),
+                &LexicalJudge,
+                &[],
+            );
             let own = [ExcerptRef {
                 text: claim,
                 source_url: "",
                 location: Location::default(),
             }];
-            let own = assess(claim, &own, &Location::default(), &LexicalJudge, &[]);
+            let own = assess(
+                &Analyzed::new(claim),
+                &own,
+                &Location::default(),
+                &LexicalJudge,
+                &[],
+            );
             if !claim.trim().is_empty() {
                 assert_eq!(own.supported, Some(true), "{claim:?}");
             }

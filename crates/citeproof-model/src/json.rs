@@ -112,6 +112,35 @@ pub fn parse_strict(input: &[u8]) -> Result<Value, JsonError> {
 /// [`parse_strict`] with another size limit, for containers of documents that are larger by
 /// nature (a web snapshot holds every fetched body).
 pub fn parse_strict_limited(input: &[u8], max_bytes: usize) -> Result<Value, JsonError> {
+    parse(input, max_bytes).map(|(value, _)| value)
+}
+
+/// [`parse_strict`], and whether `input` is byte for byte the RFC 8785 (JCS) form of the value
+/// it parsed to, that is `jcs::canonicalize(&value) == input`, decided during the same scan.
+///
+/// A verifier that must refuse a document whose bytes are not canonical (ACA-L3-012) would
+/// otherwise serialize the whole document again only to compare it: for a large manifest that
+/// re-serialization (member sorting by UTF-16 code units, string escaping, ECMAScript number
+/// formatting) cost more than the parse itself. The scan knows every byte it consumed, so it
+/// checks the few ways a valid I-JSON text can differ from its JCS form:
+///
+/// - whitespace between tokens (JCS emits none);
+/// - member names not in strictly ascending order of their UTF-16 code units (compared after
+///   unescaping, RFC 8785 §3.2.3);
+/// - an escape JCS does not emit (`\/`, `\u0041`, a surrogate pair, `\u000a` for `\n`, upper-case
+///   hex digits): JCS escapes exactly `"`, `\\`, the five short forms `\b \f \n \r \t` and the
+///   other controls below U+0020 as `\u00xx` (RFC 8785 §3.2.2.2);
+/// - a number token that is not the ECMAScript form of its double (`1.0`, `1e2`, `-0`,
+///   `9007199254740993`): an integer token of at most 15 digits is its own form; any other
+///   token is compared with what [`crate::jcs::canonicalize`] writes for its number.
+///
+/// The equivalence with `canonicalize` is checked by property tests over generated and mutated
+/// documents (`tests/json_strict.rs`) and by the `json_strict` fuzz target.
+pub fn parse_strict_jcs(input: &[u8]) -> Result<(Value, bool), JsonError> {
+    parse(input, MAX_DOCUMENT_BYTES)
+}
+
+fn parse(input: &[u8], max_bytes: usize) -> Result<(Value, bool), JsonError> {
     if input.len() > max_bytes {
         return Err(JsonError::at(
             IncidentCode::JsonTooLarge,
@@ -144,6 +173,7 @@ pub fn parse_strict_limited(input: &[u8], max_bytes: usize) -> Result<Value, Jso
         bytes: input,
         pos: 0,
         stack: Vec::new(),
+        canonical: true,
     }
     .parse_document()
 }
@@ -165,10 +195,12 @@ struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     stack: Vec<Frame>,
+    /// Whether every byte consumed so far is what JCS would write (see [`parse_strict_jcs`]).
+    canonical: bool,
 }
 
 impl<'a> Parser<'a> {
-    fn parse_document(mut self) -> Result<Value, JsonError> {
+    fn parse_document(mut self) -> Result<(Value, bool), JsonError> {
         'value: loop {
             self.skip_ws();
             let mut value = match self.peek() {
@@ -181,7 +213,7 @@ impl<'a> Parser<'a> {
                         Value::Object(Map::new())
                     } else {
                         let map = Map::new();
-                        let key = self.parse_member_name(&map)?;
+                        let key = self.parse_member_name(&map, None)?;
                         self.stack.push(Frame::Object { map, key });
                         continue 'value;
                     }
@@ -222,7 +254,7 @@ impl<'a> Parser<'a> {
                     if self.pos < self.bytes.len() {
                         return Err(self.unexpected(self.pos, "end of input after the JSON value"));
                     }
-                    return Ok(value);
+                    return Ok((value, self.canonical));
                 };
                 match frame {
                     Frame::Array(mut items) => {
@@ -246,18 +278,21 @@ impl<'a> Parser<'a> {
                         }
                     }
                     Frame::Object { mut map, key } => {
-                        map.insert(key, value);
                         self.skip_ws();
                         match self.peek() {
                             Some(b',') => {
                                 self.pos += 1;
                                 self.skip_ws();
-                                let key = self.parse_member_name(&map)?;
-                                self.stack.push(Frame::Object { map, key });
+                                // The previous name stays out of the map until the next one is
+                                // read, so that the two can be compared for JCS order.
+                                let next = self.parse_member_name(&map, Some(&key))?;
+                                map.insert(key, value);
+                                self.stack.push(Frame::Object { map, key: next });
                                 continue 'value;
                             }
                             Some(b'}') => {
                                 self.pos += 1;
+                                map.insert(key, value);
                                 value = Value::Object(map);
                             }
                             _ => {
@@ -277,8 +312,12 @@ impl<'a> Parser<'a> {
     }
 
     fn skip_ws(&mut self) {
+        let start = self.pos;
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.pos += 1;
+        }
+        if self.pos != start {
+            self.canonical = false;
         }
     }
 
@@ -302,13 +341,24 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses `"name"` and the following `:`; the object's own frame is not on the stack.
-    fn parse_member_name(&mut self, map: &Map<String, Value>) -> Result<String, JsonError> {
+    /// `previous` is the name of the member before it, not yet in `map`.
+    fn parse_member_name(
+        &mut self,
+        map: &Map<String, Value>,
+        previous: Option<&str>,
+    ) -> Result<String, JsonError> {
         let start = self.pos;
         if self.peek() != Some(b'"') {
             return Err(self.unexpected(start, "a member name (a string)"));
         }
         let name = self.parse_string()?;
-        if map.contains_key(&name) {
+        if self.canonical
+            && let Some(previous) = previous
+            && !utf16_less(previous, &name)
+        {
+            self.canonical = false;
+        }
+        if previous == Some(name.as_str()) || map.contains_key(&name) {
             return Err(JsonError::at(
                 IncidentCode::JsonDuplicateMember,
                 start,
@@ -367,7 +417,13 @@ impl<'a> Parser<'a> {
         // The token matched the RFC 8259 grammar above, so serde_json can only refuse it for
         // overflowing f64 ("number out of range").
         match serde_json::from_str::<Number>(token) {
-            Ok(number) => Ok(Value::Number(number)),
+            Ok(number) => {
+                if self.canonical && !is_short_integer(token) {
+                    let number = Value::Number(number.clone());
+                    self.canonical = crate::jcs::canonicalize(&number) == token.as_bytes();
+                }
+                Ok(Value::Number(number))
+            }
             Err(e) => Err(JsonError::at(
                 IncidentCode::JsonNumberOutOfRange,
                 start,
@@ -425,7 +481,10 @@ impl<'a> Parser<'a> {
         let simple = match self.peek() {
             Some(b'"') => '"',
             Some(b'\\') => '\\',
-            Some(b'/') => '/',
+            Some(b'/') => {
+                self.canonical = false;
+                '/'
+            }
             Some(b'b') => '\u{8}',
             Some(b'f') => '\u{c}',
             Some(b'n') => '\n',
@@ -434,6 +493,14 @@ impl<'a> Parser<'a> {
             Some(b'u') => {
                 self.pos += 1;
                 let unit = self.parse_hex4()?;
+                // JCS writes `\u00xx`, lower-case, only for controls without a short form.
+                let hex = self.bytes.get(self.pos.saturating_sub(4)..self.pos);
+                if unit >= 0x20
+                    || matches!(unit, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d)
+                    || hex.is_some_and(|h| h.iter().any(u8::is_ascii_uppercase))
+                {
+                    self.canonical = false;
+                }
                 let c = if (0xD800..0xDC00).contains(&unit) {
                     self.parse_low_surrogate(escape_start, unit)?
                 } else {
@@ -566,13 +633,37 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Appends `token` escaped per RFC 6901 §3 (`~` as `~0`, `/` as `~1`).
 /// Unicode noncharacters: U+FDD0..U+FDEF and the last two code points of every plane.
 fn is_noncharacter(c: char) -> bool {
     let cp = u32::from(c);
     (0xFDD0..=0xFDEF).contains(&cp) || cp & 0xFFFE == 0xFFFE
 }
 
+/// Whether `a` sorts before `b` by UTF-16 code units (RFC 8785 §3.2.3). UTF-8 byte order is code
+/// point order, which agrees with UTF-16 order except between supplementary characters and
+/// U+E000..U+FFFF, so only names with a byte of `0xEE` or above need the UTF-16 comparison.
+fn utf16_less(a: &str, b: &str) -> bool {
+    let high = |s: &str| s.bytes().any(|c| c >= 0xEE);
+    if high(a) || high(b) {
+        a.encode_utf16().lt(b.encode_utf16())
+    } else {
+        a < b
+    }
+}
+
+/// `0`, or `-`? then 1 to 15 digits without a leading zero: exact in a double and written the
+/// same by ECMAScript's Number::toString.
+fn is_short_integer(token: &str) -> bool {
+    let digits = token.strip_prefix('-').unwrap_or(token);
+    if digits == "0" {
+        return token == "0";
+    }
+    (1..=15).contains(&digits.len())
+        && !digits.starts_with('0')
+        && digits.bytes().all(|c| c.is_ascii_digit())
+}
+
+/// Appends `token` escaped per RFC 6901 §3 (`~` as `~0`, `/` as `~1`).
 fn push_pointer_token(pointer: &mut String, token: &str) {
     for c in token.chars() {
         match c {

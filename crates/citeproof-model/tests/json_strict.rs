@@ -5,7 +5,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use citeproof_model::IncidentCode::{self, *};
-use citeproof_model::json::{JsonError, MAX_DEPTH, MAX_DOCUMENT_BYTES, parse_strict};
+use citeproof_model::jcs::canonicalize;
+use citeproof_model::json::{
+    JsonError, MAX_DEPTH, MAX_DOCUMENT_BYTES, parse_strict, parse_strict_jcs,
+};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value, json};
 
@@ -427,6 +430,28 @@ fn arb_value() -> impl Strategy<Value = Value> {
     })
 }
 
+/// Rewrites of canonical text (found, replacement) that keep it valid JSON of the same value
+/// or of another one; the flag must follow `canonicalize` either way.
+const JCS_EDITS: &[(&str, &str)] = &[
+    (",", ", "),
+    (":", ": "),
+    ("{", "{\n"),
+    ("]", " ]"),
+    ("/", "\\/"),
+    ("a", "\\u0061"),
+    ("\\n", "\\u000a"),
+    ("\\u001f", "\\u001F"),
+    ("\\u0000", "\\u0000"),
+    ("\u{20ac}", "\\u20ac"),
+    ("\u{1f600}", "\\ud83d\\ude00"),
+    ("0", "0.0"),
+    ("1", "1e0"),
+    ("1", "10"),
+    ("e+", "E+"),
+    ("-", "-0"),
+    ("true", "false"),
+];
+
 const MUTATION_TOKENS: &[&str] = &[
     " ",
     "\u{c}",
@@ -464,10 +489,30 @@ const MUTATION_TOKENS: &[&str] = &[
     "\u{1f600}",
 ];
 
+/// `parse_strict_jcs` parses exactly like `parse_strict`, and its flag says whether the input is
+/// byte for byte what `canonicalize` (serde_json_canonicalizer) writes for the parsed value.
+fn check_jcs_flag(input: &[u8]) -> Result<(), TestCaseError> {
+    match (parse_strict(input), parse_strict_jcs(input)) {
+        (Ok(a), Ok((b, canonical))) => {
+            prop_assert_eq!(&a, &b);
+            prop_assert_eq!(
+                canonical,
+                canonicalize(&a) == input,
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+        (Err(a), Err(b)) => prop_assert_eq!(a, b),
+        (a, b) => prop_assert!(false, "{:?} vs {:?}", a, b),
+    }
+    Ok(())
+}
+
 /// Checks the invariants every result must satisfy, and compares with serde_json.
 fn check_against_serde_json(input: &[u8]) -> Result<(), TestCaseError> {
     let ours = parse_strict(input);
     let theirs = serde_json::from_slice::<Value>(input);
+    check_jcs_flag(input)?;
     match (&ours, &theirs) {
         (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
         (Ok(a), Err(e)) => prop_assert!(
@@ -633,11 +678,82 @@ proptest! {
         check_against_serde_json(&bytes)?;
     }
 
+    /// Canonical bytes are recognized; one edit of the kinds JCS forbids (a space, members in
+    /// another order, an escape or number written another way) is judged as `canonicalize` does.
+    #[test]
+    fn the_jcs_flag_agrees_with_canonicalize(
+        value in arb_value(),
+        at in any::<prop::sample::Index>(),
+        edit in prop::sample::select(JCS_EDITS),
+    ) {
+        let canonical = canonicalize(&value);
+        let (parsed, flag) = parse_strict_jcs(&canonical).unwrap();
+        prop_assert!(flag, "{}", String::from_utf8_lossy(&canonical));
+        // Not `parsed == value`: integers past 2^53 are rounded to doubles by JCS.
+        prop_assert_eq!(canonicalize(&parsed), canonical.clone());
+        let text = String::from_utf8(canonical).unwrap();
+        let starts: Vec<usize> = text.match_indices(edit.0).map(|(i, _)| i).collect();
+        if !starts.is_empty() {
+            let i = starts[at.index(starts.len())];
+            let edited = format!("{}{}{}", &text[..i], edit.1, &text[i + edit.0.len()..]);
+            check_jcs_flag(edited.as_bytes())?;
+        }
+        if let Value::Object(m) = &value {
+            let jcs = |v: &Value| String::from_utf8(canonicalize(v)).unwrap();
+            let members: Vec<String> = m
+                .iter()
+                .rev()
+                .map(|(k, v)| format!("{}:{}", jcs(&Value::String(k.clone())), jcs(v)))
+                .collect();
+            check_jcs_flag(format!("{{{}}}", members.join(",")).as_bytes())?;
+        }
+    }
+
     #[test]
     fn truncations_of_valid_documents_never_panic(value in arb_value(), cut in any::<prop::sample::Index>()) {
         let bytes = serde_json::to_vec(&value).unwrap();
         let cut = cut.index(bytes.len() + 1);
         check_against_serde_json(&bytes[..cut])?;
+    }
+}
+
+/// The JCS flag on hand-picked texts (expected values from RFC 8785: §3.2.2.2 string escapes,
+/// §3.2.3 member order by UTF-16 code units, §3.2.2.3 and Appendix B number forms).
+#[test]
+fn jcs_flag_by_hand() {
+    let cases: &[(&str, bool)] = &[
+        (r#"{"a":1,"b":[true,null,"x"]}"#, true),
+        (r#"{"b":1,"a":2}"#, false),
+        (r#"{"a":1, "b":2}"#, false),
+        (" 1", false),
+        ("1\n", false),
+        (r#"["\u001f\b\f\n\r\t\"\\"]"#, true),
+        (r#"["\u001F"]"#, false),
+        (r#"["\u000a"]"#, false),
+        (r#"["\/"]"#, false),
+        (r#"["\u0041"]"#, false),
+        (r#"["\ud83d\ude00"]"#, false),
+        ("[\"\u{1f600}\u{2028}\u{7f}\"]", true),
+        // U+10000 is D800 DC00 in UTF-16, so it sorts before U+E000 (code points: after).
+        ("{\"\u{10000}\":1,\"\u{e000}\":2}", true),
+        ("{\"\u{e000}\":1,\"\u{10000}\":2}", false),
+        ("[0,-1,123456789012345,1e+21,1.5,-0.001,5e-7]", true),
+        ("[-0]", false),
+        ("[1.0]", false),
+        ("[1E+21]", false),
+        ("[1e21]", false),
+        ("[9007199254740993]", false),
+        ("[1234567890123456]", true),
+        ("[100000000000000000000]", true),
+    ];
+    for (text, canonical) in cases {
+        let (value, flag) = parse_strict_jcs(text.as_bytes()).unwrap();
+        assert_eq!(flag, *canonical, "{text}");
+        assert_eq!(
+            canonicalize(&value) == text.as_bytes(),
+            *canonical,
+            "{text}"
+        );
     }
 }
 

@@ -16,22 +16,24 @@ pub fn normalize(s: &str) -> String {
     if s.is_ascii() {
         // Same result for ASCII: NFC is the identity, full case folding is ASCII lowercase, and
         // the ASCII White_Space characters are \t \n \v \f \r and space.
-        let lower = s.to_ascii_lowercase();
-        return collapse(&lower, |c| {
+        return collapse(s.chars().map(|c| c.to_ascii_lowercase()), s.len(), |c| {
             matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ')
         });
     }
     let nfc: String = s.nfc().collect();
     let folded = CaseMapper::new().fold_string(&nfc).into_owned();
-    let nfc2: String = folded.nfc().collect();
     let ws = CodePointSetData::new::<WhiteSpace>();
-    collapse(&nfc2, |c| ws.contains(c))
+    collapse(folded.nfc(), folded.len(), |c| ws.contains(c))
 }
 
-fn collapse(s: &str, is_space: impl Fn(char) -> bool) -> String {
-    let mut out = String::with_capacity(s.len());
+fn collapse(
+    chars: impl Iterator<Item = char>,
+    capacity: usize,
+    is_space: impl Fn(char) -> bool,
+) -> String {
+    let mut out = String::with_capacity(capacity);
     let mut in_space = false;
-    for c in s.chars() {
+    for c in chars {
         if is_space(c) {
             in_space = true;
         } else {
@@ -58,11 +60,43 @@ pub fn is_token_char(c: char) -> bool {
 
 /// Tokens of an already normalized string: maximal runs of token characters.
 pub fn split_tokens(normalized: &str) -> Vec<String> {
-    normalized
-        .split(|c: char| !is_token_char(c))
-        .filter(|t| !t.is_empty())
-        .map(str::to_owned)
-        .collect()
+    token_spans(normalized).map(|(_, t)| t.to_owned()).collect()
+}
+
+/// The tokens of an already normalized string with the byte offset of each, without copying
+/// them.
+pub fn token_spans(normalized: &str) -> TokenSpans<'_> {
+    TokenSpans {
+        text: normalized,
+        pos: 0,
+    }
+}
+
+/// Iterator of [`token_spans`].
+#[derive(Debug, Clone)]
+pub struct TokenSpans<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Iterator for TokenSpans<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        let rest = self.text.get(self.pos..)?;
+        let Some((skip, _)) = rest.char_indices().find(|(_, c)| is_token_char(*c)) else {
+            self.pos = self.text.len();
+            return None;
+        };
+        let start = self.pos + skip;
+        let tail = self.text.get(start..)?;
+        let len = tail
+            .char_indices()
+            .find(|(_, c)| !is_token_char(*c))
+            .map_or(tail.len(), |(i, _)| i);
+        self.pos = start + len;
+        Some((start, tail.get(..len)?))
+    }
 }
 
 /// Tokens of `N(s)`.
@@ -105,7 +139,8 @@ mod tests {
     fn ascii_fast_path_agrees_with_the_unicode_path() {
         for s in ["  Hello\tWorld \r\n", "A\u{b}B\u{c}C", "", "   "] {
             let nfc: String = s.nfc().collect();
-            let slow = collapse(&CaseMapper::new().fold_string(&nfc), |c| {
+            let folded = CaseMapper::new().fold_string(&nfc);
+            let slow = collapse(folded.chars(), 0, |c| {
                 CodePointSetData::new::<WhiteSpace>().contains(c)
             });
             assert_eq!(normalize(s), slow, "{s:?}");
@@ -113,6 +148,18 @@ mod tests {
     }
 
     proptest! {
+        // Token spans are the pieces of the definition (split at non-token characters, empty
+        // pieces dropped), at their offsets.
+        #[test]
+        fn token_spans_are_the_split_pieces(s in "[a-zA-Z0-9 .,'\u{e9}\u{301}\u{2019}\u{3000}\u{1d7d8}-]{0,30}") {
+            let pieces: Vec<&str> = s.split(|c: char| !is_token_char(c)).filter(|t| !t.is_empty()).collect();
+            let spans: Vec<(usize, &str)> = token_spans(&s).collect();
+            prop_assert_eq!(spans.iter().map(|(_, t)| *t).collect::<Vec<_>>(), pieces);
+            for (at, t) in spans {
+                prop_assert_eq!(s.get(at..at + t.len()), Some(t));
+            }
+        }
+
         // The ASCII fast path agrees with the Unicode path it shortcuts: the same text with a
         // non-ASCII token character appended, which neither path touches, then removed.
         #[test]

@@ -89,6 +89,16 @@ impl ResponseText {
         max_matches: u64,
     ) -> Result<Vec<bool>, SearchBudgetExceeded> {
         let normalized: Vec<String> = claims.iter().map(|c| normalize(c)).collect();
+        let refs: Vec<&str> = normalized.iter().map(String::as_str).collect();
+        self.find_normalized(&refs, max_matches)
+    }
+
+    /// [`find_claims`](Self::find_claims) for claims already normalized (N applied).
+    pub fn find_normalized(
+        &self,
+        normalized: &[&str],
+        max_matches: u64,
+    ) -> Result<Vec<bool>, SearchBudgetExceeded> {
         let mut ids: HashMap<&str, usize> = HashMap::new();
         let mut patterns: Vec<&str> = Vec::new();
         let slot: Vec<Option<usize>> = normalized
@@ -97,8 +107,8 @@ impl ResponseText {
                 if n.is_empty() {
                     return None;
                 }
-                Some(*ids.entry(n.as_str()).or_insert_with(|| {
-                    patterns.push(n.as_str());
+                Some(*ids.entry(n).or_insert_with(|| {
+                    patterns.push(n);
                     patterns.len() - 1
                 }))
             })

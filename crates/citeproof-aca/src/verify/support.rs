@@ -16,7 +16,7 @@
 //! Unicode data comes from ICU4X (full case folding, General_Category, White_Space) and
 //! `unicode-normalization` (NFC); ASCII text takes a fast path with the same result.
 
-use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 use citeproof_model::{Incident, IncidentCode, Location};
 
@@ -139,6 +139,12 @@ pub trait SupportJudge: Send + Sync {
     fn name(&self) -> &str;
     /// The verdict for `claim` given every usable excerpt of its sources.
     fn judge(&self, claim: &str, excerpts: &[&str]) -> Judgement;
+    /// [`judge`](Self::judge) on texts the verifier has already analyzed: the lexical rule
+    /// uses the analysis instead of repeating it; other judges need not override this.
+    fn judge_analyzed(&self, claim: &Analyzed<'_>, excerpts: &[&Analyzed<'_>]) -> Judgement {
+        let texts: Vec<&str> = excerpts.iter().map(|e| e.text()).collect();
+        self.judge(claim.text(), &texts)
+    }
 }
 
 /// The profile's lexical rule (the default judge).
@@ -151,10 +157,15 @@ impl SupportJudge for LexicalJudge {
     }
 
     fn judge(&self, claim: &str, excerpts: &[&str]) -> Judgement {
-        let claim = Analyzed::new(claim);
+        let analyzed: Vec<Analyzed<'_>> = excerpts.iter().map(|e| Analyzed::new(e)).collect();
+        let refs: Vec<&Analyzed<'_>> = analyzed.iter().collect();
+        self.judge_analyzed(&Analyzed::new(claim), &refs)
+    }
+
+    fn judge_analyzed(&self, claim: &Analyzed<'_>, excerpts: &[&Analyzed<'_>]) -> Judgement {
         let mut reasons = Vec::new();
         for e in excerpts {
-            match claim.supported_by(&Analyzed::new(e)) {
+            match claim.supported_by(e) {
                 Ok(()) => return Judgement::Supported,
                 Err(why) => reasons.push(why),
             }
@@ -190,41 +201,43 @@ pub struct Assessment {
 }
 
 /// The excerpt cap, relevance, the verifier's `judge` and every additional judge, for a claim
-/// whose every source yielded an excerpt. Additional judges can only add findings.
+/// (analyzed by the caller, who may have normalized it for another check already) whose every
+/// source yielded an excerpt. Each text is analyzed once; an excerpt over the cap is only
+/// normalized. Additional judges can only add findings.
 pub fn assess(
-    text: &str,
+    claim: &Analyzed<'_>,
     excerpts: &[ExcerptRef<'_>],
     claim_location: &Location,
     judge: &dyn SupportJudge,
     additional: &[&dyn SupportJudge],
 ) -> Assessment {
-    let claim = Analyzed::new(text);
     let cap = excerpt_cap(claim.len());
     let mut incidents = Vec::new();
-    let mut usable: Vec<&str> = Vec::with_capacity(excerpts.len());
+    let mut usable: Vec<Analyzed<'_>> = Vec::with_capacity(excerpts.len());
     for e in excerpts {
-        let analyzed = Analyzed::new(e.text);
+        let normalized = normalize(e.text);
         let url = e.source_url;
-        if analyzed.len() > cap {
+        let chars = normalized.chars().count();
+        if chars > cap {
             incidents.push(Incident::new(
                 IncidentCode::AcaExcerptTooLong,
                 format!(
-                    "the excerpt of `{url}` has {} characters after normalization; a claim of {} may cite at most {cap} (ACA-L2-020)",
-                    analyzed.len(),
+                    "the excerpt of `{url}` has {chars} characters after normalization; a claim of {} may cite at most {cap} (ACA-L2-020)",
                     claim.len()
                 ),
                 e.location.clone(),
             ));
             continue;
         }
-        if analyzed.shares_content_with(&claim) == Some(false) {
+        let analyzed = Analyzed::from_normalized(e.text, normalized);
+        if analyzed.shares_content_with(claim) == Some(false) {
             incidents.push(Incident::new(
                 IncidentCode::AcaSourceIrrelevant,
                 format!("the excerpt of `{url}` shares no content word with the claim"),
                 e.location.clone(),
             ));
         }
-        usable.push(e.text);
+        usable.push(analyzed);
     }
     if usable.is_empty() && !excerpts.is_empty() {
         // Every excerpt broke the cap: Level 2 has already failed (reporting rule 3).
@@ -233,10 +246,11 @@ pub fn assess(
             supported: None,
         };
     }
+    let usable: Vec<&Analyzed<'_>> = usable.iter().collect();
     let mut supported = true;
     let verdicts = std::iter::once((judge, true)).chain(additional.iter().map(|j| (*j, false)));
     for (j, is_rule) in verdicts {
-        let (code, reason) = match j.judge(text, &usable) {
+        let (code, reason) = match j.judge_analyzed(claim, &usable) {
             Judgement::Supported => continue,
             Judgement::Unsupported { reason } if is_rule => {
                 (IncidentCode::AcaClaimUnsupported, reason)
@@ -259,65 +273,127 @@ pub fn assess(
     }
 }
 
+/// A byte range of [`Analyzed::normalized`].
+type Span = (usize, usize);
+
 /// A text prepared once for the rules: `N(s)`, its tokens and the classes derived from them.
+///
+/// Word sets are sorted vectors of byte ranges of `normalized` rather than sets of owned
+/// strings: a claim and its excerpt are analyzed once per verification (ten thousand claims
+/// make twenty thousand analyses), and the sets are small, so binary search over one
+/// allocation beats a tree of strings.
 #[derive(Debug, Clone)]
-pub struct Analyzed {
+pub struct Analyzed<'t> {
+    text: &'t str,
     pub normalized: String,
-    tokens: BTreeSet<String>,
-    stems: BTreeSet<String>,
-    content_stems: Vec<String>,
+    /// Length of `normalized` in Unicode scalar values.
+    chars: usize,
+    /// Distinct tokens, sorted by text.
+    tokens: Vec<Span>,
+    /// Distinct stems of every token, sorted by text.
+    stems: Vec<Span>,
+    /// Distinct stems of the content words, in order of first occurrence (messages list them
+    /// in that order).
+    content_stems: Vec<Span>,
     negations: usize,
-    numbers: BTreeSet<String>,
-    quantifiers: BTreeSet<String>,
+    /// Distinct number values, sorted.
+    numbers: Vec<String>,
+    /// Distinct quantifier tokens, sorted by text.
+    quantifiers: Vec<Span>,
 }
 
-impl Analyzed {
-    pub fn new(text: &str) -> Analyzed {
-        let normalized = normalize(text);
-        let toks = tokens(&normalized);
-        let mut negations = normalized.matches("n't").count() + normalized.matches("n’t").count();
-        let mut numbers = BTreeSet::new();
-        let mut quantifiers = BTreeSet::new();
-        let mut content_stems = Vec::new();
-        let mut stems = BTreeSet::new();
-        for t in &toks {
-            stems.insert(stem(t).to_owned());
-            if NEGATIONS.binary_search(&t.as_str()).is_ok() {
-                negations += 1;
-            } else if QUANTIFIERS.binary_search(&t.as_str()).is_ok() {
-                quantifiers.insert(t.clone());
-            } else if let Some(n) = number_word(t) {
-                numbers.insert(n.to_string());
-            } else if is_content_word(t) {
-                let s = stem(t).to_owned();
-                if !content_stems.contains(&s) {
-                    content_stems.push(s);
-                }
+impl<'t> Analyzed<'t> {
+    pub fn new(text: &'t str) -> Analyzed<'t> {
+        Self::from_normalized(text, normalize(text))
+    }
+
+    /// `text` whose `N(text)` is already known (`normalized`), so that a caller can look at
+    /// its length (the excerpt cap) or search for it before paying for the word analysis.
+    pub fn from_normalized(text: &'t str, normalized: String) -> Analyzed<'t> {
+        let s = normalized.as_str();
+        let mut negations = s.matches("n't").count() + s.matches("n’t").count();
+        let mut tokens = Vec::new();
+        let mut stems = Vec::new();
+        let mut content = Vec::new();
+        let mut numbers = digit_numbers(s);
+        let mut quantifiers = Vec::new();
+        for (start, token) in citeproof_text::token_spans(s) {
+            let whole = (start, start + token.len());
+            let stemmed = (start, start + stem(token).len());
+            tokens.push(whole);
+            stems.push(stemmed);
+            match word_class(token) {
+                Some(WordClass::Negation) => negations += 1,
+                Some(WordClass::Quantifier) => quantifiers.push(whole),
+                Some(WordClass::Number(n)) => numbers.push(n.to_string()),
+                Some(WordClass::Stop) => {}
+                None if is_content_word(token) => content.push(stemmed),
+                None => {}
             }
         }
-        numbers.extend(digit_numbers(&normalized));
+        let text_of = |span: &Span| s.get(span.0..span.1).unwrap_or_default();
+        let sort_distinct = |spans: &mut Vec<Span>| {
+            spans.sort_unstable_by(|a, b| text_of(a).cmp(text_of(b)));
+            spans.dedup_by(|a, b| text_of(a) == text_of(b));
+        };
+        sort_distinct(&mut tokens);
+        sort_distinct(&mut stems);
+        sort_distinct(&mut quantifiers);
+        // Distinct content stems in first-occurrence order: sort by (text, position), keep the
+        // first of each text, then restore position order. O(k log k) for an excerpt of any
+        // length (a linear `contains` per word would be quadratic in a whole cited page).
+        content.sort_by(|a, b| text_of(a).cmp(text_of(b)).then(a.0.cmp(&b.0)));
+        content.dedup_by(|a, b| text_of(a) == text_of(b));
+        content.sort_unstable_by_key(|span| span.0);
+        numbers.sort_unstable();
+        numbers.dedup();
         Analyzed {
-            normalized,
-            tokens: toks.into_iter().collect(),
+            text,
+            chars: s.chars().count(),
+            tokens,
             stems,
-            content_stems,
+            content_stems: content,
             negations,
             numbers,
             quantifiers,
+            normalized,
         }
+    }
+
+    /// The text as given, before normalization.
+    pub fn text(&self) -> &'t str {
+        self.text
     }
 
     /// Length of `N(s)` in Unicode scalar values.
     pub fn len(&self) -> usize {
-        self.normalized.chars().count()
+        self.chars
     }
 
     pub fn is_empty(&self) -> bool {
         self.normalized.is_empty()
     }
 
+    fn word(&self, span: &Span) -> &str {
+        self.normalized.get(span.0..span.1).unwrap_or_default()
+    }
+
+    fn holds(&self, sorted: &[Span], word: &str) -> bool {
+        sorted
+            .binary_search_by(|span| self.word(span).cmp(word))
+            .is_ok()
+    }
+
+    fn has_token(&self, word: &str) -> bool {
+        self.holds(&self.tokens, word)
+    }
+
+    fn has_stem(&self, word: &str) -> bool {
+        self.holds(&self.stems, word)
+    }
+
     /// The rule of ACA-L2-018 for one excerpt; `Err` says which part failed.
-    pub fn supported_by(&self, e: &Analyzed) -> Result<(), String> {
+    pub fn supported_by(&self, e: &Analyzed<'_>) -> Result<(), String> {
         if self.negations % 2 != e.negations % 2 {
             return Err(format!(
                 "negation differs ({} negation marker(s) in the claim, {} in the excerpt)",
@@ -327,7 +403,7 @@ impl Analyzed {
         let missing: Vec<&str> = self
             .numbers
             .iter()
-            .filter(|n| !e.numbers.contains(*n))
+            .filter(|n| e.numbers.binary_search(n).is_err())
             .map(String::as_str)
             .collect();
         if !missing.is_empty() {
@@ -339,8 +415,8 @@ impl Analyzed {
         let missing: Vec<&str> = self
             .quantifiers
             .iter()
-            .filter(|q| !e.tokens.contains(*q))
-            .map(String::as_str)
+            .map(|q| self.word(q))
+            .filter(|q| !e.has_token(q))
             .collect();
         if !missing.is_empty() {
             return Err(format!(
@@ -356,8 +432,8 @@ impl Analyzed {
         let absent: Vec<&str> = self
             .content_stems
             .iter()
-            .filter(|s| !e.stems.contains(*s))
-            .map(String::as_str)
+            .map(|s| self.word(s))
+            .filter(|s| !e.has_stem(s))
             .collect();
         if k == 0 {
             return Err(
@@ -377,12 +453,56 @@ impl Analyzed {
 
     /// ACA-L2-019: does this excerpt share a content-word stem with `claim`? `None` when the
     /// claim has no content word.
-    pub fn shares_content_with(&self, claim: &Analyzed) -> Option<bool> {
+    pub fn shares_content_with(&self, claim: &Analyzed<'_>) -> Option<bool> {
         if claim.content_stems.is_empty() {
             return None;
         }
-        Some(claim.content_stems.iter().any(|s| self.stems.contains(s)))
+        Some(
+            claim
+                .content_stems
+                .iter()
+                .any(|s| self.has_stem(claim.word(s))),
+        )
     }
+}
+
+/// The class of a word in the profile's lists; a token in none of them is a content word
+/// when it is long enough and not all digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WordClass {
+    Negation,
+    Quantifier,
+    Number(u64),
+    Stop,
+}
+
+/// The four word lists in one sorted table, so that a token is classified by one binary
+/// search. The lists are disjoint (a test says so); were they not, the order of the rule
+/// (negation, quantifier, number, stop word) would decide, as the stable sort keeps it.
+static WORD_CLASSES: LazyLock<Vec<(&'static str, WordClass)>> = LazyLock::new(|| {
+    let mut table: Vec<(&'static str, WordClass)> = NEGATIONS
+        .iter()
+        .map(|w| (*w, WordClass::Negation))
+        .chain(QUANTIFIERS.iter().map(|w| (*w, WordClass::Quantifier)))
+        .chain(
+            NUMBER_WORDS
+                .iter()
+                .map(|(w, v)| (*w, WordClass::Number(*v))),
+        )
+        .chain(STOP_WORDS.iter().map(|w| (*w, WordClass::Stop)))
+        .collect();
+    table.sort_by(|a, b| a.0.cmp(b.0));
+    table.dedup_by(|later, first| later.0 == first.0);
+    table
+});
+
+fn word_class(t: &str) -> Option<WordClass> {
+    let table = &*WORD_CLASSES;
+    table
+        .binary_search_by(|(w, _)| (*w).cmp(t))
+        .ok()
+        .and_then(|i| table.get(i))
+        .map(|(_, class)| *class)
 }
 
 /// ACA-L2-020: the largest excerpt (in scalar values of `N`) allowed for a claim of
@@ -400,10 +520,10 @@ pub fn tokens(s: &str) -> Vec<String> {
     citeproof_text::split_tokens(s)
 }
 
+/// A token in none of the word lists is a content word when it has at least 3 scalar values
+/// and is not all digits.
 fn is_content_word(t: &str) -> bool {
-    t.chars().count() >= 3
-        && STOP_WORDS.binary_search(&t).is_err()
-        && !t.chars().all(|c| c.is_ascii_digit())
+    t.chars().nth(2).is_some() && !t.bytes().all(|c| c.is_ascii_digit())
 }
 
 /// The light suffix rule of the profile: `-ing` (stem ≥ 3 left), else `-ed` (≥ 3 left), else
@@ -427,14 +547,6 @@ pub fn stem(t: &str) -> &str {
         return s;
     }
     t
-}
-
-fn number_word(t: &str) -> Option<u64> {
-    NUMBER_WORDS
-        .binary_search_by(|(w, _)| (*w).cmp(t))
-        .ok()
-        .and_then(|i| NUMBER_WORDS.get(i))
-        .map(|(_, v)| *v)
 }
 
 /// Numbers written with ASCII digits, as canonical decimal strings: a run of digits with `,`

@@ -7,8 +7,9 @@ pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
     let mut state = ManifestState {
         url: url.to_owned(),
         response: None,
-        value: None,
+        canonical: None,
         findings: None,
+        normalized: Vec::new(),
         report: ManifestReport {
             url: url.to_owned(),
             run_id: None,
@@ -40,8 +41,8 @@ pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
             ),
         );
     }
-    match parse_strict(&resp.body) {
-        Ok(value) => {
+    match parse_strict_jcs(&resp.body) {
+        Ok((value, canonical)) => {
             let findings = check_manifest(&value, Some(url));
             run.extend(2, findings.level2.iter().cloned());
             state.report.run_id = findings.manifest.run_id.clone();
@@ -57,7 +58,7 @@ pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
                 })
                 .collect();
             state.findings = Some(findings);
-            state.value = Some(value);
+            state.canonical = Some(canonical);
         }
         Err(e) => {
             let mut i = e.to_incident();
@@ -103,17 +104,27 @@ pub(super) fn check_run_binding(
 pub(super) fn check_claims_in_response(
     run: &mut Run<'_>,
     agent: &FetchedResponse,
-    manifests: &[ManifestState],
+    manifests: &mut [ManifestState],
 ) {
+    for m in manifests.iter_mut() {
+        if let Some(f) = &m.findings {
+            m.normalized = f
+                .manifest
+                .claims
+                .iter()
+                .map(|c| c.text.as_deref().map(normalize))
+                .collect();
+        }
+    }
+    let manifests = &*manifests;
     let text = ResponseText::of(agent.header("content-type"), &agent.body);
     let claims: Vec<&str> = manifests
         .iter()
-        .filter_map(|m| m.findings.as_ref())
-        .flat_map(|f| f.manifest.claims.iter())
-        .filter_map(|c| c.text.as_deref())
+        .flat_map(|m| m.normalized.iter())
+        .filter_map(Option::as_deref)
         .collect();
     let budget = text.match_budget();
-    let found = match text.find_claims(&claims, budget) {
+    let found = match text.find_normalized(&claims, budget) {
         Ok(found) => found,
         Err(e) => {
             // ACA-L2-023: the search is bounded; Level 2 cannot be established past it.

@@ -24,10 +24,11 @@ use citeproof_fetch::{
     parse_snapshot,
 };
 use citeproof_model::{
-    ContentHash, Incident, IncidentCode, Location, Severity, aef_text_hash, jcs::canonicalize,
-    json::parse_strict, sha256_bytes, snapshot::WebSnapshot,
+    ContentHash, Incident, IncidentCode, Location, Severity, aef_text_hash,
+    json::{parse_strict, parse_strict_jcs},
+    sha256_bytes,
+    snapshot::WebSnapshot,
 };
-use serde_json::Value;
 
 use crate::verify::binding::ResponseText;
 use crate::verify::discovery::{DISCOVERY_PATH, PublishedKey, check_discovery, check_jwk_set};
@@ -37,7 +38,7 @@ use crate::verify::manifest::{CheckedSource, ManifestFindings, check_manifest};
 use crate::verify::signature::{
     KeyMiss, KeyResolver, ReceivedResponse, SignatureCheck, check_response_signature,
 };
-use crate::verify::support::{ExcerptRef, SupportJudge, assess};
+use crate::verify::support::{Analyzed, ExcerptRef, SupportJudge, assess, normalize};
 use crate::verify::url::{equality_key, origin_of, urls_equal};
 
 use keys::{KeyTable, check_manifest_origin, load_keys};
@@ -134,8 +135,12 @@ struct Run<'a> {
 struct ManifestState {
     url: String,
     response: Option<FetchedResponse>,
-    value: Option<Value>,
+    /// `Some(is the body its own RFC 8785 form)` when the body parsed (ACA-L3-012).
+    canonical: Option<bool>,
     findings: Option<ManifestFindings>,
+    /// N(text) of each claim with a text, by claim index: computed once for ACA-L2-021 and
+    /// reused by the support check.
+    normalized: Vec<Option<String>>,
     report: ManifestReport,
 }
 
@@ -287,7 +292,7 @@ pub fn verify_response(
     let required = opts.required_level.unwrap_or(claimed).clamp(1, 3);
 
     check_run_binding(&mut run, &manifests, header.run.as_deref());
-    check_claims_in_response(&mut run, agent, &manifests);
+    check_claims_in_response(&mut run, agent, &mut manifests);
     check_claim_id_conflicts(&mut run, &manifests);
     check_emission_time(&mut run, &manifests);
     check_header_agreement(&mut run, &header.entries, &manifests);
@@ -302,9 +307,7 @@ pub fn verify_response(
                 run.extend(3, f.level3.iter().cloned());
             }
             let Some(resp) = &m.response else { continue };
-            if let Some(value) = &m.value
-                && canonicalize(value) != resp.body
-            {
+            if m.canonical == Some(false) {
                 run.push(
                     3,
                     Incident::new(

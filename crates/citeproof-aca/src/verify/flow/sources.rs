@@ -32,6 +32,7 @@ pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) 
     }
     for m in manifests.iter_mut() {
         let Some(f) = &m.findings else { continue };
+        let mut normalized = std::mem::take(&mut m.normalized);
         for (ci, c) in f.manifest.claims.iter().enumerate() {
             let mut excerpts: Vec<String> = Vec::new();
             let mut all = !c.sources.is_empty();
@@ -65,7 +66,11 @@ pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) 
                     pointer: Some(format!("{}/text", c.pointer)),
                     ..Location::default()
                 };
-                supported = judge_claim(run, text, &c.sources, &excerpts, &loc);
+                let claim = match normalized.get_mut(ci).and_then(Option::take) {
+                    Some(n) => Analyzed::from_normalized(text, n),
+                    None => Analyzed::new(text),
+                };
+                supported = judge_claim(run, &claim, &c.sources, &excerpts, &loc);
             }
             if let Some(r) = m.report.claims.get_mut(ci) {
                 r.sources = source_reports;
@@ -78,7 +83,7 @@ pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) 
 /// ACA-L2-018 to ACA-L2-020 for one claim whose every source yielded an excerpt.
 pub(super) fn judge_claim(
     run: &mut Run<'_>,
-    text: &str,
+    claim: &Analyzed<'_>,
     sources: &[CheckedSource],
     excerpts: &[String],
     loc: &Location,
@@ -120,7 +125,7 @@ pub(super) fn judge_claim(
         })
         .collect();
     let judges: Vec<&dyn SupportJudge> = run.opts.extra_judges.iter().map(|j| &**j).collect();
-    let assessment = assess(text, &refs, loc, &*run.opts.judge, &judges);
+    let assessment = assess(claim, &refs, loc, &*run.opts.judge, &judges);
     run.extend(2, assessment.incidents);
     assessment.supported
 }
