@@ -25,6 +25,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const MIB: usize = 1024 * 1024;
 
+/// The allocator of the `citeproof` binary, so that the numbers are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn key() -> SigningKey {
     SigningKey::from_secret_bytes(&[42u8; 32])
 }

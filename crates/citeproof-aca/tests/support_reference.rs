@@ -35,7 +35,7 @@ fn plain(text: &str) -> Plain {
         tokens: toks.iter().cloned().collect(),
         stems: toks.iter().map(|t| stem(t).to_owned()).collect(),
         content_stems: Vec::new(),
-        numbers: digit_numbers(&normalized).into_iter().collect(),
+        numbers: plain_digit_numbers(&normalized).into_iter().collect(),
         quantifiers: BTreeSet::new(),
         normalized,
     };
@@ -55,6 +55,51 @@ fn plain(text: &str) -> Plain {
         }
     }
     p
+}
+
+/// Numbers as the definition reads: digits collected, separators dropped, zeros trimmed.
+fn plain_digit_numbers(s: &str) -> Vec<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !b.get(i).is_some_and(u8::is_ascii_digit)
+            || (i > 0 && b.get(i - 1).is_some_and(u8::is_ascii_alphanumeric))
+        {
+            i += 1;
+            continue;
+        }
+        let mut int = String::new();
+        let mut j = i;
+        while let Some(c) = b.get(j).filter(|c| c.is_ascii_digit()) {
+            int.push(char::from(*c));
+            j += 1;
+            if b.get(j) == Some(&b',')
+                && (1..=3).all(|k| b.get(j + k).is_some_and(u8::is_ascii_digit))
+                && !b.get(j + 4).is_some_and(u8::is_ascii_digit)
+            {
+                j += 1;
+            }
+        }
+        let mut frac = String::new();
+        if b.get(j) == Some(&b'.') && b.get(j + 1).is_some_and(u8::is_ascii_digit) {
+            j += 1;
+            while let Some(c) = b.get(j).filter(|c| c.is_ascii_digit()) {
+                frac.push(char::from(*c));
+                j += 1;
+            }
+        }
+        let int = int.trim_start_matches('0');
+        let frac = frac.trim_end_matches('0');
+        let int = if int.is_empty() { "0" } else { int };
+        out.push(if frac.is_empty() {
+            int.to_owned()
+        } else {
+            format!("{int}.{frac}")
+        });
+        i = j;
+    }
+    out
 }
 
 fn plain_supported_by(c: &Plain, e: &Plain) -> Result<(), String> {
@@ -186,6 +231,11 @@ fn arb_text() -> impl Strategy<Value = String> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn digit_numbers_agree_with_the_plain_reading(s in "([0-9]{1,5}|[,.]|[a-c ]|,[0-9]{3}){0,12}") {
+        prop_assert_eq!(digit_numbers(&s), plain_digit_numbers(&s));
+    }
 
     #[test]
     fn the_judge_agrees_with_the_plain_rule(

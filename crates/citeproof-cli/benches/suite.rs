@@ -15,6 +15,10 @@ use citeproof_conformance::{
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
+/// The allocator of the `citeproof` binary, so that the numbers are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn vectors() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors")
 }

@@ -62,6 +62,11 @@ enum Command {
     Serve(cmd::demo::ServeArgs),
 }
 
+/// Verification builds and drops large JSON trees; mimalloc does that markedly faster than the
+/// system allocator (README, Performance).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {

@@ -563,6 +563,11 @@ impl<'a> Parser<'a> {
     /// The unescaped run `start..end` of a string, refusing noncharacters (RFC 7493 §2.1).
     fn checked_run(&self, start: usize, end: usize) -> Result<&'a str, JsonError> {
         let run = self.slice(start, end)?;
+        // Every noncharacter is encoded with a first byte of 0xEF or more (U+FDD0 is EF B7 90,
+        // U+1FFFE is F0 9F BF BE): most runs need no decoding.
+        if !run.bytes().any(|b| b >= 0xEF) {
+            return Ok(run);
+        }
         match run.char_indices().find(|(_, c)| is_noncharacter(*c)) {
             Some((at, c)) => Err(self.noncharacter(start + at, c)),
             None => Ok(run),

@@ -15,10 +15,22 @@ use unicode_normalization::UnicodeNormalization;
 pub fn normalize(s: &str) -> String {
     if s.is_ascii() {
         // Same result for ASCII: NFC is the identity, full case folding is ASCII lowercase, and
-        // the ASCII White_Space characters are \t \n \v \f \r and space.
-        return collapse(s.chars().map(|c| c.to_ascii_lowercase()), s.len(), |c| {
-            matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ')
-        });
+        // the ASCII White_Space characters are \t \n \v \f \r and space. Byte by byte.
+        let mut out = Vec::with_capacity(s.len());
+        let mut in_space = false;
+        for &b in s.as_bytes() {
+            if matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ') {
+                in_space = true;
+            } else {
+                if in_space && !out.is_empty() {
+                    out.push(b' ');
+                }
+                in_space = false;
+                out.push(b.to_ascii_lowercase());
+            }
+        }
+        // ASCII in, ASCII out: always UTF-8.
+        return String::from_utf8(out).unwrap_or_default();
     }
     let nfc: String = s.nfc().collect();
     let folded = CaseMapper::new().fold_string(&nfc).into_owned();
@@ -83,19 +95,32 @@ impl<'a> Iterator for TokenSpans<'a> {
     type Item = (usize, &'a str);
 
     fn next(&mut self) -> Option<(usize, &'a str)> {
-        let rest = self.text.get(self.pos..)?;
-        let Some((skip, _)) = rest.char_indices().find(|(_, c)| is_token_char(*c)) else {
-            self.pos = self.text.len();
-            return None;
-        };
-        let start = self.pos + skip;
-        let tail = self.text.get(start..)?;
-        let len = tail
-            .char_indices()
-            .find(|(_, c)| !is_token_char(*c))
-            .map_or(tail.len(), |(i, _)| i);
-        self.pos = start + len;
-        Some((start, tail.get(..len)?))
+        let start = self.boundary(self.pos, true)?;
+        let end = self.boundary(start, false).unwrap_or(self.text.len());
+        self.pos = end;
+        Some((start, self.text.get(start..end)?))
+    }
+}
+
+impl TokenSpans<'_> {
+    /// The first character boundary at or after `from` whose character is (`token`) or is not
+    /// a token character. ASCII bytes are classified without decoding.
+    fn boundary(&self, from: usize, token: bool) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let mut i = from;
+        while let Some(&b) = bytes.get(i) {
+            let (is_token, len) = if b.is_ascii() {
+                (b.is_ascii_alphanumeric(), 1)
+            } else {
+                let c = self.text.get(i..)?.chars().next()?;
+                (is_token_char(c), c.len_utf8())
+            };
+            if is_token == token {
+                return Some(i);
+            }
+            i += len;
+        }
+        None
     }
 }
 

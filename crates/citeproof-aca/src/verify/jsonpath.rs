@@ -125,10 +125,31 @@ pub(crate) fn instant_cmp(a: &Timestamp, b: &Timestamp) -> std::cmp::Ordering {
 }
 
 fn nanos(text: &str) -> u32 {
-    let digits: String = text
+    let digits = text
         .get(19..)
         .and_then(|rest| rest.strip_prefix('.'))
-        .map(|d| d.chars().take_while(char::is_ascii_digit).take(9).collect())
-        .unwrap_or_default();
-    format!("{digits:0<9}").parse().unwrap_or(0)
+        .unwrap_or_default()
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .take(9);
+    // The fraction's first nine digits, right-padded with zeros: nanoseconds.
+    let mut value = 0u32;
+    let mut places = 0;
+    for d in digits {
+        value = value * 10 + u32::from(d - b'0');
+        places += 1;
+    }
+    (places..9).fold(value, |v, _| v * 10)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Hand-derived: the fraction's digits as nanoseconds, right-padded, at most nine.
+    #[test]
+    fn nanos_of_fractions() {
+        assert_eq!(super::nanos("2026-04-28T10:00:00Z"), 0);
+        assert_eq!(super::nanos("2026-04-28T10:00:00.5Z"), 500_000_000);
+        assert_eq!(super::nanos("2026-04-28T10:00:00.000000001+02:00"), 1);
+        assert_eq!(super::nanos("2026-04-28T10:00:00.1234567891Z"), 123_456_789);
+    }
 }

@@ -3,7 +3,10 @@
 //! code the profile names (reporting rule 2) with a JSON pointer, and so that the parts that are
 //! valid can still be used by the later steps (reporting rule 3).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::cell::LazyCell;
+use std::collections::{BTreeSet, HashSet};
+
+use rustc_hash::FxHashMap;
 
 use citeproof_model::{
     ContentHash, Incident, IncidentCode, Timestamp, jcs::canonicalize, sha256_bytes,
@@ -86,6 +89,11 @@ const STEP_MEMBERS: &[&str] = &[
     "outputs_ref",
     "sources",
 ];
+
+fn has_unknown_members(obj: &Map<String, Value>, known: &[&str]) -> bool {
+    obj.keys()
+        .any(|k| !known.contains(&k.as_str()) && !k.starts_with("x-"))
+}
 
 fn unknown_members(
     ctx: &Ctx,
@@ -494,8 +502,10 @@ fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -> Vec<Check
         .collect();
     // First and last index of each outputs_ref: every rule below is then O(1) per reference,
     // so a chain of n steps costs O(n), not O(n^2) (a signed 140k-step manifest is valid input).
-    let mut first: HashMap<&str, usize> = HashMap::with_capacity(outputs.len());
-    let mut last: HashMap<&str, usize> = HashMap::with_capacity(outputs.len());
+    let mut first: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut last: FxHashMap<&str, usize> = FxHashMap::default();
+    first.reserve(outputs.len());
+    last.reserve(outputs.len());
     for (i, o) in outputs.iter().enumerate() {
         if let Some(r) = o {
             first.entry(r).or_insert(i);
@@ -505,7 +515,8 @@ fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -> Vec<Check
     let mut checked = Vec::with_capacity(steps.len());
     for (i, step) in steps.iter().enumerate() {
         let n = i + 1;
-        let base = index("/chain", i);
+        // Written only when an incident needs it: a valid chain of 140 000 steps formats none.
+        let base = LazyCell::new(|| index("/chain", i));
         let mut c = CheckedStep {
             step: n,
             ..CheckedStep::default()
@@ -520,9 +531,11 @@ fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -> Vec<Check
             checked.push(c);
             continue;
         };
-        for mut inc in unknown_members(ctx, obj, STEP_MEMBERS, &base) {
-            inc.location.step = Some(n as u64);
-            out.push(inc);
+        if has_unknown_members(obj, STEP_MEMBERS) {
+            for mut inc in unknown_members(ctx, obj, STEP_MEMBERS, &base) {
+                inc.location.step = Some(n as u64);
+                out.push(inc);
+            }
         }
         match obj.get("step") {
             None => out.push(ctx.at_step(
@@ -617,7 +630,7 @@ fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -> Vec<Check
             None => {}
             Some(Value::Array(urls)) => {
                 for (j, u) in urls.iter().enumerate() {
-                    let p = index(&child(&base, "sources"), j);
+                    let p = LazyCell::new(|| index(&child(&base, "sources"), j));
                     match u {
                         Value::String(s) => match web_url_problem(s) {
                             None => c.sources.push(s.clone()),
@@ -697,7 +710,7 @@ fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -> Vec<Check
         }
         // ACA-L3-004: inputs_ref.
         if let Some(r) = obj.get("inputs_ref") {
-            let p = child(&base, "inputs_ref");
+            let p = LazyCell::new(|| child(&base, "inputs_ref"));
             match refs_of(r) {
                 None => out.push(ctx.at_step(
                     IncidentCode::AcaChainRefInvalid,

@@ -16,7 +16,10 @@
 //! Unicode data comes from ICU4X (full case folding, General_Category, White_Space) and
 //! `unicode-normalization` (NFC); ASCII text takes a fast path with the same result.
 
+use std::hash::Hasher as _;
 use std::sync::LazyLock;
+
+use rustc_hash::FxHashMap;
 
 use citeproof_model::{Incident, IncidentCode, Location};
 
@@ -273,33 +276,45 @@ pub fn assess(
     }
 }
 
-/// A byte range of [`Analyzed::normalized`].
-type Span = (usize, usize);
+/// A word of [`Analyzed::normalized`]: its hash and its byte range. Sets of words are sorted
+/// by (hash, text), so that sorting and lookups compare integers, and text only on a tie.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Word {
+    hash: u64,
+    start: usize,
+    end: usize,
+}
+
+fn hash_of(word: &str) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(word.as_bytes());
+    h.finish()
+}
 
 /// A text prepared once for the rules: `N(s)`, its tokens and the classes derived from them.
 ///
-/// Word sets are sorted vectors of byte ranges of `normalized` rather than sets of owned
-/// strings: a claim and its excerpt are analyzed once per verification (ten thousand claims
-/// make twenty thousand analyses), and the sets are small, so binary search over one
-/// allocation beats a tree of strings.
+/// Word sets are sorted vectors of [`Word`]s rather than sets of owned strings: a claim and its
+/// excerpt are analyzed once per verification (ten thousand claims make twenty thousand
+/// analyses), and the sets are small, so a binary search over one allocation, comparing
+/// hashes, beats a tree of strings compared byte by byte.
 #[derive(Debug, Clone)]
 pub struct Analyzed<'t> {
     text: &'t str,
     pub normalized: String,
     /// Length of `normalized` in Unicode scalar values.
     chars: usize,
-    /// Distinct tokens, sorted by text.
-    tokens: Vec<Span>,
-    /// Distinct stems of every token, sorted by text.
-    stems: Vec<Span>,
+    /// Distinct tokens.
+    tokens: Vec<Word>,
+    /// Distinct stems of every token.
+    stems: Vec<Word>,
     /// Distinct stems of the content words, in order of first occurrence (messages list them
     /// in that order).
-    content_stems: Vec<Span>,
+    content_stems: Vec<Word>,
     negations: usize,
     /// Distinct number values, sorted.
     numbers: Vec<String>,
-    /// Distinct quantifier tokens, sorted by text.
-    quantifiers: Vec<Span>,
+    /// Distinct quantifier tokens, sorted by text (messages list them in that order).
+    quantifiers: Vec<Word>,
 }
 
 impl<'t> Analyzed<'t> {
@@ -312,14 +327,25 @@ impl<'t> Analyzed<'t> {
     pub fn from_normalized(text: &'t str, normalized: String) -> Analyzed<'t> {
         let s = normalized.as_str();
         let mut negations = s.matches("n't").count() + s.matches("n’t").count();
-        let mut tokens = Vec::new();
-        let mut stems = Vec::new();
-        let mut content = Vec::new();
+        // About one token per six bytes of English text; the vectors rarely grow.
+        let guess = s.len() / 6 + 4;
+        let mut tokens = Vec::with_capacity(guess);
+        let mut stems = Vec::with_capacity(guess);
+        let mut content = Vec::with_capacity(guess);
         let mut numbers = digit_numbers(s);
         let mut quantifiers = Vec::new();
         for (start, token) in citeproof_text::token_spans(s) {
-            let whole = (start, start + token.len());
-            let stemmed = (start, start + stem(token).len());
+            let stemmed = stem(token);
+            let whole = Word {
+                hash: hash_of(token),
+                start,
+                end: start + token.len(),
+            };
+            let stemmed = Word {
+                hash: hash_of(stemmed),
+                start,
+                end: start + stemmed.len(),
+            };
             tokens.push(whole);
             stems.push(stemmed);
             match word_class(token) {
@@ -331,20 +357,22 @@ impl<'t> Analyzed<'t> {
                 None => {}
             }
         }
-        let text_of = |span: &Span| s.get(span.0..span.1).unwrap_or_default();
-        let sort_distinct = |spans: &mut Vec<Span>| {
-            spans.sort_unstable_by(|a, b| text_of(a).cmp(text_of(b)));
-            spans.dedup_by(|a, b| text_of(a) == text_of(b));
-        };
-        sort_distinct(&mut tokens);
-        sort_distinct(&mut stems);
-        sort_distinct(&mut quantifiers);
-        // Distinct content stems in first-occurrence order: sort by (text, position), keep the
-        // first of each text, then restore position order. O(k log k) for an excerpt of any
+        let text_of = |w: &Word| s.get(w.start..w.end).unwrap_or_default();
+        let order =
+            |a: &Word, b: &Word| a.hash.cmp(&b.hash).then_with(|| text_of(a).cmp(text_of(b)));
+        let same = |a: &mut Word, b: &mut Word| a.hash == b.hash && text_of(a) == text_of(b);
+        for set in [&mut tokens, &mut stems] {
+            set.sort_unstable_by(order);
+            set.dedup_by(same);
+        }
+        // Distinct content stems in first-occurrence order: sort by (word, position), keep the
+        // first of each word, then restore position order. O(k log k) for an excerpt of any
         // length (a linear `contains` per word would be quadratic in a whole cited page).
-        content.sort_by(|a, b| text_of(a).cmp(text_of(b)).then(a.0.cmp(&b.0)));
-        content.dedup_by(|a, b| text_of(a) == text_of(b));
-        content.sort_unstable_by_key(|span| span.0);
+        content.sort_unstable_by(|a, b| order(a, b).then(a.start.cmp(&b.start)));
+        content.dedup_by(same);
+        content.sort_unstable_by_key(|w| w.start);
+        quantifiers.sort_unstable_by(|a, b| text_of(a).cmp(text_of(b)));
+        quantifiers.dedup_by(same);
         numbers.sort_unstable();
         numbers.dedup();
         Analyzed {
@@ -374,13 +402,15 @@ impl<'t> Analyzed<'t> {
         self.normalized.is_empty()
     }
 
-    fn word(&self, span: &Span) -> &str {
-        self.normalized.get(span.0..span.1).unwrap_or_default()
+    fn word(&self, w: &Word) -> &str {
+        self.normalized.get(w.start..w.end).unwrap_or_default()
     }
 
-    fn holds(&self, sorted: &[Span], word: &str) -> bool {
+    /// Whether `sorted` (a set sorted by hash, then text) holds `word`.
+    fn holds(&self, sorted: &[Word], word: &str) -> bool {
+        let hash = hash_of(word);
         sorted
-            .binary_search_by(|span| self.word(span).cmp(word))
+            .binary_search_by(|w| w.hash.cmp(&hash).then_with(|| self.word(w).cmp(word)))
             .is_ok()
     }
 
@@ -476,11 +506,12 @@ enum WordClass {
     Stop,
 }
 
-/// The four word lists in one sorted table, so that a token is classified by one binary
-/// search. The lists are disjoint (a test says so); were they not, the order of the rule
-/// (negation, quantifier, number, stop word) would decide, as the stable sort keeps it.
-static WORD_CLASSES: LazyLock<Vec<(&'static str, WordClass)>> = LazyLock::new(|| {
-    let mut table: Vec<(&'static str, WordClass)> = NEGATIONS
+/// The four word lists in one table, so that a token is classified by one hash lookup. The
+/// lists are disjoint (a test says so); were they not, the order of the rule (negation,
+/// quantifier, number, stop word) would decide, as the first insertion is kept.
+static WORD_CLASSES: LazyLock<FxHashMap<&'static str, WordClass>> = LazyLock::new(|| {
+    let mut table = FxHashMap::default();
+    let lists = NEGATIONS
         .iter()
         .map(|w| (*w, WordClass::Negation))
         .chain(QUANTIFIERS.iter().map(|w| (*w, WordClass::Quantifier)))
@@ -489,20 +520,15 @@ static WORD_CLASSES: LazyLock<Vec<(&'static str, WordClass)>> = LazyLock::new(||
                 .iter()
                 .map(|(w, v)| (*w, WordClass::Number(*v))),
         )
-        .chain(STOP_WORDS.iter().map(|w| (*w, WordClass::Stop)))
-        .collect();
-    table.sort_by(|a, b| a.0.cmp(b.0));
-    table.dedup_by(|later, first| later.0 == first.0);
+        .chain(STOP_WORDS.iter().map(|w| (*w, WordClass::Stop)));
+    for (word, class) in lists {
+        table.entry(word).or_insert(class);
+    }
     table
 });
 
 fn word_class(t: &str) -> Option<WordClass> {
-    let table = &*WORD_CLASSES;
-    table
-        .binary_search_by(|(w, _)| (*w).cmp(t))
-        .ok()
-        .and_then(|i| table.get(i))
-        .map(|(_, class)| *class)
+    WORD_CLASSES.get(t).copied()
 }
 
 /// ACA-L2-020: the largest excerpt (in scalar values of `N`) allowed for a claim of
@@ -554,41 +580,46 @@ pub fn stem(t: &str) -> &str {
 /// followed by digits (a decimal point); leading zeros and trailing fraction zeros dropped.
 pub fn digit_numbers(s: &str) -> Vec<String> {
     let b = s.as_bytes();
+    let digit = |j: usize| b.get(j).is_some_and(u8::is_ascii_digit);
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
-        if !b.get(i).is_some_and(u8::is_ascii_digit) || (i > 0 && is_digit_or_word(b, i - 1)) {
+        if !digit(i) || (i > 0 && is_digit_or_word(b, i - 1)) {
             i += 1;
             continue;
         }
-        let mut int = String::new();
+        // One string per number, written as it is read: leading zeros of the integer part
+        // skipped, trailing zeros of the fraction popped.
+        let mut value = String::new();
         let mut j = i;
-        while let Some(c) = b.get(j).filter(|c| c.is_ascii_digit()) {
-            int.push(char::from(*c));
+        while let Some(&c) = b.get(j).filter(|c| c.is_ascii_digit()) {
+            if !(value.is_empty() && c == b'0') {
+                value.push(char::from(c));
+            }
             j += 1;
-            if b.get(j) == Some(&b',')
-                && (1..=3).all(|k| b.get(j + k).is_some_and(u8::is_ascii_digit))
-                && !b.get(j + 4).is_some_and(u8::is_ascii_digit)
-            {
+            if b.get(j) == Some(&b',') && (1..=3).all(|k| digit(j + k)) && !digit(j + 4) {
                 j += 1;
             }
         }
-        let mut frac = String::new();
-        if b.get(j) == Some(&b'.') && b.get(j + 1).is_some_and(u8::is_ascii_digit) {
+        if value.is_empty() {
+            value.push('0');
+        }
+        if b.get(j) == Some(&b'.') && digit(j + 1) {
+            let point = value.len();
+            value.push('.');
             j += 1;
-            while let Some(c) = b.get(j).filter(|c| c.is_ascii_digit()) {
-                frac.push(char::from(*c));
+            while let Some(&c) = b.get(j).filter(|c| c.is_ascii_digit()) {
+                value.push(char::from(c));
                 j += 1;
             }
+            while value.len() > point + 1 && value.ends_with('0') {
+                value.pop();
+            }
+            if value.len() == point + 1 {
+                value.pop();
+            }
         }
-        let int = int.trim_start_matches('0');
-        let frac = frac.trim_end_matches('0');
-        let int = if int.is_empty() { "0" } else { int };
-        out.push(if frac.is_empty() {
-            int.to_owned()
-        } else {
-            format!("{int}.{frac}")
-        });
+        out.push(value);
         i = j;
     }
     out
