@@ -715,6 +715,34 @@ mod tests {
         ));
     }
 
+    /// "Cite the whole page": an excerpt of 200 000 distinct words is over the cap and is only
+    /// normalized, never analyzed word by word (the analysis of such a text used to keep its
+    /// content words distinct by a linear search each: quadratic, hours for a 10 MiB page).
+    #[test]
+    fn a_whole_page_excerpt_is_refused_by_its_length() {
+        let page: String = (0..200_000).map(|i| format!("w{i:x}q ")).collect();
+        let refs = [ExcerptRef {
+            text: &page,
+            source_url: "https://s.example/page",
+            location: Location::default(),
+        }];
+        let got = assess(
+            &Analyzed::new("the page says w1q"),
+            &refs,
+            &Location::default(),
+            &LexicalJudge,
+            &[],
+        );
+        assert_eq!(got.supported, None);
+        assert_eq!(
+            got.incidents.iter().map(|i| i.code).collect::<Vec<_>>(),
+            [IncidentCode::AcaExcerptTooLong]
+        );
+        // Analyzed on its own (the judge of an excerpt under the cap) is O(k log k) too.
+        let a = Analyzed::new(&page);
+        assert_eq!(a.content_stems.len(), 200_000);
+    }
+
     #[test]
     fn relevance() {
         let c = Analyzed::new("geo pages");
