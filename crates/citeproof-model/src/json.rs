@@ -439,6 +439,19 @@ impl<'a> Parser<'a> {
     /// Parses a string starting at its opening quote and returns it unescaped.
     fn parse_string(&mut self) -> Result<String, JsonError> {
         self.pos += 1; // opening quote
+        // Most strings have no escape: copy them in one allocation of their exact size. Anything
+        // else (an escape, a control character, the end of input) takes the general loop below,
+        // which reports errors at the same offsets.
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        if let Some(len) = rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            && rest.get(len) == Some(&b'"')
+        {
+            let run = self.checked_run(self.pos, self.pos + len)?;
+            self.pos += len + 1;
+            return Ok(run.to_owned());
+        }
         let mut out = String::new();
         let mut run_start = self.pos;
         loop {
