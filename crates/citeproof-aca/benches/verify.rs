@@ -7,7 +7,9 @@
 //! - `hash_bound`: 100 claims over 10 sources of 1 MiB, verified from a snapshot already in
 //!   memory (`verify`), from WARC bytes (`verify_warc`) and from JSON snapshot bytes
 //!   (`verify_json`); the bound is SHA-256 of the 10 MiB of sources (`sha256_sources`);
-//! - `claims`: 10 000 claims over 10 small sources (`verify_10k`), per-claim cost;
+//! - `claims`: 10 000 claims over 10 small sources (`verify_10k`), per-claim cost, with the
+//!   strict parse of the manifest alone (`parse_manifest`) and serde_json's (`serde_json_manifest`)
+//!   as reference points;
 //! - `chain`: one claim and a chain of 10k, 20k and 40k steps (linearity);
 //! - `batch`: 1000 small signed JSON snapshots verified on one thread and on two.
 
@@ -112,6 +114,9 @@ fn claims(c: &mut Criterion) {
     g.bench_function("verify_10k", |b| b.iter(|| verify(black_box(&fetcher))));
     g.bench_function("parse_manifest", |b| {
         b.iter(|| parse_strict(black_box(manifest)).unwrap())
+    });
+    g.bench_function("serde_json_manifest", |b| {
+        b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(manifest)).unwrap())
     });
     g.finish();
 }
