@@ -325,7 +325,7 @@ fn level2(
                 FetchOutcome::Ok(resp) => (
                     resp.content_type_essence()
                         .unwrap_or_else(|| citeproof_span::media::OCTET_STREAM.to_owned()),
-                    resp.body,
+                    Vec::from(resp.body),
                 ),
                 FetchOutcome::Failed(cause) => {
                     run.push(

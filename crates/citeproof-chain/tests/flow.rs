@@ -90,9 +90,9 @@ impl Table {
             status,
             headers: Vec::new(),
             body: if method == "GET" {
-                self.body.clone().into_bytes()
+                self.body.clone().into_bytes().into()
             } else {
-                Vec::new()
+                Vec::new().into()
             },
         })
     }

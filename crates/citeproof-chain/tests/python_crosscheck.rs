@@ -154,7 +154,7 @@ impl Fetcher for Page {
             url: url.into(),
             status: 200,
             headers: Vec::new(),
-            body: self.0.clone().into_bytes(),
+            body: self.0.clone().into_bytes().into(),
         })
     }
 }

@@ -149,7 +149,7 @@ mod tests {
                 url: url.to_owned(),
                 status: 200,
                 headers: Vec::new(),
-                body: vec![b'x'; self.0],
+                body: vec![b'x'; self.0].into(),
             })
         }
     }

@@ -211,7 +211,7 @@ impl HttpFetcher {
                 url: url.as_str().to_owned(),
                 status,
                 headers,
-                body: Vec::new(),
+                body: crate::Bytes::new(),
             }));
         }
         let limit = self.policy.max_body_bytes;
@@ -237,7 +237,7 @@ impl HttpFetcher {
             url: url.as_str().to_owned(),
             status,
             headers,
-            body: buf,
+            body: buf.into(),
         }))
     }
 

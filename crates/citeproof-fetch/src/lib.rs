@@ -39,6 +39,8 @@ mod warc;
 use std::fmt;
 use std::sync::Arc;
 
+pub use bytes::Bytes;
+
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use citeproof_model::snapshot::StoredResponse;
@@ -119,7 +121,9 @@ pub struct FetchedResponse {
     /// "in order" means for live responses).
     pub headers: Vec<(String, String)>,
     /// The body bytes exactly as served: no content or transfer decoding beyond HTTP framing.
-    pub body: Vec<u8>,
+    /// Shared: cloning a response (a snapshot serving the same source to every claim that
+    /// cites it) copies no body.
+    pub body: Bytes,
 }
 
 impl fmt::Debug for FetchedResponse {
@@ -213,7 +217,7 @@ mod tests {
                 .iter()
                 .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
                 .collect(),
-            body: Vec::new(),
+            body: Vec::new().into(),
         }
     }
 

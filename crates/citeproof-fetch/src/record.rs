@@ -107,7 +107,7 @@ impl<F> RecordingFetcher<F> {
                     StoredEntry {
                         status: 302,
                         headers: vec![("location".to_owned(), final_key.clone())],
-                        body: Vec::new(),
+                        body: crate::Bytes::new(),
                     },
                     &mut resources,
                 );

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use bytes::Bytes;
 use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
 use url::Url;
 
@@ -40,7 +41,8 @@ pub fn parse_snapshot(bytes: &[u8]) -> Result<WebSnapshot, FetchError> {
 pub struct StoredEntry {
     pub status: u16,
     pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
+    /// Shared with every response served from it.
+    pub body: Bytes,
 }
 
 type Entry = StoredEntry;
@@ -94,7 +96,7 @@ fn decode_entry(url: &str, stored: &StoredResponse) -> Result<Entry, FetchError>
     let entry = Entry {
         status: stored.status,
         headers: stored.headers.clone(),
-        body,
+        body: body.into(),
     };
     check_entry(url, &entry)?;
     Ok(entry)

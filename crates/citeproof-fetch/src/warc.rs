@@ -361,7 +361,7 @@ fn parse_http_response(message: &[u8]) -> Result<StoredEntry, String> {
     Ok(StoredEntry {
         status,
         headers,
-        body,
+        body: body.into(),
     })
 }
 

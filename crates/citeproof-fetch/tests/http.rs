@@ -182,7 +182,7 @@ fn loopback_is_refused_before_any_connection() {
     assert_eq!(server.requests(), 0);
     // The same server is reachable once private addresses are allowed.
     let r = loopback().fetch(&server.url("/")).unwrap();
-    assert_eq!(r.body, b"no");
+    assert_eq!(r.body, b"no".as_slice());
     assert_eq!(server.requests(), 1);
 }
 
@@ -263,7 +263,7 @@ fn redirect_chain_of_five_is_followed() {
     let server = redirect_server(6);
     let r = loopback().fetch(&server.url("/r/5")).unwrap();
     assert_eq!(r.status, 200);
-    assert_eq!(r.body, b"done");
+    assert_eq!(r.body, b"done".as_slice());
     assert_eq!(r.url, server.url("/r/0"));
     assert_eq!(server.requests(), 6);
 }
@@ -626,7 +626,7 @@ fn host_names_are_resolved_and_checked() {
     assert_eq!(server.requests(), 0);
     // ... and reachable with allow_private, on the checked address.
     let r = loopback().fetch(&url).unwrap();
-    assert_eq!(r.body, b"by name");
+    assert_eq!(r.body, b"by name".as_slice());
     assert_eq!(r.url, url);
 }
 
@@ -645,7 +645,7 @@ fn utf8_location_bytes_are_read_as_utf8() {
         }
     });
     let r = loopback().fetch(&server.url("/start")).unwrap();
-    assert_eq!(r.body, b"landed");
+    assert_eq!(r.body, b"landed".as_slice());
     assert_eq!(r.url, server.url("/caf%C3%A9?q=%E2%9C%93"));
     assert_eq!(server.seen()[1].url, "/caf%C3%A9?q=%E2%9C%93");
 }

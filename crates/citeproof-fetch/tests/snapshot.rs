@@ -126,15 +126,15 @@ fn missing_url_is_not_in_snapshot() {
     .unwrap();
     assert_eq!(
         fetcher.fetch("https://src.example/doc").unwrap().body,
-        b"doc"
+        b"doc".as_slice()
     );
     // Normalization: case of scheme/host, default port, fragment.
     assert_eq!(
         fetcher.fetch("HTTPS://SRC.example:443/doc#x").unwrap().body,
-        b"doc"
+        b"doc".as_slice()
     );
     let agent = fetcher.fetch("https://agent.example/answer").unwrap();
-    assert_eq!(agent.body, b"hello");
+    assert_eq!(agent.body, b"hello".as_slice());
     assert_eq!(&agent, fetcher.agent_response());
     let err = fetcher.fetch("https://src.example/other").unwrap_err();
     assert_eq!(err.code(), "fetch-not-in-snapshot");
@@ -315,7 +315,7 @@ fn snapshot_replay_applies_the_policy() {
 
     let ok = fetcher.fetch("https://a.example/r/5").unwrap();
     assert_eq!(
-        (ok.url.as_str(), ok.body.as_slice()),
+        (ok.url.as_str(), &ok.body[..]),
         ("https://a.example/r/0", &b"done"[..])
     );
     let cases = [
@@ -357,7 +357,10 @@ fn snapshot_replay_applies_the_policy() {
         },
     )
     .unwrap();
-    assert_eq!(four.fetch("https://a.example/big").unwrap().body, b"abcd");
+    assert_eq!(
+        four.fetch("https://a.example/big").unwrap().body,
+        b"abcd".as_slice()
+    );
 }
 
 /// JSON-001/FETCH-008: a JSON snapshot over 256 MiB is refused before it is parsed. The bytes

@@ -35,7 +35,7 @@ fn entries() -> Vec<(String, StoredEntry)> {
                     ("signature".into(), "sig1=:AAAA:".into()),
                     ("content-length".into(), "15".into()),
                 ],
-                body: br#"{"run_id":"r1"}"#.to_vec(),
+                body: br#"{"run_id":"r1"}"#.to_vec().into(),
             },
         ),
         (
@@ -46,7 +46,7 @@ fn entries() -> Vec<(String, StoredEntry)> {
                     ("Content-Type".into(), "text/html; charset=utf-8".into()),
                     ("Content-Length".into(), html.len().to_string()),
                 ],
-                body: html,
+                body: html.into(),
             },
         ),
         (
@@ -57,7 +57,7 @@ fn entries() -> Vec<(String, StoredEntry)> {
                     ("location".into(), "https://example.com/a".into()),
                     ("content-length".into(), "0".into()),
                 ],
-                body: Vec::new(),
+                body: Vec::new().into(),
             },
         ),
     ]
@@ -75,7 +75,7 @@ fn agent() -> StoredEntry {
             ),
             ("content-length".into(), "11".into()),
         ],
-        body: b"An answer.\n".to_vec(),
+        body: b"An answer.\n".to_vec().into(),
     }
 }
 

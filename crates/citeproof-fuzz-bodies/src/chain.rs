@@ -22,7 +22,7 @@ impl Fetcher for Echo {
             url: url.into(),
             status: 200,
             headers: Vec::new(),
-            body: url.as_bytes().to_vec(),
+            body: url.as_bytes().to_vec().into(),
         })
     }
 }

@@ -87,7 +87,8 @@ fn entries(s: &WebSnapshot) -> Vec<(String, StoredEntry)> {
                 headers: stored.headers.clone(),
                 body: STANDARD
                     .decode(&stored.body_base64)
-                    .expect("the snapshot loaded"),
+                    .expect("the snapshot loaded")
+                    .into(),
             };
             (key.into(), entry)
         })
@@ -112,7 +113,7 @@ fn comparable(r: Result<FetchedResponse, citeproof_fetch::FetchError>) -> Compar
                 )
             })
             .collect();
-        (r.url, r.status, fields, r.body)
+        (r.url, r.status, fields, r.body.to_vec())
     })
     .map_err(|e| e.code().to_owned())
 }

@@ -117,7 +117,7 @@ impl SyntheticRun {
         StoredEntry {
             status: r.status,
             headers: r.headers.clone(),
-            body: r.body.clone(),
+            body: r.body.clone().into(),
         }
     }
 
@@ -153,7 +153,7 @@ impl SyntheticRun {
         let agent = self.agent().map(Self::entry).unwrap_or(StoredEntry {
             status: 404,
             headers: Vec::new(),
-            body: Vec::new(),
+            body: citeproof_fetch::Bytes::new(),
         });
         let resources = self.resources().map(|(u, r)| (u.clone(), Self::entry(r)));
         SnapshotFetcher::from_entries(&self.agent_url, agent, resources, policy)

@@ -392,7 +392,7 @@ fn load_source(a: &NewArgs) -> Result<(Vec<u8>, String, String), Failure> {
                 .unwrap_or_else(|| citeproof_span::media::OCTET_STREAM.to_owned())
         });
         Ok((
-            resp.body,
+            Vec::from(resp.body),
             media,
             a.uri.clone().unwrap_or_else(|| a.source.clone()),
         ))
