@@ -1,6 +1,8 @@
 //! Step 2: the manifests of a response, and how they bind to it (ACA-L2-001 to -012,
 //! ACA-L2-021).
 
+use std::collections::{HashMap, HashSet};
+
 use super::*;
 
 pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
@@ -175,19 +177,19 @@ pub(super) fn check_claims_in_response(
 
 /// ACA-L2-007 (second half).
 pub(super) fn check_claim_id_conflicts(run: &mut Run<'_>, manifests: &[ManifestState]) {
-    let mut seen: BTreeMap<String, (String, String)> = BTreeMap::new();
-    let mut reported: BTreeSet<String> = BTreeSet::new();
+    let mut seen: HashMap<&str, (&str, &str)> = HashMap::new();
+    let mut reported: HashSet<&str> = HashSet::new();
     for m in manifests {
         let Some(f) = &m.findings else { continue };
         for c in &f.manifest.claims {
             let (Some(id), Some(text)) = (&c.claim_id, &c.text) else {
                 continue;
             };
-            match seen.get(id) {
+            match seen.get(id.as_str()) {
                 None => {
-                    seen.insert(id.clone(), (text.clone(), m.url.clone()));
+                    seen.insert(id, (text, &m.url));
                 }
-                Some((t, other)) if t != text && *other != m.url && reported.insert(id.clone()) => {
+                Some((t, other)) if t != text && *other != m.url && reported.insert(id) => {
                     run.push(
                         2,
                         Incident::new(
@@ -257,41 +259,60 @@ pub(super) fn check_header_agreement(
     entries: &[crate::verify::header::HeaderEntry],
     manifests: &[ManifestState],
 ) {
+    // Equality keys are computed once per distinct URL string and the sources of each manifest
+    // collected once: comparing every header entry with every claim source, URL by URL, is
+    // O(entries × claims) URL parses.
+    let mut keys: HashMap<&str, String> = HashMap::new();
     let header_sources: BTreeSet<String> = entries
         .iter()
         .filter(|e| crate::verify::url::is_web_url(&e.source))
         .map(|e| equality_key(&e.source))
         .collect();
+    // Per manifest: the keys of its claims' sources and of its chain's sources.
+    let mut cited: Vec<(HashSet<String>, HashSet<String>)> = Vec::with_capacity(manifests.len());
+    for m in manifests {
+        let mut claims = HashSet::new();
+        let mut chain = HashSet::new();
+        if let Some(f) = &m.findings {
+            for s in f.manifest.claims.iter().flat_map(|c| c.sources.iter()) {
+                if let Some(u) = &s.url {
+                    let k = keys
+                        .entry(u.as_str())
+                        .or_insert_with(|| equality_key(u))
+                        .clone();
+                    claims.insert(k);
+                }
+            }
+            for u in f
+                .manifest
+                .chain
+                .iter()
+                .flatten()
+                .flat_map(|st| st.sources.iter())
+            {
+                chain.insert(equality_key(u));
+            }
+        }
+        cited.push((claims, chain));
+    }
     for entry in entries.iter().filter(|e| e.usable) {
         let Some(m_url) = &entry.manifest else {
             continue;
         };
-        let Some(m) = manifests
+        let Some(i) = manifests
             .iter()
-            .find(|m| equality_key(&m.url) == equality_key(m_url))
+            .position(|m| equality_key(&m.url) == equality_key(m_url))
         else {
             continue;
         };
-        let Some(f) = &m.findings else { continue };
-        let key = equality_key(&entry.source);
-        let cited = f
-            .manifest
-            .claims
-            .iter()
-            .flat_map(|c| c.sources.iter())
-            .any(|s| s.url.as_ref().is_some_and(|u| equality_key(u) == key));
-        if cited {
+        let has_findings = manifests.get(i).is_some_and(|m| m.findings.is_some());
+        let Some((claims, chain)) = cited.get(i).filter(|_| has_findings) else {
             continue;
-        }
+        };
+        let k = equality_key(&entry.source);
         // A consulted source no claim cites is fine ("every source URL consulted"), but at
         // Level 3 the chain of its manifest records the tool call that consulted it.
-        let in_chain = f.manifest.chain.as_ref().is_some_and(|steps| {
-            steps
-                .iter()
-                .flat_map(|st| st.sources.iter())
-                .any(|u| equality_key(u) == key)
-        });
-        if !in_chain {
+        if !claims.contains(&k) && !chain.contains(&k) {
             run.push(
                 3,
                 Incident::new(
@@ -310,7 +331,10 @@ pub(super) fn check_header_agreement(
         for c in &f.manifest.claims {
             for s in &c.sources {
                 let Some(u) = &s.url else { continue };
-                if !header_sources.contains(&equality_key(u)) {
+                let listed = keys
+                    .get(u.as_str())
+                    .is_some_and(|k| header_sources.contains(k));
+                if !listed {
                     run.push(
                         2,
                         Incident::new(
