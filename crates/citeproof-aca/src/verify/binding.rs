@@ -12,7 +12,7 @@
 //! by the byte `0xFF`, which UTF-8 never contains, so no claim can match across two units.
 //! Building it is O(n log n) at worst in the text length n (libdivsufsort's algorithm, in the
 //! `divsufsort` crate: the `suffix` crate indexes only `str`, which has no byte to separate
-//! units with); each claim of m bytes is then two binary searches, O(m log n). The cost does not
+//! units with); each claim of m bytes is then one binary search, O(m log n). The cost does not
 //! depend on how the claims overlap, so no budget of matches is needed (an Aho-Corasick
 //! automaton over the claims reports every occurrence of every claim, which is quadratic for
 //! claims nested in one another, and cost three to four times as much to build for a response
