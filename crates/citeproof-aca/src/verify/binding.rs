@@ -8,15 +8,25 @@
 //!
 //! # How the claims are found
 //!
-//! All claims are looked up in one index of the text: a suffix array of the text units joined
-//! by the byte `0xFF`, which UTF-8 never contains, so no claim can match across two units.
-//! Building it is O(n log n) at worst in the text length n (libdivsufsort's algorithm, in the
-//! `divsufsort` crate: the `suffix` crate indexes only `str`, which has no byte to separate
-//! units with); each claim of m bytes is then one binary search, O(m log n). The cost does not
-//! depend on how the claims overlap, so no budget of matches is needed (an Aho-Corasick
-//! automaton over the claims reports every occurrence of every claim, which is quadratic for
-//! claims nested in one another, and cost three to four times as much to build for a response
-//! made of ten thousand claims).
+//! Every claim is decided, at a cost that does not depend on how the claims overlap; two exact
+//! searches give the same answers, and the cheaper one for the input is used:
+//!
+//! - **an automaton over the claims** (Aho-Corasick, one scan of the text) when the distinct
+//!   claims are small next to the text (their bytes under a quarter of the text's): a large
+//!   response citing a few claims costs little more than reading it. It reports every
+//!   occurrence of every claim, which is quadratic for claims nested in one another (`a`, `aa`,
+//!   `aaa` against `aaaa...`), so it stops after [`CLAIM_MATCHES_PER_BYTE`] occurrences per
+//!   byte of text (at least [`MIN_CLAIM_MATCH_BUDGET`]) and hands over to the suffix array;
+//! - **a suffix array of the text** otherwise: the text units joined by the byte `0xFF`, which
+//!   UTF-8 never contains, so that no claim matches across two units. Building it is
+//!   O(n log n) at worst for n bytes of text (libdivsufsort's algorithm, in the `divsufsort`
+//!   crate: the `suffix` crate indexes only `str`, which has no byte to separate units with),
+//!   then each claim of m bytes is one binary search, O(m log n), however the claims overlap.
+//!   For a response made of ten thousand claims it costs a third of building the automaton.
+
+use std::collections::HashMap;
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 use super::support::normalize;
 
@@ -24,6 +34,25 @@ use super::support::normalize;
 /// all. A response body is at most 10 MiB (FETCH-004) and N at most triples a text, so this is
 /// never reached through the verifier; the bound keeps the public API total.
 pub const MAX_INDEXED_TEXT_BYTES: usize = (i32::MAX - 1) as usize;
+
+/// Most distinct-claim bytes in one automaton: its memory is a small multiple of this. More
+/// claims are searched in several passes.
+pub const MAX_AUTOMATON_PATTERN_BYTES: usize = 2 * 1024 * 1024;
+
+/// Occurrences the automaton may report per byte of text before the search moves to the suffix
+/// array: an honest response has one per claim and place.
+pub const CLAIM_MATCHES_PER_BYTE: u64 = 16;
+/// The automaton may always report this many occurrences.
+pub const MIN_CLAIM_MATCH_BUDGET: u64 = 1 << 20;
+
+/// Which search decides the claims (see the module docs); `Auto` is what the verifier uses,
+/// the others exist so that tests can hold the two searches against each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Search {
+    Auto,
+    Automaton,
+    SuffixArray,
+}
 
 /// The text of a response is too large to index (see [`MAX_INDEXED_TEXT_BYTES`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +110,103 @@ impl ResponseText {
 
     /// [`find_claims`](Self::find_claims) for claims already normalized (N applied).
     pub fn find_normalized(&self, normalized: &[&str]) -> Result<Vec<bool>, TextTooLarge> {
+        self.find_with(normalized, Search::Auto)
+    }
+
+    /// [`find_normalized`](Self::find_normalized) with the search chosen by the caller.
+    pub fn find_with(
+        &self,
+        normalized: &[&str],
+        search: Search,
+    ) -> Result<Vec<bool>, TextTooLarge> {
+        let mut ids: HashMap<&str, usize> = HashMap::new();
+        let mut patterns: Vec<&str> = Vec::new();
+        let slot: Vec<Option<usize>> = normalized
+            .iter()
+            .map(|n| {
+                if n.is_empty() {
+                    return None;
+                }
+                Some(*ids.entry(n).or_insert_with(|| {
+                    patterns.push(n);
+                    patterns.len() - 1
+                }))
+            })
+            .collect();
+        let text_bytes: usize = self.units.iter().map(String::len).sum();
+        let pattern_bytes: usize = patterns.iter().map(|p| p.len()).sum();
+        let automaton = match search {
+            Search::Auto => pattern_bytes.saturating_mul(4) < text_bytes,
+            Search::Automaton => true,
+            Search::SuffixArray => false,
+        };
+        let budget = u64::try_from(text_bytes)
+            .unwrap_or(u64::MAX)
+            .saturating_mul(CLAIM_MATCHES_PER_BYTE)
+            .max(MIN_CLAIM_MATCH_BUDGET);
+        let found = match automaton
+            .then(|| self.by_automaton(&patterns, budget))
+            .flatten()
+        {
+            Some(found) => found,
+            None => self.by_suffix_array(&patterns)?,
+        };
+        Ok(slot
+            .iter()
+            .map(|s| s.and_then(|i| found.get(i).copied()).unwrap_or(false))
+            .collect())
+    }
+
+    /// Which of `patterns` occur, by Aho-Corasick automata over at most
+    /// [`MAX_AUTOMATON_PATTERN_BYTES`] of patterns each; `None` past `budget` occurrences (or if
+    /// an automaton cannot be built), for the suffix array to decide.
+    fn by_automaton(&self, patterns: &[&str], budget: u64) -> Option<Vec<bool>> {
+        let mut found = vec![false; patterns.len()];
+        let mut occurrences: u64 = 0;
+        let mut start = 0;
+        while start < patterns.len() {
+            let mut end = start;
+            let mut bytes = 0usize;
+            while let Some(p) = patterns.get(end) {
+                if end > start && bytes + p.len() > MAX_AUTOMATON_PATTERN_BYTES {
+                    break;
+                }
+                bytes += p.len();
+                end += 1;
+            }
+            let chunk = patterns.get(start..end)?;
+            // Standard semantics report every occurrence, overlapping ones included, as
+            // `str::contains` per claim would find them.
+            let ac = AhoCorasick::builder()
+                .match_kind(MatchKind::Standard)
+                .kind(Some(AhoCorasickKind::ContiguousNFA))
+                .build(chunk)
+                .ok()?;
+            let mut missing = chunk.len();
+            'units: for unit in &self.units {
+                for m in ac.find_overlapping_iter(unit.as_str()) {
+                    occurrences += 1;
+                    if occurrences > budget {
+                        return None;
+                    }
+                    if let Some(f) = found.get_mut(start + m.pattern().as_usize())
+                        && !*f
+                    {
+                        *f = true;
+                        missing -= 1;
+                        if missing == 0 {
+                            break 'units;
+                        }
+                    }
+                }
+            }
+            start = end;
+        }
+        Some(found)
+    }
+
+    /// Which of `patterns` occur, by one suffix array of the text.
+    fn by_suffix_array(&self, patterns: &[&str]) -> Result<Vec<bool>, TextTooLarge> {
         let bytes = self.units.iter().map(|u| u.len() + 1).sum::<usize>();
         if bytes > MAX_INDEXED_TEXT_BYTES {
             return Err(TextTooLarge { bytes });
@@ -94,9 +220,9 @@ impl ResponseText {
         }
         let mut index = vec![0i32; text.len()];
         divsufsort::sort_in_place(&text, &mut index);
-        Ok(normalized
+        Ok(patterns
             .iter()
-            .map(|claim| !claim.is_empty() && occurs(&text, &index, claim.as_bytes()))
+            .map(|p| occurs(&text, &index, p.as_bytes()))
             .collect())
     }
 }
@@ -203,12 +329,26 @@ mod tests {
         let refs: Vec<&str> = claims.iter().map(String::as_str).collect();
         let mut want = vec![true; 2000];
         want.extend([false, false]);
-        assert_eq!(text.find_claims(&refs), Ok(want));
+        assert_eq!(text.find_claims(&refs), Ok(want.clone()));
+        // The automaton alone goes over its budget of occurrences and hands over.
+        let normalized: Vec<String> = refs.iter().map(|c| normalize(c)).collect();
+        let normalized: Vec<&str> = normalized.iter().map(String::as_str).collect();
+        assert_eq!(text.find_with(&normalized, Search::Automaton), Ok(want));
+        let few = &normalized[..10];
+        let automaton = ResponseText::of(Some("text/plain"), body.as_bytes());
+        assert_eq!(
+            automaton.by_automaton(few, MIN_CLAIM_MATCH_BUDGET),
+            Some(vec![true; 10])
+        );
+        assert_eq!(
+            automaton.by_automaton(&normalized, MIN_CLAIM_MATCH_BUDGET),
+            None
+        );
     }
 
     proptest::proptest! {
-        /// Against `contains_claim` (a substring test per unit): claims drawn from the units'
-        /// own alphabet, often parts of one unit, sometimes spanning two.
+        /// Both searches against `contains_claim` (a substring test per unit): claims drawn from
+        /// the units' own alphabet, often parts of one unit, sometimes spanning two.
         #[test]
         fn the_index_agrees_with_a_scan_of_each_unit(
             units in proptest::collection::vec("[ab ]{0,12}", 0..5),
@@ -220,7 +360,12 @@ mod tests {
             claims.extend(units.windows(2).map(|w| format!("{} {}", w[0], w[1])));
             let refs: Vec<&str> = claims.iter().map(String::as_str).collect();
             let want: Vec<bool> = refs.iter().map(|c| text.contains_claim(c)).collect();
-            proptest::prop_assert_eq!(text.find_claims(&refs), Ok(want));
+            proptest::prop_assert_eq!(text.find_claims(&refs), Ok(want.clone()));
+            let normalized: Vec<String> = refs.iter().map(|c| normalize(c)).collect();
+            let normalized: Vec<&str> = normalized.iter().map(String::as_str).collect();
+            for search in [Search::Automaton, Search::SuffixArray] {
+                proptest::prop_assert_eq!(text.find_with(&normalized, search), Ok(want.clone()));
+            }
         }
     }
 }
