@@ -56,6 +56,29 @@ impl FromStr for ContentHash {
         let digits = s
             .strip_prefix("sha256:")
             .ok_or(ContentHashParseError::MissingPrefix)?;
+        // The common case, lower-case hex of the right length, decoded byte by byte; anything
+        // else goes through the checks below for its precise error.
+        let nibble = |c: u8| match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            _ => None,
+        };
+        if digits.len() == 64 {
+            let mut out = [0u8; 32];
+            let mut ok = true;
+            for (byte, pair) in out.iter_mut().zip(digits.as_bytes().chunks_exact(2)) {
+                let hi = pair.first().copied().and_then(nibble);
+                let lo = pair.get(1).copied().and_then(nibble);
+                let (Some(hi), Some(lo)) = (hi, lo) else {
+                    ok = false;
+                    break;
+                };
+                *byte = hi << 4 | lo;
+            }
+            if ok {
+                return Ok(ContentHash(out));
+            }
+        }
         if digits.len() != 64 {
             return Err(ContentHashParseError::WrongLength(digits.chars().count()));
         }
@@ -190,5 +213,27 @@ mod tests {
             Err(ContentHashParseError::MissingPrefix)
         );
         assert_eq!(ABC.parse::<ContentHash>().unwrap().to_string(), ABC);
+    }
+
+    proptest::proptest! {
+        /// The byte-wise decoding agrees with the `hex` crate on lower-case hex and refuses
+        /// everything else with the error the slow path gives.
+        #[test]
+        fn parse_agrees_with_hex(digits in "[0-9a-fA-Fg]{63,65}") {
+            let text = format!("sha256:{digits}");
+            let lower = digits.len() == 64 && digits.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
+            match text.parse::<ContentHash>() {
+                Ok(h) => {
+                    proptest::prop_assert!(lower);
+                    proptest::prop_assert_eq!(h.digest().to_vec(), hex::decode(&digits).unwrap());
+                }
+                Err(ContentHashParseError::WrongLength(n)) => proptest::prop_assert_eq!(n, digits.len()),
+                Err(ContentHashParseError::NotLowercaseHex { index, found }) => {
+                    proptest::prop_assert!(!lower);
+                    proptest::prop_assert_eq!(text[index..].chars().next(), Some(found));
+                }
+                Err(e) => proptest::prop_assert!(false, "{e:?}"),
+            }
+        }
     }
 }
