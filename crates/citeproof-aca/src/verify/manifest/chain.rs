@@ -1,0 +1,302 @@
+//! The chain of tool calls of a manifest (ACA-L3-001 to ACA-L3-005), in time linear in the
+//! number of steps: a signed manifest of 140 000 steps is valid input.
+
+use std::cell::LazyCell;
+use std::collections::HashSet;
+
+use citeproof_model::{Incident, IncidentCode, jcs::canonicalize, sha256_bytes};
+use rustc_hash::FxHashMap;
+use serde_json::Value;
+
+use super::{CheckedStep, has_unknown_members, unknown_members};
+use crate::verify::jsonpath::{Ctx, child, content_hash, index, kind, profile_integer};
+use crate::verify::url::web_url_problem;
+
+/// Members of a chain step (ACA-L3-001).
+const STEP_MEMBERS: &[&str] = &[
+    "step",
+    "tool",
+    "inputs",
+    "inputs_hash",
+    "inputs_ref",
+    "outputs_ref",
+    "sources",
+];
+
+pub(super) fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -> Vec<CheckedStep> {
+    // First pass: outputs_ref of every step (for inputs_ref resolution).
+    let outputs: Vec<Option<&str>> = steps
+        .iter()
+        .map(|s| {
+            s.get("outputs_ref")
+                .and_then(Value::as_str)
+                .filter(|r| !r.is_empty())
+        })
+        .collect();
+    // First and last index of each outputs_ref: every rule below is then O(1) per reference,
+    // so a chain of n steps costs O(n), not O(n^2) (a signed 140k-step manifest is valid input).
+    let mut first: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut last: FxHashMap<&str, usize> = FxHashMap::default();
+    first.reserve(outputs.len());
+    last.reserve(outputs.len());
+    for (i, o) in outputs.iter().enumerate() {
+        if let Some(r) = o {
+            first.entry(r).or_insert(i);
+            last.insert(r, i);
+        }
+    }
+    let mut checked = Vec::with_capacity(steps.len());
+    for (i, step) in steps.iter().enumerate() {
+        let n = i + 1;
+        // Written only when an incident needs it: a valid chain of 140 000 steps formats none.
+        let base = LazyCell::new(|| index("/chain", i));
+        let mut c = CheckedStep {
+            step: n,
+            ..CheckedStep::default()
+        };
+        let Some(obj) = step.as_object() else {
+            out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &base,
+                n,
+                format!("a chain step must be an object, found {}", kind(step)),
+            ));
+            checked.push(c);
+            continue;
+        };
+        if has_unknown_members(obj, STEP_MEMBERS) {
+            for mut inc in unknown_members(ctx, obj, STEP_MEMBERS, &base) {
+                inc.location.step = Some(n as u64);
+                out.push(inc);
+            }
+        }
+        match obj.get("step") {
+            None => out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &base,
+                n,
+                "missing member `step`".into(),
+            )),
+            Some(v) => match profile_integer(v) {
+                Some(k) if k == n as u64 => {}
+                Some(k) => out.push(ctx.at_step(
+                    IncidentCode::AcaChainStepOrder,
+                    &child(&base, "step"),
+                    n,
+                    format!(
+                        "element {n} of the chain has step {k}; steps must be 1 to n in array order"
+                    ),
+                )),
+                None => out.push(ctx.at_step(
+                    IncidentCode::SchemaViolation,
+                    &child(&base, "step"),
+                    n,
+                    format!("step must be an integer, found {v}"),
+                )),
+            },
+        }
+        match obj.get("tool") {
+            None => out.push(ctx.at_step(
+                IncidentCode::AcaChainToolMissing,
+                &base,
+                n,
+                "the step has no `tool`".into(),
+            )),
+            Some(Value::String(t)) if t.is_empty() => out.push(ctx.at_step(
+                IncidentCode::AcaChainToolMissing,
+                &child(&base, "tool"),
+                n,
+                "the step's `tool` is empty".into(),
+            )),
+            Some(Value::String(t)) if t.chars().count() > 256 => out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &child(&base, "tool"),
+                n,
+                "tool is longer than 256 characters".into(),
+            )),
+            Some(Value::String(_)) => {}
+            Some(v) => out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &child(&base, "tool"),
+                n,
+                format!("tool must be a string, found {}", kind(v)),
+            )),
+        }
+        match obj.get("outputs_ref") {
+            None => out.push(ctx.at_step(
+                IncidentCode::AcaChainOutputsRefMissing,
+                &base,
+                n,
+                "the step has no `outputs_ref`".into(),
+            )),
+            Some(Value::String(r)) if r.is_empty() => out.push(ctx.at_step(
+                IncidentCode::AcaChainOutputsRefMissing,
+                &child(&base, "outputs_ref"),
+                n,
+                "the step's `outputs_ref` is empty".into(),
+            )),
+            Some(Value::String(r)) if r.chars().count() > 2048 => out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &child(&base, "outputs_ref"),
+                n,
+                "outputs_ref is longer than 2048 characters".into(),
+            )),
+            Some(Value::String(r)) => {
+                if first.get(r.as_str()).is_some_and(|&j| j < i) {
+                    out.push(ctx.at_step(
+                        IncidentCode::AcaChainOutputsRefDuplicate,
+                        &child(&base, "outputs_ref"),
+                        n,
+                        format!("outputs_ref `{r}` is also the outputs_ref of an earlier step"),
+                    ));
+                }
+                c.outputs_ref = Some(r.clone());
+            }
+            Some(v) => out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &child(&base, "outputs_ref"),
+                n,
+                format!("outputs_ref must be a string, found {}", kind(v)),
+            )),
+        }
+        match obj.get("sources") {
+            None => {}
+            Some(Value::Array(urls)) => {
+                for (j, u) in urls.iter().enumerate() {
+                    let p = LazyCell::new(|| index(&child(&base, "sources"), j));
+                    match u {
+                        Value::String(s) => match web_url_problem(s) {
+                            None => c.sources.push(s.clone()),
+                            Some(problem) => out.push(ctx.at_step(
+                                IncidentCode::AcaUrlInvalid,
+                                &p,
+                                n,
+                                format!("chain source `{s}` is not a web URL: {problem}"),
+                            )),
+                        },
+                        v => out.push(ctx.at_step(
+                            IncidentCode::SchemaViolation,
+                            &p,
+                            n,
+                            format!("a chain source must be a URL string, found {}", kind(v)),
+                        )),
+                    }
+                }
+            }
+            Some(v) => out.push(ctx.at_step(
+                IncidentCode::SchemaViolation,
+                &child(&base, "sources"),
+                n,
+                format!("sources must be an array of URLs, found {}", kind(v)),
+            )),
+        }
+        // ACA-L3-005: inputs.
+        let inputs = match obj.get("inputs") {
+            None => None,
+            Some(Value::Object(m)) => Some(m),
+            Some(v) => {
+                out.push(ctx.at_step(
+                    IncidentCode::SchemaViolation,
+                    &child(&base, "inputs"),
+                    n,
+                    format!("inputs must be a JSON object, found {}", kind(v)),
+                ));
+                None
+            }
+        };
+        let inputs_hash = match obj.get("inputs_hash") {
+            None => None,
+            Some(v) => match content_hash(v) {
+                Ok(h) => Some(h),
+                Err((code, msg)) => {
+                    out.push(ctx.at_step(
+                        code,
+                        &child(&base, "inputs_hash"),
+                        n,
+                        format!("inputs_hash: {msg}"),
+                    ));
+                    None
+                }
+            },
+        };
+        if let (Some(inputs), Some(recorded)) = (inputs, inputs_hash) {
+            let actual = sha256_bytes(&canonicalize(&Value::Object(inputs.clone())));
+            if actual != recorded {
+                out.push(ctx.at_step(
+                    IncidentCode::AcaChainInputsHashMismatch,
+                    &child(&base, "inputs_hash"),
+                    n,
+                    format!("inputs_hash is {recorded} but the JCS hash of inputs is {actual}"),
+                ));
+            }
+        }
+        if !obj.contains_key("inputs")
+            && !obj.contains_key("inputs_hash")
+            && !obj.contains_key("inputs_ref")
+        {
+            out.push(ctx.at_step(
+                IncidentCode::AcaChainInputsMissing,
+                &base,
+                n,
+                "the step has none of `inputs`, `inputs_hash` and `inputs_ref`".into(),
+            ));
+        }
+        // ACA-L3-004: inputs_ref.
+        if let Some(r) = obj.get("inputs_ref") {
+            let p = LazyCell::new(|| child(&base, "inputs_ref"));
+            match refs_of(r) {
+                None => out.push(ctx.at_step(
+                    IncidentCode::AcaChainRefInvalid,
+                    &p,
+                    n,
+                    format!("inputs_ref must be a non-empty string or a non-empty array of distinct non-empty strings, found {r}"),
+                )),
+                Some(refs) => {
+                    for reference in refs {
+                        let earlier = first.get(reference).is_some_and(|&j| j < i);
+                        if earlier {
+                            continue;
+                        }
+                        let later = last.get(reference).is_some_and(|&j| j >= i);
+                        if later {
+                            out.push(ctx.at_step(
+                                IncidentCode::AcaChainRefForward,
+                                &p,
+                                n,
+                                format!("inputs_ref `{reference}` names the output of this or a later step"),
+                            ));
+                        } else {
+                            out.push(ctx.at_step(
+                                IncidentCode::AcaChainRefUnknown,
+                                &p,
+                                n,
+                                format!("inputs_ref `{reference}` names no step's outputs_ref"),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        checked.push(c);
+    }
+    checked
+}
+
+fn refs_of(v: &Value) -> Option<Vec<&str>> {
+    match v {
+        Value::String(s) if !s.is_empty() => Some(vec![s.as_str()]),
+        Value::Array(items) if !items.is_empty() => {
+            let mut out: Vec<&str> = Vec::with_capacity(items.len());
+            let mut seen: HashSet<&str> = HashSet::with_capacity(items.len());
+            for item in items {
+                let s = item.as_str().filter(|s| !s.is_empty())?;
+                if !seen.insert(s) {
+                    return None;
+                }
+                out.push(s);
+            }
+            Some(out)
+        }
+        _ => None,
+    }
+}
