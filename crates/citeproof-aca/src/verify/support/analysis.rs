@@ -45,7 +45,7 @@ pub struct Analyzed<'t> {
     stems: Vec<Word>,
     /// Distinct stems of the content words, in order of first occurrence (messages list them
     /// in that order).
-    pub(super) content_stems: Vec<Word>,
+    content_stems: Vec<Word>,
     negations: usize,
     /// Distinct number values, sorted.
     numbers: Vec<String>,
@@ -122,6 +122,12 @@ impl<'t> Analyzed<'t> {
             quantifiers,
             normalized,
         }
+    }
+
+    /// Distinct content-word stems (for tests of the analysis's cost on long texts).
+    #[cfg(test)]
+    pub(super) fn content_stem_count(&self) -> usize {
+        self.content_stems.len()
     }
 
     /// The text as given, before normalization.
