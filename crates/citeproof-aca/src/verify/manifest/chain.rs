@@ -2,10 +2,9 @@
 //! number of steps: a signed manifest of 140 000 steps is valid input.
 
 use std::cell::LazyCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use citeproof_model::{Incident, IncidentCode, jcs::canonicalize, sha256_bytes};
-use rustc_hash::FxHashMap;
 use serde_json::Value;
 
 use super::{CheckedStep, has_unknown_members, unknown_members};
@@ -35,8 +34,10 @@ pub(super) fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -
         .collect();
     // First and last index of each outputs_ref: every rule below is then O(1) per reference,
     // so a chain of n steps costs O(n), not O(n^2) (a signed 140k-step manifest is valid input).
-    let mut first: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut last: FxHashMap<&str, usize> = FxHashMap::default();
+    // The references are chosen by whoever signed the manifest: std's keyed SipHash, not an
+    // unkeyed fast hash, so that colliding references cannot make the maps quadratic.
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut last: HashMap<&str, usize> = HashMap::new();
     first.reserve(outputs.len());
     last.reserve(outputs.len());
     for (i, o) in outputs.iter().enumerate() {

@@ -21,6 +21,8 @@ struct Word {
     end: usize,
 }
 
+// An unkeyed hash is safe here although the words are hostile: word sets are sorted vectors,
+// where colliding hashes cost one text comparison each, never a longer probe sequence.
 fn hash_of(word: &str) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     h.write(word.as_bytes());
