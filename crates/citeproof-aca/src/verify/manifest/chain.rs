@@ -36,16 +36,14 @@ pub(super) fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -
     // so a chain of n steps costs O(n), not O(n^2) (a signed 140k-step manifest is valid input).
     // The references are chosen by whoever signed the manifest: std's keyed SipHash, not an
     // unkeyed fast hash, so that colliding references cannot make the maps quadratic.
-    let mut first: HashMap<&str, usize> = HashMap::new();
-    let mut last: HashMap<&str, usize> = HashMap::new();
-    first.reserve(outputs.len());
-    last.reserve(outputs.len());
+    let mut span: HashMap<&str, (usize, usize)> = HashMap::with_capacity(outputs.len());
     for (i, o) in outputs.iter().enumerate() {
         if let Some(r) = o {
-            first.entry(r).or_insert(i);
-            last.insert(r, i);
+            span.entry(r).or_insert((i, i)).1 = i;
         }
     }
+    let first = |r: &str| span.get(r).map(|&(first, _)| first);
+    let last = |r: &str| span.get(r).map(|&(_, last)| last);
     let mut checked = Vec::with_capacity(steps.len());
     for (i, step) in steps.iter().enumerate() {
         let n = i + 1;
@@ -143,7 +141,7 @@ pub(super) fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -
                 "outputs_ref is longer than 2048 characters".into(),
             )),
             Some(Value::String(r)) => {
-                if first.get(r.as_str()).is_some_and(|&j| j < i) {
+                if first(r).is_some_and(|j| j < i) {
                     out.push(ctx.at_step(
                         IncidentCode::AcaChainOutputsRefDuplicate,
                         &child(&base, "outputs_ref"),
@@ -254,11 +252,11 @@ pub(super) fn check_chain(ctx: &Ctx, steps: &[Value], out: &mut Vec<Incident>) -
                 )),
                 Some(refs) => {
                     for reference in refs {
-                        let earlier = first.get(reference).is_some_and(|&j| j < i);
+                        let earlier = first(reference).is_some_and(|j| j < i);
                         if earlier {
                             continue;
                         }
-                        let later = last.get(reference).is_some_and(|&j| j >= i);
+                        let later = last(reference).is_some_and(|j| j >= i);
                         if later {
                             out.push(ctx.at_step(
                                 IncidentCode::AcaChainRefForward,
