@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::*;
+use crate::verify::url::EqualityKeys;
 
 pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
     let mut state = ManifestState {
@@ -262,57 +263,51 @@ pub(super) fn check_header_agreement(
     // Equality keys are computed once per distinct URL string and the sources of each manifest
     // collected once: comparing every header entry with every claim source, URL by URL, is
     // O(entries × claims) URL parses.
-    let mut keys: HashMap<&str, String> = HashMap::new();
-    let header_sources: BTreeSet<String> = entries
+    let mut keys = EqualityKeys::default();
+    let header_sources: HashSet<String> = entries
         .iter()
         .filter(|e| crate::verify::url::is_web_url(&e.source))
-        .map(|e| equality_key(&e.source))
+        .map(|e| keys.key(&e.source).to_owned())
         .collect();
-    // Per manifest: the keys of its claims' sources and of its chain's sources.
-    let mut cited: Vec<(HashSet<String>, HashSet<String>)> = Vec::with_capacity(manifests.len());
+    // Per manifest with findings: the keys of its claims' sources and of its chain's sources.
+    let mut cited: Vec<Option<(HashSet<String>, HashSet<String>)>> =
+        Vec::with_capacity(manifests.len());
     for m in manifests {
-        let mut claims = HashSet::new();
-        let mut chain = HashSet::new();
-        if let Some(f) = &m.findings {
-            for s in f.manifest.claims.iter().flat_map(|c| c.sources.iter()) {
-                if let Some(u) = &s.url {
-                    let k = keys
-                        .entry(u.as_str())
-                        .or_insert_with(|| equality_key(u))
-                        .clone();
-                    claims.insert(k);
-                }
-            }
-            for u in f
+        cited.push(m.findings.as_ref().map(|f| {
+            let claims = f
+                .manifest
+                .claims
+                .iter()
+                .flat_map(|c| c.sources.iter())
+                .filter_map(|s| s.url.as_deref())
+                .map(|u| keys.key(u).to_owned())
+                .collect();
+            let chain = f
                 .manifest
                 .chain
                 .iter()
                 .flatten()
                 .flat_map(|st| st.sources.iter())
-            {
-                chain.insert(equality_key(u));
-            }
-        }
-        cited.push((claims, chain));
+                .map(|u| keys.key(u).to_owned())
+                .collect();
+            (claims, chain)
+        }));
     }
     for entry in entries.iter().filter(|e| e.usable) {
         let Some(m_url) = &entry.manifest else {
             continue;
         };
-        let Some(i) = manifests
-            .iter()
-            .position(|m| equality_key(&m.url) == equality_key(m_url))
-        else {
+        let wanted = keys.key(m_url).to_owned();
+        let Some(i) = manifests.iter().position(|m| keys.key(&m.url) == wanted) else {
             continue;
         };
-        let has_findings = manifests.get(i).is_some_and(|m| m.findings.is_some());
-        let Some((claims, chain)) = cited.get(i).filter(|_| has_findings) else {
+        let Some(Some((claims, chain))) = cited.get(i) else {
             continue;
         };
-        let k = equality_key(&entry.source);
+        let k = keys.key(&entry.source);
         // A consulted source no claim cites is fine ("every source URL consulted"), but at
         // Level 3 the chain of its manifest records the tool call that consulted it.
-        if !claims.contains(&k) && !chain.contains(&k) {
+        if !claims.contains(k) && !chain.contains(k) {
             run.push(
                 3,
                 Incident::new(
@@ -331,10 +326,7 @@ pub(super) fn check_header_agreement(
         for c in &f.manifest.claims {
             for s in &c.sources {
                 let Some(u) = &s.url else { continue };
-                let listed = keys
-                    .get(u.as_str())
-                    .is_some_and(|k| header_sources.contains(k));
-                if !listed {
+                if !header_sources.contains(keys.key(u)) {
                     run.push(
                         2,
                         Incident::new(

@@ -1,7 +1,7 @@
 //! Steps 3 and 4: re-fetched sources, excerpts and the support check (ACA-L2-013 to -020,
 //! ACA-L2-023).
 
-use std::collections::HashMap;
+use crate::verify::url::EqualityKeys;
 
 use super::*;
 
@@ -10,21 +10,13 @@ pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) 
     // Each distinct source is fetched and hashed once, however many claims cite it; each
     // distinct URL string is parsed once for its equality key.
     let mut bodies: BTreeMap<String, Option<(FetchedResponse, ContentHash)>> = BTreeMap::new();
-    let mut keys: HashMap<String, String> = HashMap::new();
-    let mut key_of = |u: &str| -> String {
-        if let Some(k) = keys.get(u) {
-            return k.clone();
-        }
-        let k = equality_key(u);
-        keys.insert(u.to_owned(), k.clone());
-        k
-    };
+    let mut keys = EqualityKeys::default();
     for m in manifests.iter() {
         let Some(f) = &m.findings else { continue };
         for c in &f.manifest.claims {
             for s in &c.sources {
                 let Some(u) = &s.url else { continue };
-                let key = key_of(u);
+                let key = keys.key(u).to_owned();
                 if bodies.contains_key(&key) {
                     continue;
                 }
@@ -54,7 +46,7 @@ pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) 
                     all = false;
                     continue;
                 };
-                let body = bodies.get(&key_of(u)).and_then(Option::as_ref);
+                let body = bodies.get(keys.key(u)).and_then(Option::as_ref);
                 let (excerpt, verdict) = match body {
                     None => (None, "not fetched".to_owned()),
                     Some((resp, actual)) => {

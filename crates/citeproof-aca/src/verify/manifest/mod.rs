@@ -3,7 +3,7 @@
 //! code the profile names (reporting rule 2) with a JSON pointer, and so that the parts that are
 //! valid can still be used by the later steps (reporting rule 3).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use citeproof_model::{ContentHash, Incident, IncidentCode, Timestamp};
 use serde_json::{Map, Value};
@@ -16,7 +16,7 @@ use crate::verify::header::{is_claim_id, is_run_id};
 use crate::verify::jsonpath::{
     Ctx, child, content_hash, index, instant_cmp, kind, profile_integer, timestamp,
 };
-use crate::verify::url::{equality_key, web_url_problem};
+use crate::verify::url::{EqualityKeys, web_url_problem};
 
 /// What the checker found in one manifest. Incidents are split by the level they count toward:
 /// everything about `chain` (and the source-in-chain rule) is Level 3.
@@ -248,17 +248,16 @@ pub fn check_manifest(value: &Value, url: Option<&str>) -> ManifestFindings {
         Some(Value::Array(steps)) => {
             let checked = check_chain(&ctx, steps, &mut f.level3);
             // ACA-L3-006: every cited source appears in the chain.
-            let chain_sources: BTreeSet<String> = checked
+            let mut keys = EqualityKeys::default();
+            let chain_sources: HashSet<String> = checked
                 .iter()
-                .flat_map(|s| s.sources.iter().map(|u| equality_key(u)))
+                .flat_map(|s| s.sources.iter())
+                .map(|u| keys.key(u).to_owned())
                 .collect();
-            let mut in_chain: HashMap<&str, bool> = HashMap::new();
             for claim in &f.manifest.claims {
                 for source in &claim.sources {
                     if let Some(u) = &source.url
-                        && !*in_chain
-                            .entry(u)
-                            .or_insert_with(|| chain_sources.contains(&equality_key(u)))
+                        && !chain_sources.contains(keys.key(u))
                     {
                         f.level3.push(ctx.at_claim(
                             IncidentCode::AcaSourceNotInChain,
