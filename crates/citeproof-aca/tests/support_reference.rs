@@ -10,10 +10,11 @@
 use std::collections::BTreeSet;
 
 use citeproof_aca::verify::support::{
-    Analyzed, ExcerptRef, Judgement, LexicalJudge, NEGATIONS, NUMBER_WORDS, QUANTIFIERS,
-    STOP_WORDS, SupportJudge, assess, digit_numbers, excerpt_cap, stem,
+    Analyzed, ExcerptRef, Judgement, LexicalJudge, SupportJudge, assess, digit_numbers,
+    excerpt_cap, stem,
 };
 use citeproof_model::{IncidentCode, Location};
+use citeproof_text::support::{NEGATIONS, NUMBER_WORDS, QUANTIFIERS, STOP_WORDS};
 use proptest::prelude::*;
 
 /// The definitions, written as sets.

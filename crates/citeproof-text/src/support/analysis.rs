@@ -72,7 +72,7 @@ impl<'t> Analyzed<'t> {
         let mut content = Vec::with_capacity(guess);
         let mut numbers = digit_numbers(s);
         let mut quantifiers = Vec::new();
-        for (start, token) in citeproof_text::token_spans(s) {
+        for (start, token) in crate::token_spans(s) {
             let stemmed = stem(token);
             let whole = Word {
                 hash: hash_of(token),

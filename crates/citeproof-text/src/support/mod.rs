@@ -1,5 +1,7 @@
-//! The support check of ACA-L2-018, the excerpt cap of ACA-L2-020 and the relevance check of
-//! ACA-L2-019, behind a trait so that a stronger judge can be added.
+//! The deterministic support rule of the profile (ACA-L2-018, the excerpt cap of ACA-L2-020,
+//! the relevance check of ACA-L2-019), behind a trait so that a stronger judge can be added. It
+//! is pure text analysis: the specs that use it (ACA, archive) turn its verdicts into their own
+//! incidents.
 //!
 //! The reference judge is the profile's deterministic lexical rule ("ACA Level 2", support
 //! check). Every claim is checked against each of its excerpts on its own; it is supported when
@@ -19,8 +21,6 @@
 mod analysis;
 
 pub use analysis::{Analyzed, digit_numbers, stem};
-
-use citeproof_model::{Incident, IncidentCode, Location};
 
 /// The stop words of the profile (ACA Level 2), sorted. Negations, quantifiers and number words
 /// are not stop words: each has its own rule.
@@ -112,8 +112,8 @@ pub const NUMBER_WORDS: &[(&str, u64)] = &[
 
 /// Share of a claim's content-word stems that one excerpt must contain (paraphrase tolerance):
 /// `ceil(k * 4 / 5)` of `k`.
-pub(crate) const CONTENT_NUMERATOR: usize = 4;
-pub(crate) const CONTENT_DENOMINATOR: usize = 5;
+pub const CONTENT_NUMERATOR: usize = 4;
+pub const CONTENT_DENOMINATOR: usize = 5;
 
 /// ACA-L2-020: an excerpt may hold at most `max(4 × |N(claim)|, 400)` scalar values.
 pub const EXCERPT_CAP_FACTOR: usize = 4;
@@ -185,96 +185,6 @@ impl SupportJudge for LexicalJudge {
     }
 }
 
-/// One excerpt of a claim, with where its findings are reported.
-#[derive(Debug, Clone)]
-pub struct ExcerptRef<'a> {
-    pub text: &'a str,
-    /// The cited source, for messages.
-    pub source_url: &'a str,
-    pub location: Location,
-}
-
-/// The findings of ACA-L2-018 to ACA-L2-020 for one claim.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Assessment {
-    pub incidents: Vec<Incident>,
-    /// `Some(verdict)` when the rule ran (it is skipped when every excerpt broke the cap).
-    pub supported: Option<bool>,
-}
-
-/// The excerpt cap, relevance, the verifier's `judge` and every additional judge, for a claim
-/// (analyzed by the caller, who may have normalized it for another check already) whose every
-/// source yielded an excerpt. Each text is analyzed once; an excerpt over the cap is only
-/// normalized. Additional judges can only add findings.
-pub fn assess(
-    claim: &Analyzed<'_>,
-    excerpts: &[ExcerptRef<'_>],
-    claim_location: &Location,
-    judge: &dyn SupportJudge,
-    additional: &[&dyn SupportJudge],
-) -> Assessment {
-    let cap = excerpt_cap(claim.len());
-    let mut incidents = Vec::new();
-    let mut usable: Vec<Analyzed<'_>> = Vec::with_capacity(excerpts.len());
-    for e in excerpts {
-        let normalized = normalize(e.text);
-        let url = e.source_url;
-        let chars = normalized.chars().count();
-        if chars > cap {
-            incidents.push(Incident::new(
-                IncidentCode::AcaExcerptTooLong,
-                format!(
-                    "the excerpt of `{url}` has {chars} characters after normalization; a claim of {} may cite at most {cap} (ACA-L2-020)",
-                    claim.len()
-                ),
-                e.location.clone(),
-            ));
-            continue;
-        }
-        let analyzed = Analyzed::from_normalized(e.text, normalized);
-        if analyzed.shares_content_with(claim) == Some(false) {
-            incidents.push(Incident::new(
-                IncidentCode::AcaSourceIrrelevant,
-                format!("the excerpt of `{url}` shares no content word with the claim"),
-                e.location.clone(),
-            ));
-        }
-        usable.push(analyzed);
-    }
-    if usable.is_empty() && !excerpts.is_empty() {
-        // Every excerpt broke the cap: Level 2 has already failed (reporting rule 3).
-        return Assessment {
-            incidents,
-            supported: None,
-        };
-    }
-    let usable: Vec<&Analyzed<'_>> = usable.iter().collect();
-    let mut supported = true;
-    let verdicts = std::iter::once((judge, true)).chain(additional.iter().map(|j| (*j, false)));
-    for (j, is_rule) in verdicts {
-        let (code, reason) = match j.judge_analyzed(claim, &usable) {
-            Judgement::Supported => continue,
-            Judgement::Unsupported { reason } if is_rule => {
-                (IncidentCode::AcaClaimUnsupported, reason)
-            }
-            Judgement::Unsupported { reason } => (
-                IncidentCode::AcaJudgeUnsupported,
-                format!("{}: {reason}", j.name()),
-            ),
-            Judgement::Failed { reason } => (
-                IncidentCode::AcaJudgeFailed,
-                format!("{}: {reason}", j.name()),
-            ),
-        };
-        supported = false;
-        incidents.push(Incident::new(code, reason, claim_location.clone()));
-    }
-    Assessment {
-        incidents,
-        supported: Some(supported),
-    }
-}
-
 /// ACA-L2-020: the largest excerpt (in scalar values of `N`) allowed for a claim of
 /// `claim_len` scalar values.
 pub fn excerpt_cap(claim_len: usize) -> usize {
@@ -283,11 +193,11 @@ pub fn excerpt_cap(claim_len: usize) -> usize {
         .max(EXCERPT_CAP_FLOOR)
 }
 
-pub use citeproof_text::normalize;
+pub use crate::normalize;
 
 /// Tokens of an already normalized string: maximal runs of L*, M* and N* characters.
 pub fn tokens(s: &str) -> Vec<String> {
-    citeproof_text::split_tokens(s)
+    crate::split_tokens(s)
 }
 
 #[cfg(test)]
@@ -374,32 +284,12 @@ mod tests {
         ));
     }
 
-    /// "Cite the whole page": an excerpt of 200 000 distinct words is over the cap and is only
-    /// normalized, never analyzed word by word (the analysis of such a text used to keep its
-    /// content words distinct by a linear search each: quadratic, hours for a 10 MiB page).
+    /// The analysis of a page of 200 000 distinct words is O(k log k), not quadratic (its
+    /// content words used to be kept distinct by a linear search each: hours for 10 MiB).
     #[test]
-    fn a_whole_page_excerpt_is_refused_by_its_length() {
+    fn a_large_text_is_analyzed_in_k_log_k() {
         let page: String = (0..200_000).map(|i| format!("w{i:x}q ")).collect();
-        let refs = [ExcerptRef {
-            text: &page,
-            source_url: "https://s.example/page",
-            location: Location::default(),
-        }];
-        let got = assess(
-            &Analyzed::new("the page says w1q"),
-            &refs,
-            &Location::default(),
-            &LexicalJudge,
-            &[],
-        );
-        assert_eq!(got.supported, None);
-        assert_eq!(
-            got.incidents.iter().map(|i| i.code).collect::<Vec<_>>(),
-            [IncidentCode::AcaExcerptTooLong]
-        );
-        // Analyzed on its own (the judge of an excerpt under the cap) is O(k log k) too.
-        let a = Analyzed::new(&page);
-        assert_eq!(a.content_stem_count(), 200_000);
+        assert_eq!(Analyzed::new(&page).content_stem_count(), 200_000);
     }
 
     #[test]
