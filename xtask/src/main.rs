@@ -10,9 +10,12 @@ use anyhow::{Result, bail};
 mod bench;
 mod bench_checks;
 mod conformance;
+mod devenv;
 mod fuzz;
 mod mutants;
 mod schemas;
+mod test;
+mod vectors;
 
 const HELP: &str = "\
 cargo xtask <task>
@@ -23,6 +26,13 @@ Tasks:
                         measured in the same run, targets, met or not); --checks runs the
                         scale checks on the release binary instead, --all both; --json
                         prints one JSON object; fails when a target is missed
+  test [-- CARGO TEST ARGS]
+                        the README's test command: sets up .venv/ from requirements-dev.txt
+                        and the node adapter's packages (npm ci), then runs
+                        `cargo test --workspace` with every Python and node cross-check
+                        required (none skips)
+  vectors [--check]     regenerate every vector file from its Python generator (in .venv/);
+                        --check fails when vectors/ differs from what they write
   schemas [--check]     regenerate schemas/*.schema.json from the citeproof-model types;
                         --check fails (exit 1) when the committed files differ
   conformance [--strict] [--lint-only] [--release] [-- ARGS]
@@ -53,6 +63,8 @@ fn run() -> Result<ExitCode> {
     let task = args.next();
     let rest: Vec<String> = args.collect();
     match task.as_deref() {
+        Some("test") => test::run(&workspace_root(), strip_separator(&rest)),
+        Some("vectors") => vectors::run(&workspace_root(), &rest),
         Some("schemas") => schemas::run(&workspace_root(), &rest),
         Some("conformance") => conformance::run(&workspace_root(), &rest),
         Some("bench") => bench::run(&workspace_root(), &rest),
@@ -63,6 +75,14 @@ fn run() -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(other) => bail!("unknown task `{other}`\n{HELP}"),
+    }
+}
+
+/// `cargo xtask test -- ARGS` and `cargo xtask test ARGS` mean the same.
+fn strip_separator(args: &[String]) -> &[String] {
+    match args.split_first() {
+        Some((first, rest)) if first == "--" => rest,
+        _ => args,
     }
 }
 
