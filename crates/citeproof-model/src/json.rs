@@ -683,13 +683,7 @@ fn is_short_integer(token: &str) -> bool {
 
 /// Appends `token` escaped per RFC 6901 §3 (`~` as `~0`, `/` as `~1`).
 fn push_pointer_token(pointer: &mut String, token: &str) {
-    for c in token.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
-    }
+    pointer.push_str(&crate::pointer::escape(token));
 }
 
 /// A short, quoted, escaped form of possibly long input text for messages.

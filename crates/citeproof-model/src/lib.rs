@@ -15,15 +15,18 @@ pub mod jcs;
 pub mod json;
 pub mod jwk;
 pub mod ledger;
+pub mod pointer;
 pub mod primitives;
 pub mod protocol;
 pub mod snapshot;
 pub mod vectors;
+pub mod verdict;
 pub mod weburl;
 
 pub use hash::{ContentHash, aef_text_hash, sha256_bytes};
 pub use incident::{Incident, IncidentCode, Location, Severity};
-pub use primitives::{Extensions, HttpUrl, Rfc3339DateTime, Timestamp};
+pub use primitives::{CLOCK_SKEW_SECONDS, Extensions, HttpUrl, Rfc3339DateTime, Timestamp};
+pub use verdict::{Findings, LeveledIncident, Verdict};
 
 /// Typed parse of a schema-valid value. A failure here means the schema admits something the
 /// type does not: reported as `schema-violation`, never unwrapped.

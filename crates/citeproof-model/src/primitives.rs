@@ -89,7 +89,17 @@ impl Timestamp {
     pub fn unix_seconds(&self) -> i64 {
         self.instant.unix_timestamp()
     }
+    /// The instant, whatever offset the text was written in (`Z` and `+00:00` are the same
+    /// instant; compare instants, never texts).
+    pub fn instant(&self) -> time::OffsetDateTime {
+        self.instant
+    }
 }
+
+/// The clock skew every time comparison of the profile tolerates, seconds: a time up to this
+/// far in the verifier's future is not "in the future" (RFC 9421 §7.2.2 style tolerance). One
+/// constant for every spec.
+pub const CLOCK_SKEW_SECONDS: i64 = 300;
 
 /// RFC 3339 `date-time` character layout (digits and separators only; the calendar is checked
 /// by `time`). Hand-written because `time` also accepts a space for `T`, which RFC 3339's
