@@ -8,6 +8,9 @@
 //! - [`sign_detached`] / [`verify_detached`]: RFC 7515 compact serialization with detached
 //!   content (Appendix F), `alg` `EdDSA` only (RFC 8037), strict parsing. See [`jws`].
 //! - [`evidence_signing_input`]: the JCS bytes an AI Evidence Format v0.1 signature covers.
+//! - [`SignerTrust`]: the one store of configured signers, HMAC secrets and Ed25519 keys (with
+//!   rotation) that chain, archive and AEF signatures are checked against; its JSON form is
+//!   every `verify` command's trust file. See [`trust`].
 //!
 //! Every error is a [`JoseError`] with a stable [`JoseError::code`]. No function panics on any
 //! input; inputs are bounded ([`MAX_JWS_BYTES`], [`MAX_KEY_INPUT_BYTES`]).
@@ -18,6 +21,7 @@ pub mod evidence;
 pub mod jwk;
 pub mod jws;
 pub mod keys;
+pub mod trust;
 
 pub use ed25519_dalek::pkcs8::spki::der::zeroize::Zeroizing;
 pub use error::{JoseError, JwsPart};
@@ -31,3 +35,6 @@ pub use jws::{
     signing_input, verify_detached,
 };
 pub use keys::{MAX_KEY_INPUT_BYTES, SigningKey, VerifyingKey};
+pub use trust::{
+    BrokenKeys, Check, SignerTrust, TrustDescription, TrustError, hmac_sign, hmac_verify,
+};
