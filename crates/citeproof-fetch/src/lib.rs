@@ -12,6 +12,10 @@
 //! - [`SnapshotFetcher`] replays a [`WebSnapshot`](citeproof_model::snapshot::WebSnapshot)
 //!   offline with the same checks that make sense without a network.
 //! - [`RecordingFetcher`] wraps any fetcher and produces such a snapshot.
+//! - [`ResourceFetcher`] serves stored responses without an agent response (evidence objects
+//!   and envelopes verified offline).
+//! - [`get_ok`]: the profile's rules for a body a verifier uses (status 200, identity coding),
+//!   one definition for every spec.
 //!
 //! Every failure is a [`FetchError`] with a stable `fetch-*` [`code`](FetchError::code).
 //! Local files are not this crate's business: it fetches URLs only.
@@ -33,6 +37,7 @@ mod error;
 mod http;
 mod policy;
 mod record;
+mod rules;
 mod snapshot;
 mod warc;
 
@@ -57,8 +62,10 @@ pub use policy::{
     FORBIDDEN_PORTS, FetchPolicy, MAX_URL_BYTES, check_url,
 };
 pub use record::{Recorded, RecordingFetcher};
+pub use rules::{fetch_incident, get_accepting, get_ok, refusal, url_location};
 pub use snapshot::{
-    MAX_SNAPSHOT_JSON_BYTES, SNAPSHOT_VERSION, SnapshotFetcher, StoredEntry, parse_snapshot,
+    MAX_SNAPSHOT_JSON_BYTES, ResourceFetcher, SNAPSHOT_VERSION, SnapshotFetcher, StoredEntry,
+    parse_snapshot,
 };
 pub use warc::{
     MAX_WARC_HEADER_BYTES, MAX_WARC_RECORD_BYTES, MAX_WARC_RECORDS, MAX_WARC_TOTAL_BYTES,

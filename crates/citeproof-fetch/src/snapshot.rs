@@ -65,8 +65,16 @@ type Entry = StoredEntry;
 /// [`agent_response`](SnapshotFetcher::agent_response) and is also served for its own URL.
 #[derive(Debug, Clone)]
 pub struct SnapshotFetcher {
-    policy: FetchPolicy,
     agent: FetchedResponse,
+    resources: ResourceFetcher,
+}
+
+/// Stored responses served offline under the same checks as a snapshot's resources, for
+/// inputs that have no agent response (an AEF evidence object or a chain envelope verified
+/// against stored sources). [`SnapshotFetcher`] is one of these plus its agent response.
+#[derive(Debug, Clone)]
+pub struct ResourceFetcher {
+    policy: FetchPolicy,
     entries: BTreeMap<String, Entry>,
 }
 
@@ -159,35 +167,17 @@ impl SnapshotFetcher {
         policy: FetchPolicy,
     ) -> Result<Self, FetchError> {
         check_entry(agent_url, &agent_entry)?;
-        let mut entries: BTreeMap<String, Entry> = BTreeMap::new();
-        let mut insert = |raw_url: &str, entry: Entry| -> Result<(), FetchError> {
-            let key = normalize(raw_url)?;
-            match entries.get(&key) {
-                Some(existing) if *existing != entry => {
-                    Err(invalid(Some(raw_url), SnapshotProblem::Ambiguous))
-                }
-                Some(_) => Ok(()),
-                None => {
-                    entries.insert(key, entry);
-                    Ok(())
-                }
-            }
-        };
         let agent_key = normalize(agent_url)?;
-        insert(agent_url, agent_entry.clone())?;
-        for (url, entry) in resources {
-            check_entry(&url, &entry)?;
-            insert(&url, entry)?;
-        }
+        let all = std::iter::once((agent_url.to_owned(), agent_entry.clone())).chain(resources);
+        let resources = ResourceFetcher::from_entries(all, policy)?;
         Ok(SnapshotFetcher {
-            policy,
             agent: FetchedResponse {
                 url: agent_key,
                 status: agent_entry.status,
                 headers: agent_entry.headers,
                 body: agent_entry.body,
             },
-            entries,
+            resources,
         })
     }
 
@@ -197,16 +187,68 @@ impl SnapshotFetcher {
     }
 
     pub fn policy(&self) -> &FetchPolicy {
-        &self.policy
+        &self.resources.policy
     }
 
     /// Every URL the snapshot can serve (normalized, sorted).
+    pub fn urls(&self) -> impl Iterator<Item = &str> {
+        self.resources.urls()
+    }
+}
+
+impl Fetcher for SnapshotFetcher {
+    fn fetch(&self, input: &str) -> Result<FetchedResponse, FetchError> {
+        self.resources.fetch(input)
+    }
+}
+
+impl ResourceFetcher {
+    /// Validates stored responses keyed by URL (base64 bodies, status, header names and
+    /// values, no URL twice with different responses) and serves them under `policy`.
+    pub fn new(
+        resources: &BTreeMap<String, StoredResponse>,
+        policy: FetchPolicy,
+    ) -> Result<Self, FetchError> {
+        let entries = resources
+            .iter()
+            .map(|(url, stored)| decode_entry(url, stored).map(|e| (url.clone(), e)))
+            .collect::<Result<Vec<_>, _>>()?;
+        Self::from_entries(entries, policy)
+    }
+
+    /// Decoded entries, checked as [`new`](ResourceFetcher::new) checks stored ones.
+    pub fn from_entries(
+        resources: impl IntoIterator<Item = (String, StoredEntry)>,
+        policy: FetchPolicy,
+    ) -> Result<Self, FetchError> {
+        let mut entries: BTreeMap<String, Entry> = BTreeMap::new();
+        for (raw_url, entry) in resources {
+            check_entry(&raw_url, &entry)?;
+            let key = normalize(&raw_url)?;
+            match entries.get(&key) {
+                Some(existing) if *existing != entry => {
+                    return Err(invalid(Some(&raw_url), SnapshotProblem::Ambiguous));
+                }
+                Some(_) => {}
+                None => {
+                    entries.insert(key, entry);
+                }
+            }
+        }
+        Ok(ResourceFetcher { policy, entries })
+    }
+
+    pub fn policy(&self) -> &FetchPolicy {
+        &self.policy
+    }
+
+    /// Every URL that can be served (normalized, sorted).
     pub fn urls(&self) -> impl Iterator<Item = &str> {
         self.entries.keys().map(String::as_str)
     }
 }
 
-impl Fetcher for SnapshotFetcher {
+impl Fetcher for ResourceFetcher {
     fn fetch(&self, input: &str) -> Result<FetchedResponse, FetchError> {
         let mut url = check_url(input, &self.policy)?;
         let mut redirects: u32 = 0;
