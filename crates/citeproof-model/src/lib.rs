@@ -18,6 +18,7 @@ pub mod ledger;
 pub mod pointer;
 pub mod primitives;
 pub mod protocol;
+pub mod report;
 pub mod snapshot;
 pub mod vectors;
 pub mod verdict;
@@ -26,6 +27,7 @@ pub mod weburl;
 pub use hash::{ContentHash, aef_text_hash, sha256_bytes};
 pub use incident::{Incident, IncidentCode, Location, Severity};
 pub use primitives::{CLOCK_SKEW_SECONDS, Extensions, HttpUrl, Rfc3339DateTime, Timestamp};
+pub use report::{Outcome, Report, Subject, SubjectKind};
 pub use verdict::{Findings, LeveledIncident, Verdict};
 
 /// Typed parse of a schema-valid value. A failure here means the schema admits something the
