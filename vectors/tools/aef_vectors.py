@@ -793,6 +793,18 @@ def verify_level2_cases():
     add("reached", "The source is fetched, the quote found once, the hash reproduced: Level 2.", e, ok_res, "valid",
         level_out=2, reqs=["AEF-L2-001", "AEF-L2-006", "AEF-5-001", "AEF-5-002", "FETCH-002", "FETCH-007", "FETCH-008"],
         flags=["fetch"])
+    # AEF-4-007: NOW is 2026-05-12T03:45:00Z; 300 s later is 03:50:00Z (the skew limit, no
+    # warning), one second more is a retrieval in the future (a warning; Level 2 still reached).
+    for name, fetched, warnings, why in [
+        ("fetched-at-skew-limit", "2026-05-12T03:50:00Z", [], "03:45:00Z + 300 s = 03:50:00Z: not after the skew"),
+        ("fetched-in-future", "2026-05-12T03:50:01Z", ["aef-fetched-in-future"], "03:50:01Z is 301 s after 03:45:00Z"),
+    ]:
+        x = copy.deepcopy(e)
+        x["source"]["fetched_at"] = fetched
+        out.append(case(f"aef-verify-l2-{name}",
+                        f"source.fetched_at {fetched} against the verification time 2026-05-12T03:45:00Z (300 s skew).",
+                        ["AEF-4-007"], 2, verify_input(x, ok_res, 2), "valid", [], output={"level": 2},
+                        derivation_=derivation("hand", why), flags=["fetch"], warnings=warnings))
     x = copy.deepcopy(e)
     x["source"]["uri"] = page + "#pillars"
     add("fragment-removed", "The fragment of source.uri is not sent (FETCH-001): the resource without it answers.", x, ok_res,

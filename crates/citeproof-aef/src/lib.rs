@@ -11,25 +11,24 @@
 //! - [`ops`]: the conformance operations of docs/ADAPTER.md §5.3.
 
 pub mod build;
-mod fetch;
 pub mod ops;
 pub mod signature;
 mod span;
 mod validate;
 
-use citeproof_fetch::{FetchPolicy, Fetcher, SnapshotFetcher};
-use citeproof_jose::KeySet;
+use citeproof_fetch::{FetchPolicy, Fetcher, ResourceFetcher, get_ok};
+use citeproof_jose::{KeySet, SignerTrust};
 use citeproof_model::aef::Evidence;
-use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
-use citeproof_model::{Incident, IncidentCode, Location, Severity, json::parse_strict};
+use citeproof_model::snapshot::StoredResponse;
+use citeproof_model::{
+    Findings, Incident, IncidentCode, Location, Report, Subject, SubjectKind, json::parse_strict,
+};
 use citeproof_schema::{DocumentKind, SchemaValidator};
 use serde::Serialize;
 use serde_json::Value;
 
 pub use citeproof_span::{ComputedSpan, SpanError, compute_span};
 pub use validate::{refine_schema_incidents, semantic_check};
-
-use fetch::{FetchOutcome, fetch_ok};
 
 /// Which enumerated values an evidence object may use (profile AEF-VOC-001, AEF-VOC-002).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -89,26 +88,18 @@ pub struct VerifyOptions {
     pub required_level: Option<u8>,
     /// The vocabulary documents may use; anything but the default is outside conformance.
     pub vocabulary: Vocabulary,
+    /// Verification time, Unix seconds (never read from a clock by the library); `None`: no
+    /// check that needs one (AEF-4-007).
+    pub now: Option<i64>,
+    /// The user's trust file: its `key_locations` are trusted like `trusted_key_uris`, and keys
+    /// given for a signer id equal to the object's `signing_key_uri` are used without fetching
+    /// (and trusted).
+    pub trust: SignerTrust,
 }
 
-/// An incident with the conformance level it counts toward.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct AefIncident {
-    pub level: u8,
-    #[serde(flatten)]
-    pub incident: Incident,
-}
-
-/// Result of verifying one evidence object.
+/// What an AEF report carries besides the common verdict.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AefReport {
-    /// Level achieved, 0-3.
-    pub level: u8,
-    /// Level checked and required.
-    pub required_level: u8,
-    /// `level >= required_level`.
-    pub verified: bool,
-    pub incidents: Vec<AefIncident>,
+pub struct AefDetails {
     /// The resolved span, when Level 2 got that far.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub span: Option<ComputedSpan>,
@@ -116,105 +107,86 @@ pub struct AefReport {
     pub vocabulary: Vocabulary,
 }
 
-impl AefReport {
-    /// The incidents without their levels.
-    pub fn plain_incidents(&self) -> Vec<Incident> {
-        self.incidents.iter().map(|i| i.incident.clone()).collect()
-    }
+/// Result of verifying one evidence object: the common report shape
+/// ([`citeproof_model::Report`]) with [`AefDetails`].
+pub type AefReport = Report<AefDetails>;
 
-    /// Whether an incident with this code was reported.
-    pub fn has(&self, code: IncidentCode) -> bool {
-        self.incidents.iter().any(|i| i.incident.code == code)
-    }
+/// The spec name in reports.
+pub const SPEC: &str = "aef";
+
+fn finish(
+    findings: Findings,
+    subject: Subject,
+    options: &VerifyOptions,
+    required: u8,
+    checked: u8,
+    span: Option<ComputedSpan>,
+) -> AefReport {
+    let details = AefDetails {
+        span,
+        vocabulary: options.vocabulary,
+    };
+    Report::new(SPEC, subject, findings.finish(required, checked), details)
 }
 
-struct Run {
-    incidents: Vec<AefIncident>,
-    vocabulary: Vocabulary,
-}
-
-impl Run {
-    fn push(&mut self, level: u8, incident: Incident) {
-        self.incidents.push(AefIncident { level, incident });
-    }
-    fn extend(&mut self, level: u8, incidents: impl IntoIterator<Item = Incident>) {
-        for i in incidents {
-            self.push(level, i);
-        }
-    }
-    fn fails(&self, level: u8) -> bool {
-        self.incidents
-            .iter()
-            .any(|i| i.level == level && i.incident.severity == Severity::Error)
-    }
-    fn finish(self, required: u8, checked: u8, span: Option<ComputedSpan>) -> AefReport {
-        let vocabulary = self.vocabulary;
-        let mut level = 0;
-        for n in 1..=checked {
-            if self.fails(n) {
-                break;
-            }
-            level = n;
-        }
-        AefReport {
-            level,
-            required_level: required,
-            verified: level >= required,
-            incidents: self.incidents,
-            span,
-            vocabulary,
-        }
-    }
-}
-
-/// Verifies an evidence object given as bytes (strict I-JSON first: JSON-001/002).
+/// Verifies an evidence object given as bytes (strict I-JSON first: JSON-001/002). The
+/// report's subject is a value with the digest of `bytes`; a caller that read a file or a URL
+/// names it ([`Report::subject`]).
 pub fn verify(bytes: &[u8], fetcher: &dyn Fetcher, options: &VerifyOptions) -> AefReport {
+    let subject = Subject::new(SubjectKind::Value, "evidence").with_digest_of(bytes);
     match parse_strict(bytes) {
-        Ok(value) => verify_value(&value, fetcher, options),
+        Ok(value) => {
+            let mut report = verify_value(&value, fetcher, options);
+            report.subject = subject;
+            report
+        }
         Err(e) => {
-            let mut run = Run {
-                incidents: Vec::new(),
-                vocabulary: options.vocabulary,
-            };
-            run.push(1, e.to_incident());
-            run.finish(options.required_level.unwrap_or(1).clamp(1, 3), 1, None)
+            let mut findings = Findings::new();
+            findings.push(1, e.to_incident());
+            let required = options.required_level.unwrap_or(1).clamp(1, 3);
+            finish(findings, subject, options, required, 1, None)
         }
     }
 }
 
 /// Verifies a parsed evidence object up to the required level.
 pub fn verify_value(value: &Value, fetcher: &dyn Fetcher, options: &VerifyOptions) -> AefReport {
+    let subject = Subject::new(SubjectKind::Value, "evidence");
     let has_signature = value.pointer("/verification/signature").is_some();
     let required = options
         .required_level
         .unwrap_or(if has_signature { 3 } else { 2 })
         .clamp(1, 3);
-    let mut run = Run {
-        incidents: Vec::new(),
-        vocabulary: options.vocabulary,
-    };
+    let mut run = Findings::new();
     // ---- Level 1 ----
     run.extend(1, validate_with(value, options.vocabulary));
+    if let Some(now) = options.now {
+        run.extend(1, validate::fetched_in_future(value, now));
+    }
     if run.fails(1) {
-        return run.finish(required, 1, None);
+        return finish(run, subject, options, required, 1, None);
     }
     let evidence: Evidence = match citeproof_model::typed(value) {
         Ok(e) => e,
         Err(incident) => {
             run.push(1, incident);
-            return run.finish(required, 1, None);
+            return finish(run, subject, options, required, 1, None);
         }
     };
     if required < 2 {
-        return run.finish(required, 1, None);
+        return finish(run, subject, options, required, 1, None);
     }
     // ---- Level 2 ----
     let span = level2(&evidence, fetcher, options, &mut run);
     if required < 3 {
-        return run.finish(required, 2, span);
+        return finish(run, subject, options, required, 2, span);
     }
     // ---- Level 3 ----
-    let keys = match &options.keys {
+    let configured = options
+        .keys
+        .as_ref()
+        .or_else(|| configured_keys(&evidence, &options.trust));
+    let keys = match configured {
         Some(set) => signature::KeySource::Given(set),
         None => signature::KeySource::Fetch(fetcher),
     };
@@ -225,6 +197,7 @@ pub fn verify_value(value: &Value, fetcher: &dyn Fetcher, options: &VerifyOption
         && !options
             .trusted_key_uris
             .iter()
+            .chain(options.trust.key_locations())
             .any(|t| citeproof_model::weburl::urls_equal(t, &uri))
     {
         run.push(
@@ -242,7 +215,17 @@ pub fn verify_value(value: &Value, fetcher: &dyn Fetcher, options: &VerifyOption
             ),
         );
     }
-    run.finish(required, 3, span)
+    finish(run, subject, options, required, 3, span)
+}
+
+/// The keys a trust file gives for the object's `signing_key_uri` (its signer id is the key
+/// location): configured by the user, so trusted, and used without fetching.
+fn configured_keys<'t>(evidence: &Evidence, trust: &'t SignerTrust) -> Option<&'t KeySet> {
+    let uri = evidence.verification.signing_key_uri.as_ref()?;
+    trust
+        .signers()
+        .find(|signer| citeproof_model::weburl::urls_equal(signer, uri.as_str()))
+        .and_then(|signer| trust.keys(signer)?.ok())
 }
 
 /// Verifies an evidence object (raw JSON bytes) with every fetch answered from `resources`
@@ -253,19 +236,7 @@ pub fn verify_with_resources(
     resources: std::collections::BTreeMap<String, StoredResponse>,
     options: &VerifyOptions,
 ) -> AefReport {
-    let snapshot = WebSnapshot {
-        snapshot_version: citeproof_fetch::SNAPSHOT_VERSION,
-        // The snapshot format carries an agent response; AEF has none, so a placeholder at a
-        // reserved name (RFC 6761 `.invalid`) stands in for it.
-        response: SnapshotResponse {
-            url: "https://evidence.invalid/".into(),
-            status: 204,
-            headers: Vec::new(),
-            body_base64: String::new(),
-        },
-        resources,
-    };
-    match SnapshotFetcher::new(&snapshot, FetchPolicy::default()) {
+    match ResourceFetcher::new(&resources, FetchPolicy::default()) {
         Ok(fetcher) => verify(bytes, &fetcher, options),
         Err(e) => verify(bytes, &FailingFetcher(e), options),
     }
@@ -287,7 +258,7 @@ fn level2(
     evidence: &Evidence,
     fetcher: &dyn Fetcher,
     options: &VerifyOptions,
-    run: &mut Run,
+    run: &mut Findings,
 ) -> Option<ComputedSpan> {
     let declared = evidence.verification.content_hash;
     // AEF-5-002: needs no fetch (a redacted exact_text is checked once the span is resolved).
@@ -321,13 +292,13 @@ fn level2(
                 );
                 return None;
             }
-            match fetch_ok(fetcher, url) {
-                FetchOutcome::Ok(resp) => (
+            match get_ok(fetcher, url) {
+                Ok(resp) => (
                     resp.content_type_essence()
                         .unwrap_or_else(|| citeproof_span::media::OCTET_STREAM.to_owned()),
                     Vec::from(resp.body),
                 ),
-                FetchOutcome::Failed(cause) => {
+                Err(cause) => {
                     run.push(
                         2,
                         Incident::new(

@@ -157,9 +157,9 @@ fn aef_verify(input: &Value) -> Reply {
         Some(Err(e)) => return bad(format!("`resources`: {e}")),
         None => return bad("`resources` is required"),
     };
-    if input.get("now").and_then(Value::as_i64).is_none() {
+    let Some(now) = input.get("now").and_then(Value::as_i64) else {
         return bad("`now` must be an integer");
-    }
+    };
     let required = match input.get("required_level").and_then(Value::as_u64) {
         Some(n @ 1..=3) => n as u8,
         _ => return bad("`required_level` must be 1, 2 or 3"),
@@ -181,12 +181,13 @@ fn aef_verify(input: &Value) -> Reply {
     let options = VerifyOptions {
         required_level: Some(required),
         trusted_key_uris,
+        now: Some(now),
         ..VerifyOptions::default()
     };
     let report = verify_with_resources(document.as_bytes(), resources, &options);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
-    for i in &report.incidents {
+    for i in &report.verdict.incidents {
         let list = match i.incident.severity {
             Severity::Error => &mut errors,
             Severity::Warning => &mut warnings,
@@ -196,7 +197,7 @@ fn aef_verify(input: &Value) -> Reply {
             list.push(code);
         }
     }
-    let verified = report.verified;
+    let verified = report.verdict.verified;
     Reply::Result(ResultReply {
         result: Some(if verified {
             Answer::Valid
@@ -205,6 +206,6 @@ fn aef_verify(input: &Value) -> Reply {
         }),
         errors,
         warnings,
-        output: verified.then(|| json!({ "level": report.level })),
+        output: verified.then(|| json!({ "level": report.verdict.level })),
     })
 }

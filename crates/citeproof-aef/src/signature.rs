@@ -7,7 +7,7 @@ use citeproof_jose::{JoseError, KeySet, VerifyingKey, evidence_signing_input, pa
 use citeproof_model::{Incident, IncidentCode, Location, json::parse_strict};
 use serde_json::Value;
 
-use crate::fetch::{FetchOutcome, fetch_ok};
+use citeproof_fetch::get_ok;
 
 const SIGNATURE_PTR: &str = "/verification/signature";
 const KEY_URI_PTR: &str = "/verification/signing_key_uri";
@@ -191,9 +191,9 @@ fn fetch_key(
         );
         return None;
     }
-    let body = match fetch_ok(fetcher, uri) {
-        FetchOutcome::Ok(resp) => resp.body,
-        FetchOutcome::Failed(cause) => {
+    let body = match get_ok(fetcher, uri) {
+        Ok(resp) => resp.body,
+        Err(cause) => {
             unresolved(
                 out,
                 format!("the key at {uri} could not be fetched: {}", cause.message),

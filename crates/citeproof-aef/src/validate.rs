@@ -6,7 +6,7 @@
 //! warnings are reported next to schema errors too.
 
 use citeproof_model::aef::{RetrievalMethod, SelectorType, SourceType};
-use citeproof_model::{Incident, IncidentCode, Location, Timestamp};
+use citeproof_model::{CLOCK_SKEW_SECONDS, Incident, IncidentCode, Location, Timestamp};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -176,7 +176,7 @@ pub fn semantic_check(value: &Value) -> Vec<Incident> {
     if let (Some(published), Some(fetched)) = (
         string_at(value, "/source/published_at").and_then(|s| Timestamp::parse(s).ok()),
         string_at(value, "/source/fetched_at").and_then(|s| Timestamp::parse(s).ok()),
-    ) && instant_key(&published) > instant_key(&fetched)
+    ) && published.instant() > fetched.instant()
     {
         out.push(warn(
             IncidentCode::AefPublishedAfterFetched,
@@ -207,18 +207,23 @@ pub fn semantic_check(value: &Value) -> Vec<Incident> {
     out
 }
 
-/// A timestamp as an instant: Unix seconds and nanoseconds (from the fraction digits, which
-/// `time` also truncates to nanoseconds). `Timestamp`'s `Ord` breaks instant ties by text, which
-/// would make `…Z` and `…+00:00` unequal.
-fn instant_key(t: &Timestamp) -> (i64, u32) {
-    let digits: String = match t.as_str().get(19..) {
-        Some(rest) if rest.starts_with('.') => rest[1..]
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .take(9)
-            .collect(),
-        _ => String::new(),
+/// AEF-4-007: `source.fetched_at` SHOULD NOT be more than the clock skew after the
+/// verification time `now` (Unix seconds): a source cannot have been fetched in the future.
+pub(crate) fn fetched_in_future(value: &Value, now: i64) -> Vec<Incident> {
+    let Some(fetched) =
+        string_at(value, "/source/fetched_at").and_then(|s| Timestamp::parse(s).ok())
+    else {
+        return Vec::new();
     };
-    let nanos = format!("{digits:0<9}").parse::<u32>().unwrap_or(0);
-    (t.unix_seconds(), nanos)
+    let limit = i128::from(now) + i128::from(CLOCK_SKEW_SECONDS);
+    if fetched.instant().unix_timestamp_nanos() <= limit * 1_000_000_000 {
+        return Vec::new();
+    }
+    vec![warn(
+        IncidentCode::AefFetchedInFuture,
+        format!(
+            "source.fetched_at {fetched} is more than {CLOCK_SKEW_SECONDS} seconds after the verification time"
+        ),
+        "/source/fetched_at",
+    )]
 }

@@ -139,7 +139,7 @@ proptest! {
         let options = VerifyOptions { required_level: Some(level), ..VerifyOptions::default() };
         let text = serde_json::to_vec(&doc).unwrap();
         let report = verify_with_resources(&text, resources, &options);
-        prop_assert!(report.level <= 3);
+        prop_assert!(report.verdict.level <= 3);
     }
 }
 

@@ -111,14 +111,15 @@ fn run_with(
     };
     let report = verify_with_resources(&serde_json::to_vec(doc).unwrap(), res, &options);
     let mut seen = SEEN.lock().unwrap();
-    for i in &report.incidents {
+    for i in &report.verdict.incidents {
         seen.insert(i.incident.code.as_str());
     }
     report
 }
 
 fn codes(r: &AefReport) -> Vec<&'static str> {
-    r.incidents
+    r.verdict
+        .incidents
         .iter()
         .map(|i| i.incident.code.as_str())
         .collect()
@@ -149,7 +150,7 @@ fn a_key_the_document_names_is_not_trusted() {
     let s = signed(&evidence(), "k1");
     let options = VerifyOptions::default();
     let r = verify_with_resources(&serde_json::to_vec(&s).unwrap(), resources(), &options);
-    assert_eq!(r.level, 2, "{:?}", codes(&r));
+    assert_eq!(r.verdict.level, 2, "{:?}", codes(&r));
     assert_eq!(codes(&r), vec!["aef-key-untrusted"]);
     let mut seen = SEEN.lock().unwrap();
     seen.insert("aef-key-untrusted");
@@ -159,16 +160,24 @@ fn a_key_the_document_names_is_not_trusted() {
 fn level_2_and_level_3_are_reached() {
     let r = run(&evidence(), resources(), None);
     assert_eq!(
-        (r.level, r.required_level, r.verified),
+        (
+            r.verdict.level,
+            r.verdict.required_level,
+            r.verdict.verified
+        ),
         (2, 2, true),
         "{:?}",
         codes(&r)
     );
-    assert_eq!(r.span.as_ref().unwrap().exact_text, "three pillars");
+    assert_eq!(r.details.span.as_ref().unwrap().exact_text, "three pillars");
     let s = signed(&evidence(), "k1");
     let r = run(&s, resources(), None);
     assert_eq!(
-        (r.level, r.required_level, r.verified),
+        (
+            r.verdict.level,
+            r.verdict.required_level,
+            r.verdict.verified
+        ),
         (3, 3, true),
         "{:?}",
         codes(&r)
@@ -187,14 +196,14 @@ fn level_2_and_level_3_are_reached() {
         stored(200, &[], &jwks("k1")),
     );
     let r = run(&moved, res.clone(), None);
-    assert_eq!(r.level, 2);
+    assert_eq!(r.verdict.level, 2);
     assert_eq!(codes(&r), vec!["aef-key-untrusted"]);
     let options = VerifyOptions {
         trusted_key_uris: vec!["https://mirror.example.com/k.json".into()],
         ..VerifyOptions::default()
     };
     let r = verify_with_resources(&serde_json::to_vec(&moved).unwrap(), res, &options);
-    assert_eq!(r.level, 3, "{:?}", codes(&r));
+    assert_eq!(r.verdict.level, 3, "{:?}", codes(&r));
 }
 
 #[test]
@@ -222,7 +231,7 @@ fn level_1_failures_give_level_0() {
         let mut doc = evidence();
         set(&mut doc, pointer, value);
         let r = run(&doc, resources(), None);
-        assert_eq!(r.level, 0, "{pointer}");
+        assert_eq!(r.verdict.level, 0, "{pointer}");
         assert!(codes(&r).contains(&code), "{pointer}: {:?}", codes(&r));
     }
 }
@@ -237,7 +246,7 @@ fn warnings_do_not_lower_the_level() {
     );
     remove(&mut doc, "/span/exact_text");
     let r = run(&doc, resources(), None);
-    assert_eq!(r.level, 2, "{:?}", codes(&r));
+    assert_eq!(r.verdict.level, 2, "{:?}", codes(&r));
     for c in ["aef-published-after-fetched", "aef-exact-text-missing"] {
         assert!(codes(&r).contains(&c), "{c}: {:?}", codes(&r));
     }
@@ -264,8 +273,64 @@ fn warnings_do_not_lower_the_level() {
         stored(200, &[("Content-Type", "text/plain")], b"abc\n"),
     );
     let r = run(&whole, res, None);
-    assert_eq!(r.level, 2, "{:?}", codes(&r));
+    assert_eq!(r.verdict.level, 2, "{:?}", codes(&r));
     assert!(codes(&r).contains(&"aef-selector-value-ignored"));
+    // AEF-4-007: fetched_at 2026-05-12T03:45:00Z is 301 s after 03:39:59Z (1778557500 - 301),
+    // and exactly the 300 s skew after 03:40:00Z.
+    for (now, flagged) in [(1_778_557_500 - 301, true), (1_778_557_500 - 300, false)] {
+        let options = VerifyOptions {
+            now: Some(now),
+            ..VerifyOptions::default()
+        };
+        let bytes = serde_json::to_vec(&evidence()).unwrap();
+        let r = verify_with_resources(&bytes, resources(), &options);
+        assert_eq!(r.verdict.level, 2, "{:?}", codes(&r));
+        assert_eq!(
+            codes(&r).contains(&"aef-fetched-in-future"),
+            flagged,
+            "{now}"
+        );
+        if flagged {
+            SEEN.lock().unwrap().insert("aef-fetched-in-future");
+        }
+    }
+}
+
+/// A trust file's keys for a signer id equal to `signing_key_uri` are used without fetching
+/// and trusted; its `key_locations` trust a fetched key like `trusted_key_uris`.
+#[test]
+fn a_trust_file_gives_keys_and_trusted_locations() {
+    let bytes = serde_json::to_vec(&signed(&evidence(), "k1")).unwrap();
+    let jwks = json!({"keys": [key().verifying_key().to_jwk(Some("k1"))]});
+    let trusting = |config: Value| VerifyOptions {
+        trust: citeproof_jose::SignerTrust::from_json(&config).unwrap(),
+        ..VerifyOptions::default()
+    };
+    // The key location is not among the resources: only the configured keys can verify.
+    let mut without_keys = resources();
+    without_keys.remove(KEYS);
+    let r = verify_with_resources(
+        &bytes,
+        without_keys.clone(),
+        &trusting(json!({"keys": {KEYS: jwks}})),
+    );
+    assert_eq!(r.verdict.level, 3, "{:?}", codes(&r));
+    let r = verify_with_resources(&bytes, without_keys, &VerifyOptions::default());
+    assert_eq!(
+        r.verdict.level,
+        2,
+        "no key without the trust file: {:?}",
+        codes(&r)
+    );
+    // The key is fetched from its location (in resources()); trusted only when listed.
+    let r = verify_with_resources(
+        &bytes,
+        resources(),
+        &trusting(json!({"key_locations": [KEYS]})),
+    );
+    assert_eq!(r.verdict.level, 3, "{:?}", codes(&r));
+    let r = verify_with_resources(&bytes, resources(), &VerifyOptions::default());
+    assert_eq!(codes(&r), ["aef-key-untrusted"]);
 }
 
 #[test]
@@ -433,7 +498,7 @@ fn level_2_failures_give_level_1() {
     ];
     for (i, (doc, res, want)) in cases.into_iter().enumerate() {
         let r = run(&doc, res, None);
-        assert_eq!(r.level, 1, "case {i}: {:?}", codes(&r));
+        assert_eq!(r.verdict.level, 1, "case {i}: {:?}", codes(&r));
         for w in want {
             assert!(
                 codes(&r).contains(&w),
@@ -452,7 +517,7 @@ fn landing_vocabulary_is_an_error_unless_lenient() {
     set(&mut doc, "/source/type", json!("paper"));
     set(&mut doc, "/retrieval/method", json!("direct"));
     let strict = run(&doc, resources(), None);
-    assert_eq!(strict.level, 0, "{:?}", codes(&strict));
+    assert_eq!(strict.verdict.level, 0, "{:?}", codes(&strict));
     assert_eq!(
         codes(&strict)
             .iter()
@@ -460,10 +525,10 @@ fn landing_vocabulary_is_an_error_unless_lenient() {
             .count(),
         2
     );
-    assert_eq!(strict.vocabulary, Vocabulary::Spec);
+    assert_eq!(strict.details.vocabulary, Vocabulary::Spec);
     let lenient = run_with(&doc, resources(), None, Vocabulary::Landing);
-    assert_eq!(lenient.level, 2, "{:?}", codes(&lenient));
-    assert_eq!(lenient.vocabulary, Vocabulary::Landing);
+    assert_eq!(lenient.verdict.level, 2, "{:?}", codes(&lenient));
+    assert_eq!(lenient.details.vocabulary, Vocabulary::Landing);
     assert_eq!(
         codes(&lenient)
             .iter()
@@ -491,10 +556,10 @@ fn landing_vocabulary_is_an_error_unless_lenient() {
     )]
     .into();
     let strict = run(&pages, res.clone(), None);
-    assert_eq!(strict.level, 0, "{:?}", codes(&strict));
+    assert_eq!(strict.verdict.level, 0, "{:?}", codes(&strict));
     assert!(codes(&strict).contains(&"aef-vocabulary-invalid"));
     let lenient = run_with(&pages, res, None, Vocabulary::Landing);
-    assert_eq!(lenient.level, 1, "{:?}", codes(&lenient));
+    assert_eq!(lenient.verdict.level, 1, "{:?}", codes(&lenient));
     assert!(codes(&lenient).contains(&"aef-span-unverifiable"));
 }
 
@@ -522,9 +587,9 @@ fn the_landing_page_example_fails_level_2_on_its_placeholder_hash() {
         "synthesis_role": "supporting"
     });
     let r = run(&doc, BTreeMap::new(), Some(1));
-    assert_eq!(r.level, 1);
+    assert_eq!(r.verdict.level, 1);
     let r = run(&doc, BTreeMap::new(), None);
-    assert_eq!(r.level, 1);
+    assert_eq!(r.verdict.level, 1);
     assert!(
         codes(&r).contains(&"aef-exact-text-mismatch"),
         "{:?}",
@@ -740,7 +805,7 @@ fn level_3_failures_give_level_2() {
     ];
     for (i, (doc, res, want)) in cases.into_iter().enumerate() {
         let r = run(&doc, res, Some(3));
-        assert_eq!(r.level, 2, "case {i}: {:?}", codes(&r));
+        assert_eq!(r.verdict.level, 2, "case {i}: {:?}", codes(&r));
         for w in &want {
             assert!(
                 codes(&r).contains(w),
@@ -763,14 +828,14 @@ fn given_keys_replace_the_key_uri_and_local_sources_need_no_fetch() {
         ..VerifyOptions::default()
     };
     let r = verify_with_resources(&serde_json::to_vec(&s).unwrap(), BTreeMap::new(), &options);
-    assert_eq!(r.level, 3, "{:?}", codes(&r));
+    assert_eq!(r.verdict.level, 3, "{:?}", codes(&r));
     let other = SigningKey::from_secret_bytes(&[9u8; 32]);
     let options = VerifyOptions {
         keys: Some(citeproof_jose::KeySet::single(other.verifying_key(), None)),
         ..options
     };
     let r = verify_with_resources(&serde_json::to_vec(&s).unwrap(), BTreeMap::new(), &options);
-    assert_eq!(r.level, 2);
+    assert_eq!(r.verdict.level, 2);
     assert!(codes(&r).contains(&"aef-signature-invalid"));
 }
 
@@ -781,7 +846,7 @@ fn non_json_input_is_level_0() {
         BTreeMap::new(),
         &VerifyOptions::default(),
     );
-    assert_eq!(r.level, 0);
+    assert_eq!(r.verdict.level, 0);
     assert_eq!(codes(&r), ["json-duplicate-member"]);
 }
 

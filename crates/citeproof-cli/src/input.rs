@@ -15,7 +15,7 @@ pub fn read_limited(path: &str, limit: usize) -> Result<Vec<u8>, Failure> {
     } else {
         std::fs::File::open(path).and_then(|f| f.take(cap).read_to_end(&mut buf))
     };
-    result.map_err(|e| Failure::Usage(format!("cannot read {}: {e}", display(path))))?;
+    result.map_err(|e| Failure::Unreadable(format!("cannot read {}: {e}", display(path))))?;
     if buf.len() > limit {
         return Err(Failure::Invalid(format!(
             "{} is larger than the {limit}-byte limit",

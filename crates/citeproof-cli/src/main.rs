@@ -1,6 +1,7 @@
 //! `citeproof`: verifiable AI citations from the command line. Thin: parses arguments, calls the
-//! library crates, prints. Exit codes: 0 success/valid, 1 invalid input or failed check,
-//! 2 usage error (bad arguments, unreadable file).
+//! library crates, prints. Exit codes: 0 success/valid/verified, 1 invalid input or not
+//! verified, 2 usage error (bad arguments or configuration), 3 could not check (an input that
+//! cannot be read or fetched). With `--json`, errors are a JSON object too.
 
 use std::process::ExitCode;
 
@@ -68,7 +69,19 @@ enum Command {
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let json = std::env::args_os().any(|a| a == "--json");
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if json && e.use_stderr() => {
+            let message = e.kind().to_string();
+            let detail = e.render().to_string();
+            return report_failure(
+                &cmd::Failure::Usage(format!("{message}: {}", detail.trim())),
+                true,
+            );
+        }
+        Err(e) => e.exit(),
+    };
     let outcome = match cli.command {
         Command::Aca(args) => cmd::aca::run(args),
         Command::Aef(args) => cmd::aef::run(args),
@@ -100,13 +113,45 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(code) => code,
-        Err(cmd::Failure::Usage(message)) => {
-            eprintln!("citeproof: error: {message}");
-            ExitCode::from(2)
+        Err(failure) => report_failure(&failure, json),
+    }
+}
+
+/// Prints a failure (to stderr, or as the `--json` object on stdout) and returns its status.
+fn report_failure(failure: &cmd::Failure, json: bool) -> ExitCode {
+    if json {
+        let object = serde_json::json!({
+            "command": command_name(),
+            "ok": false,
+            "incidents": [],
+            "error": {"code": failure.code(), "message": failure.message()},
+        });
+        let text = serde_json::to_string_pretty(&object).unwrap_or_default();
+        if out::println(&text).is_err() {
+            eprintln!("citeproof: {}", failure.message());
         }
-        Err(cmd::Failure::Invalid(message)) => {
-            eprintln!("citeproof: {message}");
-            ExitCode::from(1)
+    } else {
+        match failure {
+            cmd::Failure::Invalid(m) => eprintln!("citeproof: {m}"),
+            other => eprintln!("citeproof: error: {}", other.message()),
         }
+    }
+    ExitCode::from(failure.exit_status())
+}
+
+/// The command as typed, for `--json` errors: `aca verify`, `canon`, ...
+fn command_name() -> String {
+    const GROUPS: [&str; 9] = [
+        "aca", "aef", "chain", "ledger", "archive", "httpsig", "audit", "demo", "evidence",
+    ];
+    let words: Vec<String> = std::env::args()
+        .skip(1)
+        .take_while(|a| !a.starts_with('-'))
+        .take(2)
+        .collect();
+    match words.as_slice() {
+        [group, verb, ..] if GROUPS.contains(&group.as_str()) => format!("{group} {verb}"),
+        [first, ..] => first.clone(),
+        [] => String::new(),
     }
 }

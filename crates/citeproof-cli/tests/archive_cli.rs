@@ -281,7 +281,9 @@ fn usage_errors_exit_2() {
             "missing.json",
         ],
     );
-    assert_eq!(c, 2);
+    // Files that cannot be read: nothing was checked (3); a bad option value is usage (2).
+    assert_eq!(c, 3);
+    std::fs::write(dir.path().join("x.log"), "").unwrap();
     let (c, _, e) = run(
         dir.path(),
         &[

@@ -169,8 +169,14 @@ fn usage_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     setup(dir.path());
     std::fs::write(dir.path().join("short.txt"), "short\n").unwrap();
+    // A file that cannot be read: nothing was checked (3).
+    let out = citeproof()
+        .current_dir(dir.path())
+        .args(["chain", "verify", "missing.json", "--offline"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 3, "{}", text(&out.stderr));
     for args in [
-        vec!["chain", "verify", "missing.json", "--offline"],
         // A key without the signer it belongs to.
         vec![
             "chain",

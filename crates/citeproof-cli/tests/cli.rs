@@ -61,8 +61,8 @@ fn canon_rejects_non_i_json_with_exit_1_and_the_code() {
 
 #[test]
 fn usage_errors_exit_2() {
+    // Files that cannot be read: nothing was checked (3), under --json as a JSON object.
     for args in [
-        vec!["canon"],
         vec!["canon", "/definitely/not/here.json"],
         vec!["hash", "/definitely/not/here"],
         vec![
@@ -71,6 +71,31 @@ fn usage_errors_exit_2() {
             "manifest",
             "/definitely/not/here.json",
         ],
+    ] {
+        let out = citeproof().args(&args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "args {args:?}: {}",
+            stderr_of(&out)
+        );
+        let out = citeproof().args(&args).arg("--json").output().unwrap();
+        assert_eq!(out.status.code(), Some(3), "args {args:?}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["ok"], false);
+        assert_eq!(v["error"]["code"], "input-unreadable", "{v}");
+        assert_eq!(v["command"], args[0], "{v}");
+    }
+    // A usage error under --json is a JSON object too.
+    let out = citeproof()
+        .args(["validate", "--kind", "no-such-kind", "--json", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "usage", "{v}");
+    for args in [
+        vec!["canon"],
         vec!["validate", "--kind", "no-such-kind", "-"],
         vec!["validate", "-"],
         vec!["no-such-command"],
@@ -347,8 +372,9 @@ fn previous_spellings_still_work_with_a_notice() {
             "citeproof aca sign",
         ),
     ] {
+        // Each names a file that cannot be read (3) after printing its notice.
         let out = citeproof().args(&args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
         assert!(
             stderr_of(&out).contains(now),
             "{args:?}: {}",

@@ -205,7 +205,7 @@ fn new_and_sign_usage_and_input_errors() {
         .unwrap();
     assert_eq!(code(&out), 1);
     assert!(String::from_utf8_lossy(&out.stderr).contains("aef-span-not-found"));
-    // A file that does not exist: usage error.
+    // A file that does not exist: nothing was checked (3).
     let out = citeproof()
         .args([
             "evidence",
@@ -214,7 +214,7 @@ fn new_and_sign_usage_and_input_errors() {
         ])
         .output()
         .unwrap();
-    assert_eq!(code(&out), 2);
+    assert_eq!(code(&out), 3);
     // Not an evidence object: sign refuses (1), verify reports level 0 (1).
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, br#"{"evidence_version":"0.2"}"#).unwrap();

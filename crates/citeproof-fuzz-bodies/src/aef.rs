@@ -68,10 +68,12 @@ pub fn aef_evidence(data: &[u8]) {
         } else {
             Vocabulary::Spec
         },
+        now: (flags & 0x40 != 0).then_some(1_778_557_500),
+        ..VerifyOptions::default()
     };
     let report = verify(evidence, &NoFetch, &options);
     check_levels(&report);
-    if report.level < 2 {
+    if report.verdict.level < 2 {
         return;
     }
     let value = parse_strict(evidence).expect("a document at Level 2 parses");
@@ -79,7 +81,11 @@ pub fn aef_evidence(data: &[u8]) {
         .pointer("/verification/content_hash")
         .and_then(|v| v.as_str())
         .expect("a document at Level 2 declares a content hash");
-    let span = report.span.as_ref().expect("Level 2 resolved the span");
+    let span = report
+        .details
+        .span
+        .as_ref()
+        .expect("Level 2 resolved the span");
     assert_eq!(span.content_hash.to_string(), declared);
     if let Some(exact) = value.pointer("/span/exact_text").and_then(|v| v.as_str())
         && !is_redacted(exact)
@@ -94,15 +100,23 @@ pub fn aef_evidence(data: &[u8]) {
 }
 
 fn check_levels(r: &AefReport) {
-    assert!((1..=3).contains(&r.required_level), "{r:?}");
-    assert!(r.level <= r.required_level, "{r:?}");
-    assert_eq!(r.verified, r.level >= r.required_level);
+    assert!((1..=3).contains(&r.verdict.required_level), "{r:?}");
+    assert!(r.verdict.level <= r.verdict.required_level, "{r:?}");
+    assert_eq!(
+        r.verdict.verified,
+        r.verdict.level >= r.verdict.required_level
+    );
     let fails = |n: u8| {
-        r.incidents
+        r.verdict
+            .incidents
             .iter()
             .any(|i| i.level == n && i.incident.severity == Severity::Error)
     };
-    for n in 1..=r.level {
-        assert!(!fails(n), "level {} achieved with an error at {n}", r.level);
+    for n in 1..=r.verdict.level {
+        assert!(
+            !fails(n),
+            "level {} achieved with an error at {n}",
+            r.verdict.level
+        );
     }
 }

@@ -209,6 +209,7 @@ incident_codes! {
     AefVocabularyInvalid = "aef-vocabulary-invalid", Error, "An enumerated AEF member has a value from neither the spec nor the landing page.";
     AefNonstandardVocabulary = "aef-nonstandard-vocabulary", Warning, "An enumerated AEF member uses a landing-page-only value instead of a spec value.";
     AefPublishedAfterFetched = "aef-published-after-fetched", Warning, "A source's `published_at` is later than its `fetched_at`.";
+    AefFetchedInFuture = "aef-fetched-in-future", Warning, "A source's `fetched_at` is more than 300 seconds after the verification time.";
     AefExactTextMissing = "aef-exact-text-missing", Warning, "A span that selects part of a source has no `exact_text`.";
     AefSelectorValueIgnored = "aef-selector-value-ignored", Warning, "A span with selector type `none` has a `selector_value`, which is ignored.";
     AefSelectorInvalid = "aef-selector-invalid", Error, "A `selector_value` does not match the syntax of its selector type.";

@@ -153,6 +153,16 @@ pub struct Report<D> {
 }
 
 impl<D> Report<D> {
+    /// Whether an incident with this code was reported.
+    pub fn has(&self, code: IncidentCode) -> bool {
+        self.verdict.has(code)
+    }
+
+    /// The incidents without their levels.
+    pub fn plain_incidents(&self) -> Vec<crate::Incident> {
+        self.verdict.plain_incidents()
+    }
+
     pub fn new(spec: &str, subject: Subject, verdict: Verdict, details: D) -> Report<D> {
         let outcome = Outcome::of(&verdict);
         Report {

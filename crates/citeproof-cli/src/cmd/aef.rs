@@ -22,6 +22,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::cmd::Failure;
+use crate::cmd::common::{VerifyCommon, file_subject, finish_report, verdict_line};
 use crate::input::{display, read_document, read_limited};
 
 /// `source.type` values of the published schema (a test checks each against the model).
@@ -97,10 +98,8 @@ struct VerifyArgs {
     /// level.
     #[arg(long, value_enum, default_value = "spec")]
     vocabulary: VocabularyArg,
-    /// Print JSON: `command`, `ok`, `incidents`, `level`, `required_level`, `verified`,
-    /// `vocabulary` and the resolved `span`.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    common: VerifyCommon,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -243,6 +242,7 @@ fn fetcher(allow_private: bool) -> HttpFetcher {
 }
 
 fn verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
+    let trust = a.common.load_trust()?;
     let bytes = read_document(&a.file)?;
     let source = match &a.source {
         None => SourceChoice::FromUri,
@@ -271,48 +271,39 @@ fn verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
             VocabularyArg::Spec => aef::Vocabulary::Spec,
             VocabularyArg::Landing => aef::Vocabulary::Landing,
         },
+        now: Some(a.common.time()),
+        trust,
     };
-    let report = aef::verify(&bytes, &fetcher(a.allow_private), &options);
-    if a.json {
-        crate::out::json_report("aef verify", report.verified, &report.incidents, &report)?;
-    } else {
-        crate::out::print(&readable(display(&a.file), &report))?;
-    }
-    Ok(if report.verified {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
+    let mut report = aef::verify(&bytes, &fetcher(a.allow_private), &options);
+    report.subject = file_subject(&a.file, &bytes);
+    finish_report("aef verify", &report, a.common.json, || {
+        readable(display(&a.file), &report)
     })
 }
 
 fn readable(file: &str, r: &AefReport) -> String {
-    let lenient = r.vocabulary == aef::Vocabulary::Landing;
+    let lenient = r.details.vocabulary == aef::Vocabulary::Landing;
     let mut out = format!(
-        "evidence: {file}\nlevel achieved: {} (required {}) -> {}{}\n",
-        r.level,
-        r.required_level,
-        if r.verified {
-            "VERIFIED"
-        } else {
-            "NOT VERIFIED"
-        },
+        "evidence: {file}\n{}{}\n",
+        verdict_line(r),
         if lenient {
             " (lenient vocabulary: not an AEF conformance level)"
         } else {
             ""
         }
     );
-    if let Some(span) = &r.span {
+    if let Some(span) = &r.details.span {
         out.push_str(&format!(
             "span ({}): {}\n  {:?}\n",
             span.media_type, span.content_hash, span.exact_text
         ));
     }
-    if r.incidents.is_empty() {
+    let incidents = &r.verdict.incidents;
+    if incidents.is_empty() {
         out.push_str("no incidents\n");
     } else {
-        out.push_str(&format!("incidents ({}):\n", r.incidents.len()));
-        for i in &r.incidents {
+        out.push_str(&format!("incidents ({}):\n", incidents.len()));
+        for i in incidents {
             out.push_str(&format!("  L{} {}\n", i.level, i.incident));
         }
     }

@@ -84,7 +84,7 @@ fn verify_one(item: &Item, opts: &VerifyOptions) -> Result<AcaReport, String> {
         Ok(verify_url(&item.subject, &fetcher, opts))
     } else {
         super::verify::verify_snapshot_file(&item.subject, opts).map_err(|f| match f {
-            Failure::Usage(m) | Failure::Invalid(m) => m,
+            Failure::Usage(m) | Failure::Invalid(m) | Failure::Unreadable(m) => m,
         })
     }
 }

@@ -236,13 +236,13 @@ fn save_snapshot(
 pub fn verify_snapshot_file(file: &str, opts: &VerifyOptions) -> Result<AcaReport, Failure> {
     use std::io::BufRead;
     let open = |f: &str| {
-        std::fs::File::open(f).map_err(|e| Failure::Usage(format!("cannot read {f}: {e}")))
+        std::fs::File::open(f).map_err(|e| Failure::Unreadable(format!("cannot read {f}: {e}")))
     };
     if file != "-" {
         let mut reader = std::io::BufReader::new(open(file)?);
         let head = reader
             .fill_buf()
-            .map_err(|e| Failure::Usage(format!("cannot read {file}: {e}")))?;
+            .map_err(|e| Failure::Unreadable(format!("cannot read {file}: {e}")))?;
         if head.starts_with(b"WARC/") {
             let policy = citeproof_fetch::FetchPolicy {
                 allow_private: opts.allow_private,
