@@ -17,13 +17,8 @@ use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::{Attribute, QualName};
 use scraper::{Html, HtmlTreeSink, Node};
 
+use crate::limits::MAX_HTML_DEPTH;
 use crate::text::collapse_ascii_whitespace;
-
-/// Deepest element nesting the verifier reads in an HTML document. The WHATWG tree builder
-/// scans its stack of open elements on many tags, so parsing `<div>` nested n deep costs n²;
-/// browsers cap the depth (Blink at 512) for the same reason. A deeper document is
-/// `aef-source-unparseable` rather than minutes of CPU.
-pub const MAX_HTML_DEPTH: usize = 512;
 
 /// Input is fed to the parser in pieces of this many bytes, so that a document that goes too
 /// deep is abandoned soon after it does.

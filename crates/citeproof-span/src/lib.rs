@@ -14,6 +14,7 @@
 
 mod css;
 mod html;
+pub mod limits;
 pub mod media;
 pub mod redaction;
 mod resolve;
@@ -21,8 +22,6 @@ pub mod selector;
 mod text;
 mod xml;
 mod xpath;
-#[cfg(test)]
-mod xpath_crosscheck;
 
 use citeproof_model::aef::Span;
 use citeproof_model::hash::{ContentHash, aef_normalize_text};
@@ -42,7 +41,7 @@ pub mod engines {
     pub use crate::html::HtmlDoc;
     pub use crate::xml::parse as parse_xml;
     pub use crate::xpath::{
-        DEFAULT_BUDGET, EvalError, Expr, Value, XNode, evaluate, num_to_str, parse as parse_xpath,
+        EvalError, Expr, SyntaxError, Value, XNode, evaluate, num_to_str, parse as parse_xpath,
         string_value,
     };
 }

@@ -218,7 +218,7 @@ pub fn resolve(selector: &Selector, media_type: &str, body: &[u8]) -> R<Vec<u8>>
             let text = decode(body)?;
             let doc = xml::parse(text)
                 .map_err(|e| SpanError::new(IncidentCode::AefSourceUnparseable, e))?;
-            match xpath::evaluate(expr, &doc, xpath::DEFAULT_BUDGET) {
+            match xpath::evaluate(expr, &doc, crate::limits::XPATH_BUDGET) {
                 Ok(xpath::Value::Nodes(nodes)) => match nodes.as_slice() {
                     [one] => Ok(xpath::string_value(one).into_bytes()),
                     [] => Err(SpanError::new(

@@ -3,10 +3,8 @@
 
 use citeproof_model::aef::SelectorType;
 
+use crate::limits::MAX_SELECTOR_NUMBER;
 use crate::{css, redaction, xpath};
-
-/// Largest number a selector may contain (2^53 - 1).
-pub const MAX_SELECTOR_NUMBER: u64 = (1 << 53) - 1;
 
 /// A parsed selector.
 #[derive(Debug, Clone)]

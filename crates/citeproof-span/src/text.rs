@@ -2,23 +2,8 @@
 //! every CRLF and lone CR turned into LF. Lines are the pieces between LFs, an empty piece after a
 //! final LF not counting as a line. Also the exact substring search of AEF-L2-006/-008.
 
-/// CRLF and lone CR become LF; nothing else changes (no trailing LF is removed: that is the §5
-/// hash's step, applied later).
-pub fn normalize_line_endings(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\r' {
-            if chars.peek() == Some(&'\n') {
-                chars.next();
-            }
-            out.push('\n');
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+/// CRLF and lone CR become LF (the one definition, in the model: the §5 hash uses it too).
+pub(crate) use citeproof_model::hash::normalize_line_endings;
 
 /// The lines of normalized text.
 pub fn lines(text: &str) -> Vec<&str> {
