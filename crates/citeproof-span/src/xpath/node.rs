@@ -14,7 +14,8 @@ pub enum XNode<'a, 'i> {
     Node(Node<'a, 'i>),
     /// The attribute of an element with this index.
     Attr(Node<'a, 'i>, usize),
-    /// The namespace node of an element with this index (see [`ns_at`]).
+    /// The namespace node of an element with this index: its in-scope namespaces in
+    /// roxmltree order, then the implicit `xml` one when roxmltree does not list it.
     Ns(Node<'a, 'i>, usize),
 }
 
