@@ -60,37 +60,30 @@ fn httparse_head(input: &[u8]) -> Option<(Head, Vec<Vec<u8>>)> {
         .iter()
         .position(|b| !matches!(b, b'\r' | b'\n'))
         .unwrap_or(input.len());
+    let complete = |r: httparse::Result<usize>| matches!(r, Ok(httparse::Status::Complete(_)));
     if input[skipped..].starts_with(b"HTTP/") {
         let mut response = httparse::Response::new(&mut headers);
-        match response.parse(input) {
-            Ok(httparse::Status::Complete(_)) => {
-                let (fields, raw) = fields(response.headers);
-                Some((
-                    Head::Response {
-                        status: response.code?,
-                        fields,
-                    },
-                    raw,
-                ))
-            }
-            _ => None,
+        if !complete(response.parse(input)) {
+            return None;
         }
+        let (fields, raw) = fields(response.headers);
+        let status = response.code?;
+        Some((Head::Response { status, fields }, raw))
     } else {
         let mut request = httparse::Request::new(&mut headers);
-        match request.parse(input) {
-            Ok(httparse::Status::Complete(_)) => {
-                let (fields, raw) = fields(request.headers);
-                Some((
-                    Head::Request {
-                        method: request.method?.to_owned(),
-                        target: request.path?.to_owned(),
-                        fields,
-                    },
-                    raw,
-                ))
-            }
-            _ => None,
+        if !complete(request.parse(input)) {
+            return None;
         }
+        let (fields, raw) = fields(request.headers);
+        let (method, target) = (request.method?.to_owned(), request.path?.to_owned());
+        Some((
+            Head::Request {
+                method,
+                target,
+                fields,
+            },
+            raw,
+        ))
     }
 }
 

@@ -237,15 +237,16 @@ fn xpath(expr: &xpath::Expr, media_type: &str, body: &[u8]) -> R<Vec<u8>> {
     }
 }
 
-fn char_range(start: u64, end: u64, media_type: &str, body: &[u8]) -> R<Vec<u8>> {
+/// The normalized text of a `text/plain` body, the only media type RFC 5147 fragments apply to.
+fn plain_text(what: &str, media_type: &str, body: &[u8]) -> R<String> {
     if media_type != "text/plain" {
-        return Err(unsupported(
-            "fragment_identifier char=",
-            media_type,
-            "text/plain",
-        ));
+        return Err(unsupported(what, media_type, "text/plain"));
     }
-    let text = normalize_line_endings(decode(body)?);
+    Ok(normalize_line_endings(decode(body)?))
+}
+
+fn char_range(start: u64, end: u64, media_type: &str, body: &[u8]) -> R<Vec<u8>> {
+    let text = plain_text("fragment_identifier char=", media_type, body)?;
     let len = text.chars().count();
     if usize_of(end) > len {
         return Err(out_of_range(format!(
@@ -261,14 +262,7 @@ fn char_range(start: u64, end: u64, media_type: &str, body: &[u8]) -> R<Vec<u8>>
 }
 
 fn line_fragment(start: u64, end: u64, media_type: &str, body: &[u8]) -> R<Vec<u8>> {
-    if media_type != "text/plain" {
-        return Err(unsupported(
-            "fragment_identifier line=",
-            media_type,
-            "text/plain",
-        ));
-    }
-    let text = normalize_line_endings(decode(body)?);
+    let text = plain_text("fragment_identifier line=", media_type, body)?;
     let all = lines(&text);
     line_span(&all, usize_of(start), usize_of(end), || {
         format!("line={start},{end} but the text has {} lines", all.len())
