@@ -319,7 +319,7 @@ def main():
         if span.get("selector_type") == "text_quote" and span.get("selector_value"):
             add("redacted_quote", value + b"\x00" + body[:2000])
     catalog = read("vectors/fixtures/aef/catalog.xml")
-    crosscheck = read("crates/citeproof-span/src/xpath_crosscheck.rs").decode()
+    crosscheck = read("crates/citeproof-span/src/xpath/crosscheck.rs").decode()
     block = crosscheck.split("const EXPRESSIONS")[1].split("];")[0]
     for expr in re.findall(r'"((?:[^"\\]|\\.)*)"', block):
         add("xpath", expr.replace('\\"', '"').encode() + b"\x00" + catalog)

@@ -5,8 +5,8 @@ use citeproof_span::engines::{
 };
 
 /// Work budget of one evaluation here: a fiftieth of the verifier's
-/// (`DEFAULT_BUDGET`), so that a fuzzer spends its time on many inputs, not on one expensive
-/// one; libFuzzer's `-timeout` catches work the budget does not count.
+/// (`citeproof_span::limits::XPATH_BUDGET`), so that a fuzzer spends its time on many inputs,
+/// not on one expensive one; libFuzzer's `-timeout` catches work the budget does not count.
 const BUDGET: u64 = 1_000_000;
 
 /// A document with every node type (elements in and out of a namespace, attributes, namespace

@@ -53,9 +53,12 @@
 //! # }
 //! ```
 
+#![warn(missing_docs, unreachable_pub, clippy::too_many_lines)]
+
 mod component;
 mod digest;
 mod error;
+mod http1;
 mod message;
 mod params;
 mod sf;
@@ -65,17 +68,20 @@ mod verify;
 pub use component::{ComponentId, ComponentParam};
 pub use digest::{check_content_digest, content_digest_sha256, content_digest_sha512};
 pub use error::{ALL_CODES, HttpSigError, Result};
-pub use message::{
-    Fields, Message, ParseOptions, Request, Response, TargetUri, parse_http1, parse_http1_with,
+pub use http1::{
+    DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_HEADER_FIELDS, ParseOptions,
+    parse_http1, parse_http1_with,
 };
+pub use message::{Fields, Message, Request, Response, TargetUri};
 pub use params::{ParamName, SigParam, SignatureParams, parse_signature, parse_signature_input};
 pub use signature::{
-    ALG_ED25519, LabelSelector, SignedFields, ed25519_verify_strict, sign, sign_in_place,
-    signature_base, signing_key_from_pem, verify, verifying_key_from_bytes, verifying_key_from_pem,
+    ALG_ED25519, SignedFields, ed25519_verify_strict, sign, sign_in_place, signature_base,
+    signing_key_from_pem, verifying_key_from_bytes, verifying_key_from_pem,
 };
 pub use verify::{
-    DEFAULT_CLOCK_SKEW, KeyMiss, KeyResolver, LabelFailure, LabelReport, MessageReport, SingleKey,
-    VerifiedSignature, VerifyPolicy, verify_label, verify_message,
+    DEFAULT_CLOCK_SKEW, KeyMiss, KeyResolver, LabelFailure, LabelReport, LabelSelector,
+    MessageReport, SingleKey, VerifiedSignature, VerifyPolicy, verify, verify_label,
+    verify_message,
 };
 
 pub use ed25519_dalek::{SigningKey, VerifyingKey};

@@ -10,7 +10,6 @@ use crate::message::Message;
 use crate::params::{
     SignatureParams, parse_signature, parse_signature_input, signature_input_member, validate_label,
 };
-use crate::verify::{LabelFailure, SingleKey, VerifiedSignature, VerifyPolicy, verify_selected};
 
 /// The only algorithm this crate signs and verifies with (RFC 9421 §3.3.6).
 pub const ALG_ED25519: &str = "ed25519";
@@ -112,42 +111,7 @@ pub fn sign_in_place(
     Ok(signed)
 }
 
-/// Which signatures of a message to verify.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LabelSelector<'a> {
-    /// Only the signature with this label.
-    Label(&'a str),
-    /// Any: the message is validly signed when one of its signatures passes (profile
-    /// ACA-L3-007; every failing label is reported by [`crate::verify_message`]).
-    Any,
-}
-
-/// Verifies `message` with one key (RFC 9421 §3.2) under `policy`, with the caller's clock
-/// `now` (Unix seconds; this crate never reads a clock): the selected signature, or the first
-/// that passes. The checks and their order are those of [`crate::verify_message`]; on failure
-/// the error is the first failing check of the selected label, or of the first label.
-pub fn verify(
-    message: &Message,
-    key: &VerifyingKey,
-    selector: LabelSelector<'_>,
-    policy: &VerifyPolicy,
-    now: i64,
-) -> Result<VerifiedSignature> {
-    let only = match selector {
-        LabelSelector::Label(label) => Some(label),
-        LabelSelector::Any => None,
-    };
-    let report = verify_selected(message, &SingleKey(*key), policy, now, only)?;
-    if let Some(verified) = report.verified() {
-        return Ok(verified.clone());
-    }
-    match report.labels.into_iter().next().map(|l| l.outcome) {
-        Some(Err(LabelFailure::Failed(e))) => Err(e),
-        _ => Err(HttpSigError::SignatureInputMissing),
-    }
-}
-
-/// The Ed25519 verification primitive used by [`verify`]: RFC 8032 §5.1.7 via ed25519-dalek
+/// The Ed25519 verification primitive used by [`crate::verify_message`]: RFC 8032 §5.1.7 via ed25519-dalek
 /// `verify_strict`, which rejects a non-canonical `S` (≥ L), a small-order `R` and a small-order
 /// public key. Returns `false` for a signature that is not exactly 64 bytes.
 pub fn ed25519_verify_strict(key: &VerifyingKey, message: &[u8], signature: &[u8]) -> bool {

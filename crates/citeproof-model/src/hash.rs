@@ -136,11 +136,10 @@ pub struct NotUtf8 {
     pub offset: usize,
 }
 
-/// AEF §5 steps 1-3: read as UTF-8, normalize CRLF and lone CR to LF, strip one trailing LF.
-pub fn aef_normalize_text(bytes: &[u8]) -> Result<String, NotUtf8> {
-    let text = std::str::from_utf8(bytes).map_err(|e| NotUtf8 {
-        offset: e.valid_up_to(),
-    })?;
+/// AEF §5 step 2, and the profile's "normalized text" of a textual source: every CRLF and lone
+/// CR becomes LF; nothing else changes (no trailing LF is removed: that is step 3). The one
+/// definition, shared by the hash below and by span selection (`citeproof-span`).
+pub fn normalize_line_endings(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -153,6 +152,15 @@ pub fn aef_normalize_text(bytes: &[u8]) -> Result<String, NotUtf8> {
             out.push(c);
         }
     }
+    out
+}
+
+/// AEF §5 steps 1-3: read as UTF-8, normalize CRLF and lone CR to LF, strip one trailing LF.
+pub fn aef_normalize_text(bytes: &[u8]) -> Result<String, NotUtf8> {
+    let text = std::str::from_utf8(bytes).map_err(|e| NotUtf8 {
+        offset: e.valid_up_to(),
+    })?;
+    let mut out = normalize_line_endings(text);
     if out.ends_with('\n') {
         out.pop();
     }
@@ -179,6 +187,13 @@ mod tests {
     fn raw_hash_matches_fips_180_examples() {
         assert_eq!(sha256_bytes(b"").to_string(), EMPTY);
         assert_eq!(sha256_bytes(b"abc").to_string(), ABC);
+    }
+
+    #[test]
+    fn line_endings() {
+        assert_eq!(normalize_line_endings("a\r\nb\rc\n"), "a\nb\nc\n");
+        assert_eq!(normalize_line_endings("\r\r\n\n"), "\n\n\n");
+        assert_eq!(normalize_line_endings("é\r"), "é\n");
     }
 
     #[test]

@@ -17,13 +17,8 @@ use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::{Attribute, QualName};
 use scraper::{Html, HtmlTreeSink, Node};
 
+use crate::limits::MAX_HTML_DEPTH;
 use crate::text::collapse_ascii_whitespace;
-
-/// Deepest element nesting the verifier reads in an HTML document. The WHATWG tree builder
-/// scans its stack of open elements on many tags, so parsing `<div>` nested n deep costs n²;
-/// browsers cap the depth (Blink at 512) for the same reason. A deeper document is
-/// `aef-source-unparseable` rather than minutes of CPU.
-pub const MAX_HTML_DEPTH: usize = 512;
 
 /// Input is fed to the parser in pieces of this many bytes, so that a document that goes too
 /// deep is abandoned soon after it does.
@@ -129,9 +124,14 @@ impl TreeSink for DepthSink {
     }
 }
 
+/// An HTML document nests elements deeper than [`MAX_HTML_DEPTH`] (`aef-source-unparseable`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the HTML nests elements deeper than {MAX_HTML_DEPTH} levels")]
+pub struct TooDeep;
+
 /// Parses `text` with the WHATWG algorithm, giving up when elements nest deeper than
 /// [`MAX_HTML_DEPTH`].
-fn parse_bounded(text: &str) -> Result<Html, String> {
+fn parse_bounded(text: &str) -> Result<Html, TooDeep> {
     let sink = DepthSink {
         inner: HtmlTreeSink::new(Html::new_document()),
         depth: RefCell::new(HashMap::new()),
@@ -148,16 +148,12 @@ fn parse_bounded(text: &str) -> Result<Html, String> {
         parser.process(StrTendril::from_slice(piece));
         rest = tail;
         if parser.tokenizer.sink.sink.too_deep.get() {
-            return Err(format!(
-                "the HTML nests elements deeper than {MAX_HTML_DEPTH} levels"
-            ));
+            return Err(TooDeep);
         }
     }
     let sink = parser.finish();
     if sink.too_deep.get() {
-        return Err(format!(
-            "the HTML nests elements deeper than {MAX_HTML_DEPTH} levels"
-        ));
+        return Err(TooDeep);
     }
     Ok(sink.inner.finish())
 }
@@ -193,10 +189,9 @@ fn in_template(node: &NodeRef<'_, Node>) -> bool {
 
 impl HtmlDoc {
     /// Parses UTF-8 text as an HTML document. HTML parsing recovers from every syntax error;
-    /// the only failure is nesting deeper than [`MAX_HTML_DEPTH`] (the message of an
-    /// `aef-source-unparseable`). A leading byte order mark is not content: the WHATWG decode
+    /// the only failure is nesting deeper than [`MAX_HTML_DEPTH`] (an `aef-source-unparseable`). A leading byte order mark is not content: the WHATWG decode
     /// algorithm removes it before the parser runs.
-    pub fn parse(text: &str) -> Result<HtmlDoc, String> {
+    pub fn parse(text: &str) -> Result<HtmlDoc, TooDeep> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         Ok(HtmlDoc {
             html: parse_bounded(text)?,
@@ -238,7 +233,7 @@ fn is_html_ns(e: &scraper::node::Element) -> bool {
 }
 
 /// T(n): see the module documentation. Iterative, so deep trees cannot overflow the stack.
-pub fn text_of(node: NodeRef<'_, Node>) -> String {
+fn text_of(node: NodeRef<'_, Node>) -> String {
     if node.ancestors().any(|a| is_excluded_element(&a)) || is_excluded_element(&node) {
         return String::new();
     }
@@ -302,7 +297,10 @@ mod tests {
             "<div>".repeat(MAX_HTML_DEPTH - 1)
         );
         let err = HtmlDoc::parse(&deep).unwrap_err();
-        assert!(err.contains("deeper than 512"), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "the HTML nests elements deeper than 512 levels"
+        );
         // Siblings are not depth: a million flat paragraphs are fine.
         let flat = "<p>x</p>".repeat(20_000);
         assert_eq!(HtmlDoc::parse(&flat).unwrap().paragraphs().len(), 20_000);

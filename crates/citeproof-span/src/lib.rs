@@ -3,6 +3,16 @@
 //! `content_hash`) and the verifier (which recomputes them) both call [`compute_span`], so the two
 //! can never disagree.
 //!
+//! | item | does |
+//! |---|---|
+//! | [`compute_span`] | parse a span's selector, resolve it, hash it (AEF-SEL-*, AEF-L2-002..009, §5) |
+//! | [`parse_span_selector`], [`Selector`] | selector syntax (AEF-SEL-001..003); a `Selector` exists only if valid |
+//! | [`resolve`] | the content a selector selects in a body ([`SpanError`] with an incident code) |
+//! | [`search_text`] | the text a quote is searched in (ACA-L2-021 uses it too) |
+//! | [`media`] | media type essences and the profile's "textual" types |
+//! | [`redaction`] | redacted `exact_text` (AEF-5-002) |
+//! | [`limits`] | every bound of the engines |
+//!
 //! Selector families: byte and line ranges, paragraphs, text quotes, RFC 5147 fragments and text
 //! directives over text; CSS (Selectors Level 3, matched by `scraper`) over HTML; XPath 1.0 over
 //! XML (`roxmltree`). `page_range` on a PDF is recognised but never resolved (profile
@@ -11,26 +21,39 @@
 //! Every input here is hostile: a fetched body and a selector written by someone else. Each
 //! engine is bounded in time and memory; a bound that is hit is a typed [`SpanError`], never a
 //! hang, an abort or a panic.
+//!
+//! ```
+//! use citeproof_model::aef::SelectorType;
+//! use citeproof_span::{Selector, resolve};
+//!
+//! let css = Selector::parse(SelectorType::Css, Some("p.lead"), None, None)?;
+//! let html = b"<p>one</p><p class=lead>two  words</p>";
+//! assert_eq!(resolve(&css, "text/html", html)?, b"two words");
+//! let missing = resolve(&css, "text/html", b"<p>none</p>").unwrap_err();
+//! assert_eq!(missing.code().as_str(), "aef-span-not-found");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
+#![warn(missing_docs, unreachable_pub, clippy::too_many_lines)]
+
+mod compute;
 mod css;
+mod error;
 mod html;
+pub mod limits;
 pub mod media;
 pub mod redaction;
 mod resolve;
-pub mod selector;
+mod search;
+mod selector;
 mod text;
 mod xml;
 mod xpath;
-#[cfg(test)]
-mod xpath_crosscheck;
 
-use citeproof_model::aef::Span;
-use citeproof_model::hash::{ContentHash, aef_normalize_text};
-use citeproof_model::{Incident, IncidentCode, Location};
-use serde::Serialize;
-
-pub use resolve::{SpanError, resolve};
-pub use selector::Selector;
+pub use compute::{ComputedSpan, compute_span, parse_span_selector, search_text};
+pub use error::SpanError;
+pub use resolve::resolve;
+pub use selector::{Selector, SelectorError};
 
 /// The private engines, for the fuzz targets (`crates/citeproof-fuzz-bodies`) only: they check
 /// properties an engine must have on its own (an XPath node-set and `count()` of it agree, a CSS
@@ -38,86 +61,11 @@ pub use selector::Selector;
 /// only ever returns one span, cannot show. Not a stable API.
 #[doc(hidden)]
 pub mod engines {
-    pub use crate::css::check as css_check;
-    pub use crate::html::HtmlDoc;
-    pub use crate::xml::parse as parse_xml;
+    pub use crate::css::{SyntaxError as CssSyntaxError, check as css_check};
+    pub use crate::html::{HtmlDoc, TooDeep};
+    pub use crate::xml::{XmlError, parse as parse_xml};
     pub use crate::xpath::{
-        DEFAULT_BUDGET, EvalError, Expr, Value, XNode, evaluate, num_to_str, parse as parse_xpath,
+        EvalError, Expr, SyntaxError, Value, XNode, evaluate, num_to_str, parse as parse_xpath,
         string_value,
     };
-}
-
-/// The span as resolved from a source.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ComputedSpan {
-    /// Media type the span was resolved under.
-    pub media_type: String,
-    /// The span content after AEF §5 steps 1-3 (what is hashed).
-    pub exact_text: String,
-    /// AEF §5 hash of the span content.
-    pub content_hash: ContentHash,
-}
-
-fn span_location() -> Location {
-    Location::pointer("/span")
-}
-
-/// Parses the selector of `span` (AEF-SEL-*), resolves it in `body` served as `media_type`
-/// (AEF-L2-002..009) and computes the §5 hash. Errors are incidents (`aef-selector-invalid`,
-/// span codes, `canon-text-not-utf8`).
-// `Incident` is the project's finding type everywhere; boxing it here would only differ in form.
-#[allow(clippy::result_large_err)]
-pub fn compute_span(span: &Span, media_type: &str, body: &[u8]) -> Result<ComputedSpan, Incident> {
-    let sel = parse_span_selector(span)?;
-    let media = media::essence(media_type).unwrap_or_else(|| media::OCTET_STREAM.to_owned());
-    let content = resolve::resolve(&sel, &media, body)
-        .map_err(|e| Incident::new(e.code, e.message, span_location()))?;
-    let exact_text = aef_normalize_text(&content).map_err(|e| {
-        Incident::new(
-            IncidentCode::CanonTextNotUtf8,
-            format!("the span content is not well-formed UTF-8: {e}"),
-            span_location(),
-        )
-    })?;
-    let content_hash = citeproof_model::sha256_bytes(exact_text.as_bytes());
-    Ok(ComputedSpan {
-        media_type: media,
-        exact_text,
-        content_hash,
-    })
-}
-
-/// The selector of `span`, parsed (AEF-SEL-001..003): `aef-selector-invalid` at
-/// `/span/selector_value` when it does not parse.
-#[allow(clippy::result_large_err)]
-pub fn parse_span_selector(span: &Span) -> Result<Selector, Incident> {
-    selector::parse(
-        span.selector_type,
-        span.selector_value.as_deref(),
-        span.exact_text.as_deref(),
-        span.surrounding_context.as_deref(),
-    )
-    .map_err(|m| {
-        Incident::new(
-            IncidentCode::AefSelectorInvalid,
-            m,
-            Location::pointer("/span/selector_value"),
-        )
-    })
-}
-
-/// The text a quote is searched in (AEF-L2-006), for any textual body: T(d) for HTML, the
-/// line-ending-normalized text otherwise. `None` when the media type is not textual or the body
-/// is not UTF-8. ACA uses it to find a manifest's claims in the agent response (ACA-L2-021).
-pub fn search_text(media_type: &str, body: &[u8]) -> Option<String> {
-    let media = media::essence(media_type)?;
-    if !media::is_textual(&media) {
-        return None;
-    }
-    let text = std::str::from_utf8(body).ok()?;
-    Some(if media::is_html(&media) {
-        html::HtmlDoc::parse(text).ok()?.document_text()
-    } else {
-        text::normalize_line_endings(text)
-    })
 }

@@ -32,12 +32,12 @@ pub fn is_textual(media: &str) -> bool {
 }
 
 /// Media types whose text the profile reads as HTML (`text/html`, `application/xhtml+xml`).
-pub fn is_html(media: &str) -> bool {
+pub(crate) fn is_html(media: &str) -> bool {
     matches!(media, "text/html" | "application/xhtml+xml")
 }
 
 /// Media types an `xpath` selector applies to (AEF-L2-002).
-pub fn is_xml(media: &str) -> bool {
+pub(crate) fn is_xml(media: &str) -> bool {
     matches!(
         media,
         "application/xml" | "text/xml" | "application/xhtml+xml"
@@ -45,7 +45,7 @@ pub fn is_xml(media: &str) -> bool {
 }
 
 /// Media types `paragraph_index` applies to (AEF-L2-002), and whether they are read as HTML.
-pub fn paragraph_kind(media: &str) -> Option<ParagraphKind> {
+pub(crate) fn paragraph_kind(media: &str) -> Option<ParagraphKind> {
     match media {
         "text/plain" | "text/markdown" => Some(ParagraphKind::Text),
         "text/html" | "application/xhtml+xml" => Some(ParagraphKind::Html),
@@ -53,9 +53,12 @@ pub fn paragraph_kind(media: &str) -> Option<ParagraphKind> {
     }
 }
 
+/// How the paragraphs of a media type are found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParagraphKind {
+pub(crate) enum ParagraphKind {
+    /// Runs of non-blank lines.
     Text,
+    /// `p` elements.
     Html,
 }
 

@@ -21,12 +21,16 @@ pub fn is_redacted(text: &str) -> bool {
 /// Consecutive markers are one marker (each stands for "one or more characters").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pattern<'a> {
+    /// The literal (unredacted) parts, in order, none empty.
     pub parts: Vec<&'a str>,
+    /// Whether the text begins with a marker.
     pub leading_marker: bool,
+    /// Whether the text ends with a marker.
     pub trailing_marker: bool,
 }
 
 impl<'a> Pattern<'a> {
+    /// The pattern of a redacted text (any text: one without a marker is one literal part).
     pub fn parse(text: &'a str) -> Pattern<'a> {
         let pieces: Vec<&str> = text.split(REDACTION_MARKER).collect();
         let leading_marker = pieces.first().is_some_and(|p| p.is_empty()) && pieces.len() > 1;

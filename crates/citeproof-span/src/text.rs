@@ -2,26 +2,11 @@
 //! every CRLF and lone CR turned into LF. Lines are the pieces between LFs, an empty piece after a
 //! final LF not counting as a line. Also the exact substring search of AEF-L2-006/-008.
 
-/// CRLF and lone CR become LF; nothing else changes (no trailing LF is removed: that is the §5
-/// hash's step, applied later).
-pub fn normalize_line_endings(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\r' {
-            if chars.peek() == Some(&'\n') {
-                chars.next();
-            }
-            out.push('\n');
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+/// CRLF and lone CR become LF (the one definition, in the model: the §5 hash uses it too).
+pub(crate) use citeproof_model::hash::normalize_line_endings;
 
 /// The lines of normalized text.
-pub fn lines(text: &str) -> Vec<&str> {
+pub(crate) fn lines(text: &str) -> Vec<&str> {
     let mut pieces: Vec<&str> = text.split('\n').collect();
     if text.ends_with('\n') {
         pieces.pop();
@@ -31,7 +16,7 @@ pub fn lines(text: &str) -> Vec<&str> {
 
 /// AEF-L2-005 for `text/plain` and `text/markdown`: maximal runs of non-blank lines (a blank
 /// line holds only SP and HTAB), each joined with LF.
-pub fn paragraphs(text: &str) -> Vec<String> {
+pub(crate) fn paragraphs(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current: Vec<&str> = Vec::new();
     for line in lines(text) {
@@ -52,7 +37,7 @@ pub fn paragraphs(text: &str) -> Vec<String> {
 
 /// HTML whitespace collapsing (the last step of T(n)): every maximal run of ASCII whitespace
 /// (TAB, LF, FF, CR, SP) becomes one SP, then one leading and one trailing SP are removed.
-pub fn collapse_ascii_whitespace(text: &str) -> String {
+pub(crate) fn collapse_ascii_whitespace(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut in_space = false;
     for c in text.chars() {
@@ -73,7 +58,7 @@ pub fn collapse_ascii_whitespace(text: &str) -> String {
 
 /// Byte offsets of every occurrence of `needle` in `haystack`, overlapping occurrences included
 /// (`"aa"` occurs twice in `"aaa"`). Stops after `limit` occurrences. An empty needle has none.
-pub fn occurrences(haystack: &str, needle: &str, limit: usize) -> Vec<usize> {
+pub(crate) fn occurrences(haystack: &str, needle: &str, limit: usize) -> Vec<usize> {
     let mut out = Vec::new();
     if needle.is_empty() {
         return out;

@@ -5,22 +5,33 @@
 
 use roxmltree::{Document, ParsingOptions};
 
+/// Why a body is not XML the profile reads (`aef-source-unparseable`).
+#[derive(Debug, thiserror::Error)]
+pub enum XmlError {
+    /// A document type declaration declares entities.
+    #[error("the document type declaration declares entities, which are refused")]
+    DeclaresEntities,
+    /// Not namespace-well-formed XML 1.0.
+    #[error("not well-formed XML: {0}")]
+    NotWellFormed(roxmltree::Error),
+}
+
 /// Parses `text` under the profile's rules.
-pub fn parse(text: &str) -> Result<Document<'_>, String> {
+pub fn parse(text: &str) -> Result<Document<'_>, XmlError> {
     if declares_entities(text) {
-        return Err("the document type declaration declares entities, which are refused".into());
+        return Err(XmlError::DeclaresEntities);
     }
     let options = ParsingOptions {
         allow_dtd: true,
         ..ParsingOptions::default()
     };
-    Document::parse_with_options(text, options).map_err(|e| format!("not well-formed XML: {e}"))
+    Document::parse_with_options(text, options).map_err(XmlError::NotWellFormed)
 }
 
 /// Whether the prolog has a `<!DOCTYPE` whose internal subset contains an `<!ENTITY`
 /// declaration (comments, processing instructions and quoted literals are skipped, so the word
 /// inside them does not count).
-pub fn declares_entities(text: &str) -> bool {
+fn declares_entities(text: &str) -> bool {
     let b = text.as_bytes();
     let mut i = 0;
     // Prolog: XML declaration, comments, PIs, whitespace, then DOCTYPE or the root element.

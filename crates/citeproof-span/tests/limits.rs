@@ -1,7 +1,7 @@
 //! Every bound of the span engines, exceeded through the public API (`compute_span`), ends in
-//! its incident code, quickly: the XPath expression length (`MAX_EXPRESSION_BYTES`, 16 KiB),
-//! its nesting (`MAX_DEPTH`, 100) and the HTML nesting depth (`MAX_HTML_DEPTH`, 512). (The
-//! XPath evaluation budget is exceeded in `src/xpath.rs`, with a lowered budget: exhausting the
+//! its incident code, quickly: the XPath expression length (`MAX_XPATH_BYTES`, 16 KiB),
+//! its nesting (`MAX_XPATH_DEPTH`, 100) and the HTML nesting depth (`MAX_HTML_DEPTH`, 512). (The
+//! XPath evaluation budget is exceeded in `src/xpath/tests.rs`, with a lowered budget: exhausting the
 //! default 50 000 000 units takes about 45 s in a debug build.) Each test also shows the input just
 //! under the bound is accepted, so the error comes from the bound and not from the input.
 

@@ -19,7 +19,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value as Json, json};
 
-use crate::xpath::{DEFAULT_BUDGET, Value, XNode, evaluate, parse, string_value};
+use crate::limits::XPATH_BUDGET;
+use crate::xpath::{Value, XNode, evaluate, parse, string_value};
 
 const LXML_SIDE: &str = r#"
 import json, sys
@@ -110,7 +111,7 @@ const EXPRESSIONS: &[&str] = &[
 fn ours(doc: &str, expr: &str) -> Json {
     let d = crate::xml::parse(doc).unwrap();
     let e = parse(expr).unwrap();
-    match evaluate(&e, &d, DEFAULT_BUDGET).unwrap() {
+    match evaluate(&e, &d, XPATH_BUDGET).unwrap() {
         Value::Nodes(nodes) => {
             let items: Vec<Json> = nodes
                 .iter()
