@@ -159,6 +159,8 @@ class Scenario:
         # holds by construction); cases about that binding set their own body.
         self.body = None
         self.agent_url = AGENT
+        # The agent response's own status (ACA-L1-009) and any extra header fields of it.
+        self.agent_status = 200
         self.resources = {}
         self.resources[SRC_A] = stored(200, [["content-type", "text/html; charset=utf-8"]], BODY_A)
         self.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], BODY_B)
@@ -211,7 +213,7 @@ class Scenario:
         body = self.answer() if self.body is None else self.body
         return {
             "snapshot_version": 1,
-            "response": {"url": self.agent_url, "status": 200, "headers": copy.deepcopy(self.agent_headers),
+            "response": {"url": self.agent_url, "status": self.agent_status, "headers": copy.deepcopy(self.agent_headers),
                          "body_base64": b64(body)},
             "resources": copy.deepcopy(self.resources),
         }
@@ -494,6 +496,25 @@ def level1_verify():
                            1, sc(['%s; manifest="%s"' % (SRC_A, M1)]), 1, "invalid", ["aca-header-syntax"], detail="Level 0."))
     out.append(verify_case("aca-l1-verify-duplicate-source", "One source listed twice.", ["ACA-L1-008"],
                            1, sc([header([(SRC_A, M1, None), (SRC_A, M1, None)])]), 1, "invalid", ["aca-header-duplicate-source"], detail="Level 0."))
+    # ---- ACA-L1-009: the agent response's own status (issue 19, item 5)
+    for status, why in [(500, "a server error page"), (404, "a not-found page"), (206, "a partial response (2xx but not 200)"),
+                        (304, "a 304 Not Modified"), (302, "a redirect stored as the agent response")]:
+        s = sc([BASE_HEADER])
+        s.agent_status = status
+        out.append(verify_case("aca-l1-verify-response-status-%d" % status,
+                               "The agent response answers %d (%s) with a well-formed Citation-Source header." % (status, why),
+                               ["ACA-L1-009", "FETCH-007"], 1, s, 1, "invalid", ["aca-response-fetch-failed", "fetch-http-status"],
+                               detail="ACA-L1-009: the agent response is the final response of a GET; FETCH-007 accepts only 200, so the fetch "
+                                      "failed and nothing else is checked (reporting rule 3). The header alone would be Level 1. Level 0."))
+    s = sc([BASE_HEADER])
+    s.agent_headers.append(["content-encoding", "gzip"])
+    out.append(verify_case("aca-l1-verify-response-gzip", "The agent response is served with Content-Encoding: gzip.", ["ACA-L1-009", "FETCH-006"],
+                           1, s, 1, "invalid", ["aca-response-fetch-failed", "fetch-content-encoding"],
+                           detail="FETCH-006: a content coding fails the fetch and its body is not used. Level 0."))
+    s = sc([BASE_HEADER])
+    s.agent_headers.append(["content-encoding", "identity"])
+    out.append(verify_case("aca-l1-verify-response-identity", "The agent response says Content-Encoding: identity.", ["ACA-L1-009", "FETCH-006"],
+                           1, s, 1, "valid", out_level=1, detail="FETCH-006: only a coding other than identity fails the fetch. " + ok_detail))
     return out
 
 
@@ -1340,6 +1361,14 @@ def level3_verify():
     def bad(cid, desc, reqs, s, errors, detail, level=2):
         return verify_case(P + cid, desc, reqs, 3, s, 3, "invalid", errors, detail=detail + " Level %d." % level)
 
+    for status in (500, 404):
+        s = Scenario(3)
+        s.agent_status = status
+        out.append(bad("response-status-%d" % status,
+                       "A complete Level 3 response (chain, signed manifest, discovery, claims in the body) whose own status is %d." % status,
+                       ["ACA-L1-009", "FETCH-007"], s, ["aca-response-fetch-failed", "fetch-http-status"],
+                       "Everything the response points to verifies; ACA-L1-009: its status is not 200, so the agent response failed its "
+                       "fetch (FETCH-007) and nothing else is checked (reporting rule 3).", level=0))
     out.append(ok("baseline", "A complete Level 3 response: chain, signed manifest, discovery with the key.", L3 + ["ACA-L2-001", "ACA-L2-014", "ACA-L2-018", "SIG-001", "SIG-002", "SIG-004", "SIG-005"],
                   Scenario(3), "The signature covers @status, content-type, content-digest with created (now - 60), keyid k1 and alg ed25519; the body is JCS."))
     s = Scenario(3)
@@ -1409,6 +1438,19 @@ def level3_verify():
     s.serve_json(DISC, {**discovery(), "manifest_origins": ["https://cdn.agent.example"]})
     out.append(ok("manifest-on-authorized-cdn", "The manifest is hosted on a CDN origin the discovery document lists.", ["ACA-DISC-006"], s,
                   "ACA-DISC-006: https://cdn.agent.example is in manifest_origins; the key k1 comes from agent.example's discovery document."))
+    s = Scenario(3)
+    s.header(header([(SRC_A, CDN, "r1"), (SRC_B, CDN, "r1")]))
+    s.serve_manifest(CDN, manifest(), signed=True, key=K2, keyid="k2")
+    s.serve_json(DISC, {**discovery(), "manifest_origins": ["https://cdn.agent.example"]})
+    s.serve_json("https://cdn.agent.example/.well-known/agent-citation-attribution",
+                 {**discovery(keys=False), "keys": {"keys": [K2.jwk("k2")]}})
+    out.append(bad("cdn-signs-with-its-own-key",
+                   "The manifest is on an authorized CDN origin, signed with a key (k2) that only the CDN origin's own discovery document publishes.",
+                   ["ACA-L3-013", "ACA-DISC-001", "ACA-DISC-006"], s, ["aca-key-unresolved"],
+                   "ACA-L3-013 (review 3, N11): the key comes from the discovery document of the agent response's origin "
+                   "(https://agent.example), which publishes only k1; the CDN's discovery document is never consulted, so k2 is "
+                   "unresolved. A verifier that took keys from the manifest URL's origin would find k2 and pass. "
+                   "The passing twin is aca-l3-verify-manifest-on-authorized-cdn."))
     s = Scenario(3)
     s.header(header([(SRC_A, CDN, "r1"), (SRC_B, CDN, "r1")]))
     s.serve_manifest(CDN, manifest(), signed=True)
@@ -1536,7 +1578,7 @@ def level3_verify():
     s = Scenario(3)
     del s.resources[DISC]
     out.append(bad("discovery-absent", "No discovery document.", ["ACA-DISC-001", "ACA-L3-013", "FETCH-008"], s, ["aca-discovery-fetch-failed", "fetch-not-in-snapshot"],
-                   "DISC-001 on the manifest's origin https://agent.example."))
+                   "ACA-DISC-001: the discovery document of the agent response's origin https://agent.example."))
     s = Scenario(3)
     s.resources[DISC] = stored(404, [], b"")
     out.append(bad("discovery-404", "The discovery document answers 404.", ["ACA-DISC-001", "FETCH-007"], s, ["aca-discovery-fetch-failed", "fetch-http-status"], "Status 200 required."))

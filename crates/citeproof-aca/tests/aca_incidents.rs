@@ -65,6 +65,7 @@ fn source(url: &str, body: &str, quote: &str) -> Value {
 type Tamper = Box<dyn Fn(&mut StoredResponse)>;
 
 struct Scenario {
+    agent_status: u16,
     agent_headers: Vec<(String, String)>,
     agent_url: String,
     agent_body: String,
@@ -121,6 +122,7 @@ impl Scenario {
             stored(200, &[("content-type", "text/plain")], BODY_B.as_bytes()),
         );
         Scenario {
+            agent_status: 200,
             agent_headers: vec![
                 ("content-type".into(), "text/plain".into()),
                 ("citation-source".into(), header),
@@ -188,7 +190,7 @@ impl Scenario {
             snapshot_version: 1,
             response: SnapshotResponse {
                 url: self.agent_url.clone(),
-                status: 200,
+                status: self.agent_status,
                 headers: self.agent_headers.clone(),
                 body_base64: STANDARD.encode(self.agent_body.as_bytes()),
             },
@@ -265,6 +267,28 @@ fn cases() -> Vec<Case> {
     use IncidentCode::*;
     let mut v = vec![
         // ---- Level 1 ----
+        // ACA-L1-009: everything else verifies at Level 3; the response's own status does not.
+        case(
+            "agent response 500",
+            0,
+            &[AcaResponseFetchFailed, FetchHttpStatus],
+            |s| s.agent_status = 500,
+        ),
+        case(
+            "agent response 404",
+            0,
+            &[AcaResponseFetchFailed, FetchHttpStatus],
+            |s| s.agent_status = 404,
+        ),
+        case(
+            "agent response gzip",
+            0,
+            &[AcaResponseFetchFailed, FetchContentEncoding],
+            |s| {
+                s.agent_headers
+                    .push(("content-encoding".into(), "gzip".into()))
+            },
+        ),
         case("no header", 0, &[AcaHeaderMissing], |s| {
             s.agent_headers.retain(|(n, _)| n != "citation-source")
         }),

@@ -136,6 +136,7 @@ incident_codes! {
     FetchHttpStatus = "fetch-http-status", Error, "A server answered with a status that the fetch does not accept.";
     FetchContentEncoding = "fetch-content-encoding", Error, "A server applied a content coding although `Accept-Encoding: identity` was requested.";
     // ---- ACA Level 1: Citation-Source header ----
+    AcaResponseFetchFailed = "aca-response-fetch-failed", Error, "The agent response could not be fetched with final status 200 and no content coding (a snapshot's response included).";
     AcaHeaderMissing = "aca-header-missing", Error, "The response has no `Citation-Source` field, or the field lists no source.";
     AcaHeaderSyntax = "aca-header-syntax", Error, "The `Citation-Source` field value does not match the profile grammar.";
     AcaHeaderTooLong = "aca-header-too-long", Error, "The `Citation-Source` field value exceeds 8192 bytes or 256 entries.";

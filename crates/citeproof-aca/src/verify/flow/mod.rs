@@ -60,10 +60,53 @@ pub fn verify_url(url: &str, fetcher: &dyn Fetcher, opts: &VerifyOptions) -> Aca
         Ok(resp) => verify_response(&resp, fetcher, opts),
         Err(e) => {
             let mut run = Run::new(fetcher, opts, url);
-            run.push(1, fetch_cause(&e, url));
+            run.extend(1, response_fetch_failed(url, fetch_cause(&e, url)));
             run.finish(opts.required_level.unwrap_or(1), Vec::new())
         }
     }
+}
+
+/// ACA-L1-009 and reporting rule 4: the consumer code of the agent response and its cause.
+fn response_fetch_failed(url: &str, cause: Incident) -> [Incident; 2] {
+    [
+        Incident::new(
+            IncidentCode::AcaResponseFetchFailed,
+            format!(
+                "the agent response `{url}` could not be fetched: {}",
+                cause.message
+            ),
+            url_loc(url),
+        ),
+        cause,
+    ]
+}
+
+/// FETCH-006 and FETCH-007 on a final response: status 200 and no content coding.
+fn final_response_problem(resp: &FetchedResponse, url: &str) -> Option<Incident> {
+    if resp.status != 200 {
+        return Some(Incident::new(
+            IncidentCode::FetchHttpStatus,
+            format!("status {} (only 200 is accepted)", resp.status),
+            url_loc(url),
+        ));
+    }
+    let codings: Vec<String> = resp
+        .header_values("content-encoding")
+        .flat_map(|v| v.split(','))
+        .map(|c| c.trim_matches([' ', '\t']).to_ascii_lowercase())
+        .filter(|c| !c.is_empty())
+        .collect();
+    if codings.iter().any(|c| c != "identity") {
+        return Some(Incident::new(
+            IncidentCode::FetchContentEncoding,
+            format!(
+                "Content-Encoding `{}` was applied although identity was requested",
+                codings.join(", ")
+            ),
+            url_loc(url),
+        ));
+    }
+    None
 }
 
 /// Verifies the agent response of a web snapshot, answering every fetch from the snapshot.
@@ -102,7 +145,8 @@ fn snapshot_failure(e: &FetchError, url: &str, opts: &VerifyOptions) -> AcaRepor
     }
     let nf = NoFetch;
     let mut run = Run::new(&nf, opts, url);
-    run.push(1, fetch_cause(e, url));
+    // A snapshot that cannot be read fails every fetch (FETCH-008), the agent response's first.
+    run.extend(1, response_fetch_failed(url, fetch_cause(e, url)));
     run.finish(opts.required_level.unwrap_or(1), Vec::new())
 }
 
@@ -190,30 +234,10 @@ impl<'a> Run<'a> {
             .fetcher
             .fetch(url)
             .map_err(|e| fail(fetch_cause(&e, url)))?;
-        if resp.status != 200 {
-            return Err(fail(Incident::new(
-                IncidentCode::FetchHttpStatus,
-                format!("status {} (only 200 is accepted)", resp.status),
-                url_loc(url),
-            )));
+        match final_response_problem(&resp, url) {
+            Some(cause) => Err(fail(cause)),
+            None => Ok(resp),
         }
-        let codings: Vec<String> = resp
-            .header_values("content-encoding")
-            .flat_map(|v| v.split(','))
-            .map(|c| c.trim_matches([' ', '\t']).to_ascii_lowercase())
-            .filter(|c| !c.is_empty())
-            .collect();
-        if codings.iter().any(|c| c != "identity") {
-            return Err(fail(Incident::new(
-                IncidentCode::FetchContentEncoding,
-                format!(
-                    "Content-Encoding `{}` was applied although identity was requested",
-                    codings.join(", ")
-                ),
-                url_loc(url),
-            )));
-        }
-        Ok(resp)
     }
 
     fn finish(mut self, required: u8, manifests: Vec<ManifestReport>) -> AcaReport {
@@ -251,6 +275,14 @@ pub fn verify_response(
 ) -> AcaReport {
     let budgeted = BudgetedFetcher::new(fetcher, opts.budget);
     let mut run = Run::new(&budgeted, opts, &agent.url);
+
+    // ACA-L1-009: the agent response is the final response of a GET under the fetching rules
+    // (a snapshot's `response` included): an error page is not the agent's answer, whatever
+    // header it carries. Nothing else is checked (reporting rule 3).
+    if let Some(cause) = final_response_problem(agent, &agent.url) {
+        run.extend(1, response_fetch_failed(&agent.url, cause));
+        return run.finish(opts.required_level.unwrap_or(1), Vec::new());
+    }
 
     // Step 1: Citation-Source (Level 1).
     let lines: Vec<&str> = agent.header_values("citation-source").collect();
