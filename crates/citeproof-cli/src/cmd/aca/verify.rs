@@ -4,7 +4,10 @@
 
 use std::process::ExitCode;
 
-use citeproof_aca::{AcaReport, VerifyOptions, verify_snapshot_bytes, verify_url};
+use citeproof_aca::{
+    AcaReport, ClaimReport, ManifestReport, SignatureVerdict, VerifyOptions, verify_snapshot_bytes,
+    verify_url,
+};
 use citeproof_fetch::{FetchPolicy, HttpFetcher, RecordingFetcher};
 
 use crate::cmd::Failure;
@@ -152,6 +155,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     })
 }
 
+/// The human report. Every line agrees with the verdict (issue 19, item 6): a signature is
+/// called valid only when the whole Level 3 check of its manifest passed, a claim is tagged
+/// `[supported]` only when nothing it depends on failed, and every other line says what failed.
 fn readable(r: &AcaReport) -> String {
     let mut out = String::new();
     out.push_str(&format!("response: {}\n", r.url));
@@ -165,24 +171,38 @@ fn readable(r: &AcaReport) -> String {
             "NOT VERIFIED"
         }
     ));
+    let mut failed: Vec<String> = Vec::new();
+    for i in r
+        .incidents
+        .iter()
+        .filter(|i| i.incident.severity == citeproof_model::Severity::Error)
+    {
+        let item = format!("L{} {}", i.level, i.incident.code);
+        if !failed.contains(&item) {
+            failed.push(item);
+        }
+    }
+    if !failed.is_empty() {
+        out.push_str(&format!("failed checks: {}\n", failed.join(", ")));
+    }
     for m in &r.manifests {
         out.push_str(&format!("\nmanifest {}", m.url));
         if let Some(run) = &m.run_id {
             out.push_str(&format!(" (run {run})"));
         }
-        if let Some(kid) = &m.signed_by {
-            out.push_str(&format!(", signature valid (keyid {kid})"));
-        }
         out.push('\n');
-        for c in &m.claims {
-            let verdict = match c.supported {
-                Some(true) => "supported",
-                Some(false) => "NOT supported",
-                None => "not checked",
-            };
+        if !m.failed.is_empty() {
             out.push_str(&format!(
-                "  claim {} [{verdict}]: {}\n",
+                "  manifest checks FAILED: {}\n",
+                m.failed.join(", ")
+            ));
+        }
+        out.push_str(&format!("  {}\n", signature_line(&m.signature, &m.failed)));
+        for c in &m.claims {
+            out.push_str(&format!(
+                "  claim {} [{}]: {}\n",
                 c.claim_id.as_deref().unwrap_or("?"),
+                claim_tag(c, m, r),
                 c.text.as_deref().unwrap_or("")
             ));
             for s in &c.sources {
@@ -200,6 +220,56 @@ fn readable(r: &AcaReport) -> String {
     }
     out.push_str(&format!("\nsupport check: {}\n", r.judge));
     out
+}
+
+/// `manifest_failed`: the Level 1-2 failures of the manifest, which a valid signature does not
+/// make good (a replayed manifest is validly signed, for another response).
+fn signature_line(v: &SignatureVerdict, manifest_failed: &[String]) -> String {
+    match v {
+        SignatureVerdict::Valid { keyid } if manifest_failed.is_empty() => {
+            format!("signature valid (keyid {keyid}): every Level 3 check of this manifest passed")
+        }
+        SignatureVerdict::Valid { keyid } => format!(
+            "signature valid (keyid {keyid}) over the manifest as served, but the manifest FAILED: {}",
+            manifest_failed.join(", ")
+        ),
+        SignatureVerdict::Failed { failed } if failed.is_empty() => {
+            "signature NOT valid: the Level 3 check of this manifest failed".into()
+        }
+        SignatureVerdict::Failed { failed } => format!(
+            "signature NOT valid: the Level 3 check of this manifest failed: {}",
+            failed.join(", ")
+        ),
+        SignatureVerdict::NotChecked { reason } => format!("signature not checked: {reason}"),
+    }
+}
+
+/// `supported` only for a verified claim; otherwise what failed, then what the excerpt says.
+fn claim_tag(c: &ClaimReport, m: &ManifestReport, r: &AcaReport) -> String {
+    if c.verified {
+        return "supported".into();
+    }
+    let mut why: Vec<String> = c.failed.clone();
+    if !m.failed.is_empty() {
+        why.push(format!("manifest: {}", m.failed.join(", ")));
+    }
+    if r.required_level >= 3 && !matches!(m.signature, SignatureVerdict::Valid { .. }) {
+        why.push("manifest signature NOT valid".into());
+    }
+    if why.is_empty() {
+        why.push("the response failed (see failed checks)".into());
+    }
+    let head = match c.supported {
+        Some(false) => "NOT supported",
+        None => "NOT checked",
+        Some(true) => "NOT verified",
+    };
+    let tail = if c.supported == Some(true) {
+        "; its excerpt alone supports the text"
+    } else {
+        ""
+    };
+    format!("{head}: {}{tail}", why.join("; "))
 }
 
 /// `FILE.warc` is written as WARC (ISO 28500), anything else as the JSON snapshot.
