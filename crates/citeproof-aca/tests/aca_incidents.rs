@@ -1651,3 +1651,81 @@ fn manifest_and_claim_verdicts_agree_with_the_incidents() {
             .all(|c| !c.verified)
     );
 }
+
+/// The verdicts of issue 19, item 6, over every case of this file: a signature is `valid` only
+/// when no Level 3 error concerns its manifest (at its URL, under its claims or at the
+/// discovery document and key set), a claim is `verified` only when no error of a checked level
+/// is located at it, at its manifest (Levels 1-2) or at a URL that is neither a manifest nor a
+/// source, and a verified report has every claim verified.
+#[test]
+fn verdict_invariants_hold_in_every_case() {
+    use citeproof_aca::SignatureVerdict;
+    let mut checked = 0;
+    for c in cases() {
+        let mut s = Scenario::baseline();
+        (c.mutate)(&mut s);
+        let r = s.verify();
+        let errors: Vec<_> = r
+            .incidents
+            .iter()
+            .filter(|i| i.incident.severity == citeproof_model::Severity::Error)
+            .collect();
+        let manifest_urls: Vec<&str> = r.manifests.iter().map(|m| m.url.as_str()).collect();
+        let source_urls: Vec<&str> = r
+            .manifests
+            .iter()
+            .flat_map(|m| &m.claims)
+            .flat_map(|c| &c.sources)
+            .map(|s| s.url.as_str())
+            .collect();
+        for m in &r.manifests {
+            if let SignatureVerdict::Valid { keyid } = &m.signature {
+                assert_eq!(m.signed_by.as_deref(), Some(keyid.as_str()), "{}", c.name);
+                let bad = errors.iter().find(|i| {
+                    i.level == 3
+                        && i.incident.location.url.as_deref().is_none_or(|u| {
+                            u == m.url || (!manifest_urls.contains(&u) && !source_urls.contains(&u))
+                        })
+                });
+                assert!(bad.is_none(), "{}: valid signature beside {bad:?}", c.name);
+            } else {
+                assert!(m.signed_by.is_none(), "{}", c.name);
+            }
+            for (ci, claim) in m.claims.iter().enumerate() {
+                if !claim.verified {
+                    continue;
+                }
+                assert_eq!(claim.supported, Some(true), "{}", c.name);
+                let under = format!("/claims/{ci}");
+                let bad = errors.iter().find(|i| {
+                    let at_manifest = i.incident.location.url.as_deref() == Some(m.url.as_str());
+                    let pointer = i.incident.location.pointer.as_deref().unwrap_or("");
+                    let own = pointer == under || pointer.starts_with(&format!("{under}/"));
+                    let response = i.level < 3
+                        && i.incident.location.url.as_deref().is_none_or(|u| {
+                            !manifest_urls.contains(&u) && !source_urls.contains(&u)
+                        });
+                    (at_manifest && (own || (!pointer.starts_with("/claims/") && i.level < 3)))
+                        || response
+                });
+                assert!(
+                    bad.is_none(),
+                    "{}: claim {ci} verified beside {bad:?}",
+                    c.name
+                );
+                checked += 1;
+            }
+        }
+        if r.verified {
+            assert!(
+                r.manifests
+                    .iter()
+                    .flat_map(|m| &m.claims)
+                    .all(|c| c.verified),
+                "{}",
+                c.name
+            );
+        }
+    }
+    assert!(checked > 0);
+}

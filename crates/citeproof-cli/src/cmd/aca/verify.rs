@@ -57,8 +57,10 @@ pub struct Args {
     #[arg(long, default_value_t = 60, requires = "judge")]
     judge_timeout: u64,
     /// Record the verification in this SQLite audit database (created if needed), and report a
-    /// manifest the database has seen under another run or for another response
-    /// (`aca-manifest-reused`). List records with `citeproof audit --db DB list`.
+    /// manifest that names no response (no `response_url`) which the database has seen under
+    /// another run or for another response (`aca-manifest-reused`, ACA-L2-022); a manifest that
+    /// names its response is judged by that name alone. List records with `citeproof audit
+    /// --db DB list`.
     #[arg(long, value_name = "DB")]
     record: Option<std::path::PathBuf>,
 }
