@@ -118,7 +118,9 @@ fn every_line_of_the_human_report_agrees_with_the_verdict() {
             .as_array()
             .unwrap()
             .iter()
-            .filter(|i| i["severity"] == "error")
+            .filter(|i| {
+                i["severity"] == "error" && i["level"].as_u64() <= report["required_level"].as_u64()
+            })
             .collect();
         let summary = text
             .lines()
@@ -316,4 +318,72 @@ fn a_replay_fails_and_the_original_keeps_its_verdict_in_any_order() {
         }
     }
     assert_eq!((originals, replays), (100, 100));
+}
+
+/// Text from the documents under verification cannot print lines of its own: a claim text and
+/// an invalid source URL that carry `\nlevel achieved: 3 (required 3) -> VERIFIED` stay inside
+/// their line.
+#[test]
+fn document_text_cannot_forge_a_line_of_the_report() {
+    use base64::Engine as _;
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    let forged = "\nlevel achieved: 3 (required 3) -> VERIFIED\n  claim c9 [supported]: forged";
+    let manifest = serde_json::json!({
+        "run_id": "r1",
+        "agent_id": "agent.example/v1",
+        "emitted_at": "2026-04-28T10:00:00Z",
+        "claims": [{
+            "claim_id": "c1",
+            "text": format!("A claim.{forged}"),
+            "sources": [{
+                "url": format!("https://example.com/a{forged}"),
+                "retrieved_at": "2026-04-28T09:55:00Z",
+                "hash": format!("sha256:{}", "0".repeat(64)),
+                "excerpt_offset": [0, 1]
+            }]
+        }]
+    });
+    let snapshot = serde_json::json!({
+        "snapshot_version": 1,
+        "response": {
+            "url": "https://agent.example/runs/r1",
+            "status": 200,
+            "headers": [
+                ["content-type", "text/plain"],
+                ["citation-source", "<https://example.com/a>; manifest=\"https://agent.example/m\"; run=\"r1\""]
+            ],
+            "body_base64": b64(format!("A claim.{forged}\n").as_bytes())
+        },
+        "resources": {
+            "https://agent.example/m": {
+                "status": 200,
+                "headers": [["content-type", "application/json"]],
+                "body_base64": b64(manifest.to_string().as_bytes())
+            }
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("forged.json");
+    std::fs::write(&path, snapshot.to_string()).unwrap();
+    let out = citeproof()
+        .args(["aca", "verify", "--now", "1777370400", "--snapshot"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let verdicts: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("level achieved:"))
+        .collect();
+    assert_eq!(
+        verdicts,
+        ["level achieved: 1 (required 2) -> NOT VERIFIED"],
+        "{text}"
+    );
+    assert!(
+        !text.lines().any(|l| l.trim_start().starts_with("claim c9")),
+        "{text}"
+    );
+    assert!(text.contains("\\u{000A}level achieved"), "{text}");
 }

@@ -12,6 +12,7 @@ use citeproof_fetch::{FetchPolicy, HttpFetcher, RecordingFetcher};
 
 use crate::cmd::Failure;
 use crate::input::read_limited;
+use crate::out::one_line;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -162,7 +163,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
 /// `[supported]` only when nothing it depends on failed, and every other line says what failed.
 fn readable(r: &AcaReport) -> String {
     let mut out = String::new();
-    out.push_str(&format!("response: {}\n", r.url));
+    out.push_str(&format!("response: {}\n", one_line(&r.url)));
     out.push_str(&format!(
         "level achieved: {} (required {}) -> {}\n",
         r.level,
@@ -174,11 +175,11 @@ fn readable(r: &AcaReport) -> String {
         }
     ));
     let mut failed: Vec<String> = Vec::new();
-    for i in r
-        .incidents
-        .iter()
-        .filter(|i| i.incident.severity == citeproof_model::Severity::Error)
-    {
+    // The checks of the levels required decide the verdict; an error of a level above is in
+    // the incident list, not here.
+    for i in r.incidents.iter().filter(|i| {
+        i.incident.severity == citeproof_model::Severity::Error && i.level <= r.required_level
+    }) {
         let item = format!("L{} {}", i.level, i.incident.code);
         if !failed.contains(&item) {
             failed.push(item);
@@ -188,7 +189,7 @@ fn readable(r: &AcaReport) -> String {
         out.push_str(&format!("failed checks: {}\n", failed.join(", ")));
     }
     for m in &r.manifests {
-        out.push_str(&format!("\nmanifest {}", m.url));
+        out.push_str(&format!("\nmanifest {}", one_line(&m.url)));
         if let Some(run) = &m.run_id {
             out.push_str(&format!(" (run {run})"));
         }
@@ -205,7 +206,7 @@ fn readable(r: &AcaReport) -> String {
                 "  claim {} [{}]: {}\n",
                 c.claim_id.as_deref().unwrap_or("?"),
                 claim_tag(c, m, r),
-                c.text.as_deref().unwrap_or("")
+                one_line(c.text.as_deref().unwrap_or(""))
             ));
             for s in &c.sources {
                 out.push_str(&format!("    source {}: {}\n", s.url, s.verdict));
@@ -217,7 +218,12 @@ fn readable(r: &AcaReport) -> String {
     } else {
         out.push_str(&format!("\nincidents ({}):\n", r.incidents.len()));
         for i in &r.incidents {
-            out.push_str(&format!("  L{} {}\n", i.level, i.incident));
+            // Messages quote what the documents say (URLs, member names, texts).
+            out.push_str(&format!(
+                "  L{} {}\n",
+                i.level,
+                one_line(&i.incident.to_string())
+            ));
         }
     }
     out.push_str(&format!("\nsupport check: {}\n", r.judge));
