@@ -95,6 +95,7 @@ const RUNS: &[&str] = &[
     "reused-manifest",
     "replayed",
     "error-page",
+    "latest",
     "unbound",
     "unbound-copy",
     "unsupported-claim",

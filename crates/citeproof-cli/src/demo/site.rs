@@ -424,6 +424,21 @@ pub fn build_demo_site(
             description: "Broken at Level 1: the complete run's header and answer served with status 500 (aca-response-fetch-failed with fetch-http-status).".into(),
         });
     }
+    // A stable link that redirects to the complete run: the response verified is the final one,
+    // whose URL the manifest names (ACA-L2-024).
+    b.site.routes.insert(
+        "/runs/latest".into(),
+        DemoResponse {
+            status: 302,
+            headers: vec![("Location".into(), "/runs/complete".into())],
+            body: Vec::new(),
+        },
+    );
+    b.site.runs.push(DemoRun {
+        url: b.url("/runs/latest"),
+        expected_level: 3,
+        description: "A redirect (302) to the complete run: the response verified is the final one, at /runs/complete, which its manifest names.".into(),
+    });
     // A seed-shaped run whose manifest does not name its response, and a copy of it at another
     // URL: each is Level 3 alone (with aca-response-unbound); nothing in the manifest tells the
     // original, so with --record, once both were seen, both fail (aca-manifest-reused).
