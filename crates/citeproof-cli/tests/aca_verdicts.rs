@@ -388,3 +388,66 @@ fn document_text_cannot_forge_a_line_of_the_report() {
     );
     assert!(text.contains("\\u{000A}level achieved"), "{text}");
 }
+
+/// The reference signer binds a manifest to its response (ACA-L2-024) before signing, and never
+/// silently re-binds one that names another response.
+#[test]
+fn aca_sign_writes_response_url_into_the_signed_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = dir.path().join("keys");
+    citeproof()
+        .args(["keygen", "--kid", "k1", "--out"])
+        .arg(&keys)
+        .assert()
+        .success();
+    let manifest = serde_json::json!({
+        "run_id": "r1", "agent_id": "agent.example/v1", "emitted_at": "2026-04-28T10:00:00Z",
+        "claims": [{"claim_id": "c1", "text": "A claim.", "sources": [{
+            "url": "https://example.com/a", "retrieved_at": "2026-04-28T09:55:00Z",
+            "hash": format!("sha256:{}", "0".repeat(64)), "excerpt_offset": [0, 1]}]}]
+    });
+    let path = dir.path().join("manifest.json");
+    std::fs::write(&path, manifest.to_string()).unwrap();
+    let sign = |extra: &[&str], file: &std::path::Path| {
+        citeproof()
+            .args([
+                "aca",
+                "sign",
+                "--json",
+                "--kid",
+                "k1",
+                "--created",
+                "1777370400",
+                "--key",
+            ])
+            .arg(keys.join("private.pem"))
+            .args(extra)
+            .arg(file)
+            .output()
+            .unwrap()
+    };
+    let out = sign(&["--response-url", "https://agent.example/runs/r1"], &path);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let signed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let body: Value = serde_json::from_str(signed["body"].as_str().unwrap()).unwrap();
+    assert_eq!(body["response_url"], "https://agent.example/runs/r1");
+    // Already bound to another response: refused, not re-bound.
+    std::fs::write(&path, body.to_string()).unwrap();
+    let out = sign(&["--response-url", "https://agent.example/runs/r2"], &path);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to re-bind"));
+    // The same URL in another spelling is the same response.
+    let out = sign(
+        &["--response-url", "HTTPS://agent.example:443/runs/r1"],
+        &path,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    // Not a web URL: a usage error.
+    let out = sign(&["--response-url", "/runs/r1"], &path);
+    assert_eq!(out.status.code(), Some(2));
+}
