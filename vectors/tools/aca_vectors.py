@@ -95,7 +95,9 @@ def chain():
     ]
 
 
-def manifest(with_chain=True, run_id="r1"):
+def manifest(with_chain=True, run_id="r1", response_url=AGENT):
+    """The run's manifest. `response_url`: the URL of the response it was emitted for
+    (ACA-L2-024), AGENT unless given; None for the seed's shape, which names no response."""
     m = {
         "run_id": run_id,
         "agent_id": "agent.example/v1",
@@ -105,8 +107,17 @@ def manifest(with_chain=True, run_id="r1"):
             claim("c2", TEXT_B, [csource(SRC_B, BODY_B, QUOTE_B)]),
         ],
     }
+    if response_url is not None:
+        m["response_url"] = response_url
     if with_chain:
         m["chain"] = chain()
+    return m
+
+
+def unbound(m):
+    """The manifest without `response_url` (the seed's shape, ACA-L2-025)."""
+    m = copy.deepcopy(m)
+    m.pop("response_url", None)
     return m
 
 
@@ -159,6 +170,8 @@ class Scenario:
         # holds by construction); cases about that binding set their own body.
         self.body = None
         self.agent_url = AGENT
+        # The agent response's own status (ACA-L1-009) and any extra header fields of it.
+        self.agent_status = 200
         self.resources = {}
         self.resources[SRC_A] = stored(200, [["content-type", "text/html; charset=utf-8"]], BODY_A)
         self.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], BODY_B)
@@ -211,7 +224,7 @@ class Scenario:
         body = self.answer() if self.body is None else self.body
         return {
             "snapshot_version": 1,
-            "response": {"url": self.agent_url, "status": 200, "headers": copy.deepcopy(self.agent_headers),
+            "response": {"url": self.agent_url, "status": self.agent_status, "headers": copy.deepcopy(self.agent_headers),
                          "body_base64": b64(body)},
             "resources": copy.deepcopy(self.resources),
         }
@@ -494,6 +507,25 @@ def level1_verify():
                            1, sc(['%s; manifest="%s"' % (SRC_A, M1)]), 1, "invalid", ["aca-header-syntax"], detail="Level 0."))
     out.append(verify_case("aca-l1-verify-duplicate-source", "One source listed twice.", ["ACA-L1-008"],
                            1, sc([header([(SRC_A, M1, None), (SRC_A, M1, None)])]), 1, "invalid", ["aca-header-duplicate-source"], detail="Level 0."))
+    # ---- ACA-L1-009: the agent response's own status (issue 19, item 5)
+    for status, why in [(500, "a server error page"), (404, "a not-found page"), (206, "a partial response (2xx but not 200)"),
+                        (304, "a 304 Not Modified"), (302, "a redirect stored as the agent response")]:
+        s = sc([BASE_HEADER])
+        s.agent_status = status
+        out.append(verify_case("aca-l1-verify-response-status-%d" % status,
+                               "The agent response answers %d (%s) with a well-formed Citation-Source header." % (status, why),
+                               ["ACA-L1-009", "FETCH-007"], 1, s, 1, "invalid", ["aca-response-fetch-failed", "fetch-http-status"],
+                               detail="ACA-L1-009: the agent response is the final response of a GET; FETCH-007 accepts only 200, so the fetch "
+                                      "failed and nothing else is checked (reporting rule 3). The header alone would be Level 1. Level 0."))
+    s = sc([BASE_HEADER])
+    s.agent_headers.append(["content-encoding", "gzip"])
+    out.append(verify_case("aca-l1-verify-response-gzip", "The agent response is served with Content-Encoding: gzip.", ["ACA-L1-009", "FETCH-006"],
+                           1, s, 1, "invalid", ["aca-response-fetch-failed", "fetch-content-encoding"],
+                           detail="FETCH-006: a content coding fails the fetch and its body is not used. Level 0."))
+    s = sc([BASE_HEADER])
+    s.agent_headers.append(["content-encoding", "identity"])
+    out.append(verify_case("aca-l1-verify-response-identity", "The agent response says Content-Encoding: identity.", ["ACA-L1-009", "FETCH-006"],
+                           1, s, 1, "valid", out_level=1, detail="FETCH-006: only a coding other than identity fails the fetch. " + ok_detail))
     return out
 
 
@@ -509,7 +541,7 @@ def mv_case(prefix, level, cid, desc, reqs, document, result, errors=None, detai
 
 def level2_manifest_validate():
     P = "aca-l2-manifest-"
-    base = manifest(with_chain=False)
+    base = manifest(with_chain=False, response_url=None)
 
     def m(f):
         d = copy.deepcopy(base)
@@ -538,6 +570,10 @@ def level2_manifest_validate():
            m(lambda d: (d.__setitem__("x-trace", {"id": 7}), d["claims"][0].__setitem__("x-ui", True), src(d).__setitem__("x-note", "n"))),
            "JSON-004: x- members are allowed in manifests, claims and claim sources."),
         ok("no-excerpt-hash", "excerpt_hash is optional.", ["ACA-L2-008"], m(lambda d: src(d).pop("excerpt_hash")), "ACA-L2-008: optionally excerpt_hash."),
+        ok("response-url", "The manifest names the response it was emitted for.", ["ACA-L2-003", "ACA-L2-024"],
+           m(lambda d: d.__setitem__("response_url", AGENT)), "ACA-L2-003: optionally response_url, a web URL."),
+        ok("response-url-query", "response_url with a query string.", ["ACA-L2-003", "ACA-L2-024"],
+           m(lambda d: d.__setitem__("response_url", AGENT + "?session=7&lang=en")), "A web URL may carry a query."),
         ok("id-lengths", "A 64-character claim id and a 128-character run id.", ["ACA-L2-003", "ACA-L2-006"],
            m(lambda d: (d.__setitem__("run_id", long_run), d["claims"][0].__setitem__("claim_id", long_id))),
            "{0,63} and {0,127} after the first character.", ),
@@ -575,6 +611,14 @@ def level2_manifest_validate():
         bad("emitted-at-leap", "A leap second.", ["JSON-005"], m(lambda d: d.__setitem__("emitted_at", "2026-12-31T23:59:60Z")), ["schema-timestamp-invalid"], "JSON-005: seconds 00-59."),
         bad("emitted-at-no-offset", "No offset.", ["JSON-005"], m(lambda d: d.__setitem__("emitted_at", "2026-04-28T10:00:00")), ["schema-timestamp-invalid"], "An offset is required."),
         bad("claims-empty", "claims is empty.", ["ACA-L2-003"], m(lambda d: d.__setitem__("claims", [])), ["schema-violation"], "Non-empty array."),
+        bad("response-url-relative", "response_url is a relative reference.", ["ACA-L2-003", "ACA-L2-024"],
+            m(lambda d: d.__setitem__("response_url", "/runs/r1")), ["aca-url-invalid"], "ACA-L2-024: a web URL (absolute, http or https)."),
+        bad("response-url-ftp", "response_url with the ftp scheme.", ["ACA-L2-003", "ACA-L2-024"],
+            m(lambda d: d.__setitem__("response_url", "ftp://agent.example/runs/r1")), ["aca-url-invalid"], "Definitions: scheme http or https."),
+        bad("response-url-not-string", "response_url is an array of URLs.", ["ACA-L2-003"],
+            m(lambda d: d.__setitem__("response_url", [AGENT])), ["schema-violation"], "ACA-L2-003: a string."),
+        bad("response-url-snake-case-typo", "responseUrl instead of response_url.", ["ACA-L2-003", "JSON-004"],
+            m(lambda d: d.__setitem__("responseUrl", AGENT)), ["unknown-member"], "JSON-004: not a member of the profile, not x-."),
         bad("unknown-member", "A manifest member 'signature' that is not x-.", ["ACA-L2-003", "JSON-004"], m(lambda d: d.__setitem__("signature", "abc")), ["unknown-member"], "JSON-004."),
         bad("claim-text-empty", "Empty claim text.", ["ACA-L2-005"], m(lambda d: d["claims"][0].__setitem__("text", "")), ["schema-violation"], "Non-empty string."),
         bad("claim-sources-empty", "A claim with no sources.", ["ACA-L2-005"], m(lambda d: d["claims"][0].__setitem__("sources", [])), ["schema-violation"], "Non-empty array."),
@@ -852,20 +896,87 @@ def level2_verify():
     s.body = b"Programmatic GEO templates emit at most one canonical question per page.\n"
     out.append(bad("body-one-claim-missing", "The answer states one of the two claims.", ["ACA-L2-021"], s,
                    ["aca-claim-not-in-response"], "c2's text does not occur in the body.", level=1))
+    # ---- ACA-L2-022, -024, -025: which sighting of a manifest is the original (issue 19, item 8)
+    COPY = "https://agent.example/runs/r1-copy"
+    seed_shaped = unbound(manifest(with_chain=False))
+    u_digest = sha256_hash(jcs(seed_shaped))
+    b_digest = sha256_hash(jcs(manifest(with_chain=False)))
+
+    def seed_scenario(agent_url=AGENT):
+        s = Scenario(2)
+        l2_manifest_only(s, seed_shaped)
+        s.agent_url = agent_url
+        return s
+
+    out.append(verify_case(P + "manifest-unbound", "The seed's manifest shape: no response_url.", ["ACA-L2-025", "ACA-L2-003"], 2,
+                           seed_scenario(), 2, "valid", out_level=2, warnings=["aca-response-unbound"],
+                           detail="ACA-L2-025 is a SHOULD: a warning, which never lowers a level. " + lvl2))
+    out.append(verify_case(P + "manifest-bound", "The manifest names this response (response_url = the response URL).", ["ACA-L2-024", "ACA-L2-025"], 2,
+                           Scenario(2), 2, "valid", out_level=2, warnings=[],
+                           detail="ACA-L2-024: response_url equals the snapshot response's url. " + lvl2))
     s = Scenario(2)
-    m_digest = sha256_hash(jcs(manifest(with_chain=False)))
-    out.append(verify_case(P + "manifest-reused-history", "The verifier saw this manifest before, under run r0 for another response.",
-                           ["ACA-L2-022"], 2, s, 2, "invalid", ["aca-manifest-reused"],
+    s.agent_url = COPY
+    out.append(verify_case(P + "replayed-at-other-url", "The response copied verbatim to another URL of the same origin; its manifest names the original URL.",
+                           ["ACA-L2-024"], 2, s, 2, "invalid", ["aca-response-url-mismatch"],
+                           detail="Header, body, run and manifest are the original's; ACA-L2-024: response_url %s is not the URL verified %s. Level 1." % (AGENT, COPY)))
+    out.append(verify_case(P + "replayed-unbound-no-history", "The same copy with a seed-shaped manifest and a verifier without history.",
+                           ["ACA-L2-022", "ACA-L2-025"], 2, seed_scenario(COPY), 2, "valid", out_level=2, warnings=["aca-response-unbound"],
+                           detail="Nothing in an unbound manifest tells the copy from the original, and without history ACA-L2-022 has nothing "
+                                  "to compare (the residual ACA-L2-025 warns about). " + lvl2))
+    s = Scenario(2)
+    mm = manifest(with_chain=False, response_url="HTTPS://AGENT.example:443/runs/./r1")
+    l2_manifest_only(s, mm)
+    out.append(verify_case(P + "response-url-other-spelling", "response_url spelled with capitals, the default port and a dot segment.",
+                           ["ACA-L2-024"], 2, s, 2, "valid", out_level=2,
+                           detail="URL equality (Definitions): the WHATWG serialization of both is https://agent.example/runs/r1. " + lvl2))
+    s = Scenario(2)
+    s.agent_url = AGENT + "?user=2"
+    out.append(verify_case(P + "response-url-query-differs", "The response is verified at the same path with a query; the manifest names the URL without it.",
+                           ["ACA-L2-024"], 2, s, 2, "invalid", ["aca-response-url-mismatch"],
+                           detail="URL equality compares the query: %s?user=2 is another URL. Level 1." % AGENT))
+    s = Scenario(2)
+    l2_manifest_only(s, manifest(with_chain=False, response_url=AGENT + "#answer"))
+    out.append(verify_case(P + "response-url-fragment", "response_url carries a fragment.", ["ACA-L2-024"], 2, s, 2, "invalid",
+                           ["aca-response-url-mismatch"],
+                           detail="URL equality keeps and compares fragments; the URL of a fetched response has none, so a response_url with "
+                                  "one never names it. Level 1."))
+    s = Scenario(2)
+    l2_manifest_only(s, manifest(with_chain=False, response_url="/runs/r1"))
+    out.append(verify_case(P + "response-url-relative", "response_url is a relative reference.", ["ACA-L2-024", "ACA-L2-003"], 2, s, 2, "invalid",
+                           ["aca-url-invalid"], warnings=[],
+                           detail="ACA-L2-024: not a web URL, reported by ACA-L2-003 and not compared; the member is present, so no "
+                                  "aca-response-unbound. Level 1."))
+    # History: the original keeps its verdict, whatever was recorded before it.
+    out.append(verify_case(P + "original-after-replay-recorded", "The genuine response, verified after the verifier recorded a copy of it at another URL.",
+                           ["ACA-L2-022", "ACA-L2-024"], 2, Scenario(2), 2, "valid", out_level=2,
+                           detail="history: the same manifest digest, run r1, response %s. ACA-L2-022: a manifest with response_url is judged "
+                                  "by ACA-L2-024 alone, which it passes; the history is not consulted. " % COPY + lvl2,
+                           history=[{"digest": b_digest, "response_url": COPY, "run_id": "r1"}]))
+    s = Scenario(2)
+    s.agent_url = COPY
+    out.append(verify_case(P + "replay-after-original-recorded", "The copy, verified after the verifier recorded the genuine response.",
+                           ["ACA-L2-022", "ACA-L2-024"], 2, s, 2, "invalid", ["aca-response-url-mismatch"],
+                           detail="It fails by ACA-L2-024, exactly as without history; ACA-L2-022 is not consulted for a bound manifest, "
+                                  "so aca-manifest-reused is not raised. Level 1.",
+                           history=[{"digest": b_digest, "response_url": AGENT, "run_id": "r1"}]))
+    out.append(verify_case(P + "manifest-reused-history", "The verifier saw this seed-shaped manifest before, under run r0 for another response.",
+                           ["ACA-L2-022"], 2, seed_scenario(), 2, "invalid", ["aca-manifest-reused"],
                            detail="history has the manifest's digest (SHA-256 of its JCS body) with run r0 and response .../runs/r0 (ACA-L2-022). Level 1.",
-                           history=[{"digest": m_digest, "response_url": "https://agent.example/runs/r0", "run_id": "r0"}]))
-    out.append(verify_case(P + "manifest-seen-same-response", "The verifier verified this same response before.", ["ACA-L2-022"], 2, Scenario(2), 2,
-                           "valid", out_level=2,
+                           history=[{"digest": u_digest, "response_url": "https://agent.example/runs/r0", "run_id": "r0"}]))
+    out.append(verify_case(P + "manifest-seen-same-response", "The verifier verified this same response (seed-shaped manifest) before.", ["ACA-L2-022"], 2,
+                           seed_scenario(), 2, "valid", out_level=2,
                            detail="Same digest, same run r1, same response URL: a re-verification, not reuse (ACA-L2-022). " + lvl2,
-                           history=[{"digest": m_digest, "response_url": AGENT, "run_id": "r1"}]))
-    out.append(verify_case(P + "manifest-seen-other-response-same-run", "The same manifest and run were seen for another response URL.", ["ACA-L2-022"], 2,
-                           Scenario(2), 2, "invalid", ["aca-manifest-reused"],
+                           history=[{"digest": u_digest, "response_url": AGENT, "run_id": "r1"}]))
+    out.append(verify_case(P + "manifest-seen-other-response-same-run", "The same seed-shaped manifest and run were seen for another response URL.", ["ACA-L2-022"], 2,
+                           seed_scenario(), 2, "invalid", ["aca-manifest-reused"],
                            detail="Same run r1 but response .../runs/r9: the manifest was served with two responses (ACA-L2-022). Level 1.",
-                           history=[{"digest": m_digest, "response_url": "https://agent.example/runs/r9", "run_id": "r1"}]))
+                           history=[{"digest": u_digest, "response_url": "https://agent.example/runs/r9", "run_id": "r1"}]))
+    out.append(verify_case(P + "unbound-original-after-replay-recorded", "The genuine response with a seed-shaped manifest, after a copy of it at another URL was recorded.",
+                           ["ACA-L2-022", "ACA-L2-025"], 2, seed_scenario(), 2, "invalid", ["aca-manifest-reused"], warnings=["aca-response-unbound"],
+                           detail="ACA-L2-022: nothing in an unbound manifest says which sighting is the original, so every sighting with "
+                                  "another response fails, the original included (first-recorded-wins would hand the verdict to whoever "
+                                  "is recorded first). Level 1.",
+                           history=[{"digest": u_digest, "response_url": COPY, "run_id": "r1"}]))
     s = Scenario(2)
     s.header(header([(SRC_A, M1, "r1")]))
     out.append(bad("claim-source-not-in-header", "A claim cites a source the header does not list.", ["ACA-L2-012"], s, ["aca-source-not-in-header"], "ACA-L2-012."))
@@ -1340,6 +1451,14 @@ def level3_verify():
     def bad(cid, desc, reqs, s, errors, detail, level=2):
         return verify_case(P + cid, desc, reqs, 3, s, 3, "invalid", errors, detail=detail + " Level %d." % level)
 
+    for status in (500, 404):
+        s = Scenario(3)
+        s.agent_status = status
+        out.append(bad("response-status-%d" % status,
+                       "A complete Level 3 response (chain, signed manifest, discovery, claims in the body) whose own status is %d." % status,
+                       ["ACA-L1-009", "FETCH-007"], s, ["aca-response-fetch-failed", "fetch-http-status"],
+                       "Everything the response points to verifies; ACA-L1-009: its status is not 200, so the agent response failed its "
+                       "fetch (FETCH-007) and nothing else is checked (reporting rule 3).", level=0))
     out.append(ok("baseline", "A complete Level 3 response: chain, signed manifest, discovery with the key.", L3 + ["ACA-L2-001", "ACA-L2-014", "ACA-L2-018", "SIG-001", "SIG-002", "SIG-004", "SIG-005"],
                   Scenario(3), "The signature covers @status, content-type, content-digest with created (now - 60), keyid k1 and alg ed25519; the body is JCS."))
     s = Scenario(3)
@@ -1377,25 +1496,78 @@ def level3_verify():
     out.append(ok("content-type-param", "Content-Type with a charset parameter, covered by the signature.", ["ACA-L2-002", "ACA-L3-014"], s,
                   "The signed content-type value is 'application/json; charset=utf-8'; the media type is application/json."))
 
-    # ---- the agent's identity is the response's origin (issue 8, review F2)
+    # ---- the agent's identity is the response's origin (issue 8, review F2). The manifests of
+    # these cases are seed-shaped (no response_url), so that each case tests the origin rules
+    # alone; their bound twins follow.
+    MIRROR = "https://mirror.example/runs/r1"
     s = Scenario(3)
-    s.agent_url = "https://mirror.example/runs/r1"
+    s.agent_url = MIRROR
+    s.serve_manifest(M1, unbound(manifest()), signed=True)
     out.append(bad("served-from-other-origin", "The same response served from another origin, citing the first origin's signed manifests (issue 8, second attack).",
                    ["ACA-DISC-001", "FETCH-008"], s, ["aca-discovery-fetch-failed", "fetch-not-in-snapshot"],
                    "ACA-DISC-001: keys come from https://mirror.example's discovery document, which the snapshot does not have; "
                    "the signature is not checked further (reporting rule 3)."))
     s = Scenario(3)
-    s.agent_url = "https://mirror.example/runs/r1"
+    s.agent_url = MIRROR
+    s.serve_manifest(M1, unbound(manifest()), signed=True)
     s.serve_json("https://mirror.example/.well-known/agent-citation-attribution", discovery())
     out.append(bad("served-from-other-origin-copied-discovery",
                    "Served from another origin that copies the first origin's discovery document (and so its key).",
                    ["ACA-DISC-001", "ACA-DISC-006"], s, ["aca-manifest-origin-unauthorized"],
                    "ACA-DISC-006: the manifests are on https://agent.example, which mirror.example's discovery document does not "
                    "list in manifest_origins. (Listing it would be the republisher vouching for the response: see ACA-DISC-001.)"))
+    s = Scenario(3)
+    s.agent_url = MIRROR
+    s.serve_json("https://mirror.example/.well-known/agent-citation-attribution",
+                 {**discovery(), "manifest_origins": ["https://agent.example"]})
+    out.append(bad("served-from-other-origin-vouching-bound",
+                   "Served from another origin whose discovery document copies the key and authorizes the original origin; the signed manifest names the original URL.",
+                   ["ACA-L2-024", "ACA-DISC-001", "ACA-DISC-006"], s, ["aca-response-url-mismatch"],
+                   "The residual risk of ACA-DISC-001 (an origin vouching for another agent's response) is closed for bound manifests: "
+                   "ACA-L2-024, response_url %s is not %s. Every Level 3 check passes. Level 1." % (AGENT, MIRROR), level=1))
+    s = Scenario(3)
+    s.agent_url = MIRROR
+    s.serve_json("https://mirror.example/.well-known/agent-citation-attribution",
+                 {**discovery(), "manifest_origins": ["https://agent.example"]})
+    s.serve_manifest(M1, unbound(manifest()), signed=True)
+    out.append(verify_case(P + "served-from-other-origin-vouching-unbound",
+                           "The same vouching mirror with a seed-shaped manifest: the residual risk ACA-DISC-001 declares.",
+                           ["ACA-DISC-001", "ACA-DISC-006", "ACA-L2-025"], 3, s, 3, "valid", out_level=3, warnings=["aca-response-unbound"],
+                           detail="The mirror's own discovery document publishes the key and authorizes agent.example; nothing in an "
+                                  "unbound manifest names the response. Level 3, with the warning of ACA-L2-025."))
+    s = Scenario(3)
+    s.agent_url = "https://agent.example/runs/r1-copy"
+    out.append(bad("replayed-at-other-url", "The complete response copied verbatim to another URL of its own origin (issue 19, item 8).",
+                   ["ACA-L2-024"], s, ["aca-response-url-mismatch"],
+                   "Same origin, so the discovery document, keys and signatures all verify; the signed manifest names %s. Level 1." % AGENT, level=1))
+    s = Scenario(3)
+    s.agent_url = "https://agent.example/runs/r1-copy"
+    m = manifest(response_url="https://agent.example/runs/r1-copy")
+    signed_headers, _, _ = sign_manifest_response(jcs(manifest()), K1, "k1", NOW - 60)
+    s.resources[M1] = stored(200, signed_headers, jcs(m))
+    out.append(bad("response-url-rewritten", "The copy's manifest rewritten in transit to name the copy's URL; the original signature kept.",
+                   ["ACA-L2-024", "ACA-L3-011"], s, ["aca-content-digest-mismatch"],
+                   "response_url now equals the URL verified (ACA-L2-024 holds), but it is part of the signed body: the signed "
+                   "Content-Digest no longer matches (ACA-L3-011)."))
+    s = Scenario(3)
+    s.serve_manifest(M1, unbound(manifest()), signed=True)
+    out.append(verify_case(P + "baseline-unbound", "A complete Level 3 response whose manifest has the seed's shape (no response_url).",
+                           ["ACA-L2-025", "ACA-L3-007"], 3, s, 3, "valid", out_level=3, warnings=["aca-response-unbound"],
+                           detail="ACA-L2-025 is a SHOULD: a warning. Level 3."))
     STRANGER = "https://attacker.example/m/1"
     s = Scenario(3)
     s.header(header([(SRC_A, STRANGER, "r1"), (SRC_B, STRANGER, "r1")]))
-    s.serve_manifest(STRANGER, manifest(), signed=True, key=K2, keyid="k2")
+    s.serve_manifest(STRANGER, manifest(response_url="https://attacker.example/r/1"), signed=True, key=K2, keyid="k2")
+    s.serve_json("https://attacker.example/.well-known/agent-citation-attribution",
+                 {**discovery(keys=False), "keys": {"keys": [K2.jwk("k2")]}})
+    out.append(bad("header-points-at-stranger-bound", "Citation-Source rewritten to a stranger's signed manifest that names the stranger's own response.",
+                   ["ACA-L2-024", "ACA-DISC-001", "ACA-DISC-006", "ACA-L3-013"], s,
+                   ["aca-response-url-mismatch", "aca-key-unresolved", "aca-manifest-origin-unauthorized"],
+                   "ACA-L2-024: the stranger's manifest was emitted for https://attacker.example/r/1 (Level 2); its key and origin "
+                   "fail as in the unbound case. Level 1.", level=1))
+    s = Scenario(3)
+    s.header(header([(SRC_A, STRANGER, "r1"), (SRC_B, STRANGER, "r1")]))
+    s.serve_manifest(STRANGER, unbound(manifest()), signed=True, key=K2, keyid="k2")
     s.serve_json("https://attacker.example/.well-known/agent-citation-attribution",
                  {**discovery(keys=False), "keys": {"keys": [K2.jwk("k2")]}})
     out.append(bad("header-points-at-stranger", "Citation-Source rewritten to a stranger's manifest, signed with the stranger's own published key.",
@@ -1409,6 +1581,19 @@ def level3_verify():
     s.serve_json(DISC, {**discovery(), "manifest_origins": ["https://cdn.agent.example"]})
     out.append(ok("manifest-on-authorized-cdn", "The manifest is hosted on a CDN origin the discovery document lists.", ["ACA-DISC-006"], s,
                   "ACA-DISC-006: https://cdn.agent.example is in manifest_origins; the key k1 comes from agent.example's discovery document."))
+    s = Scenario(3)
+    s.header(header([(SRC_A, CDN, "r1"), (SRC_B, CDN, "r1")]))
+    s.serve_manifest(CDN, manifest(), signed=True, key=K2, keyid="k2")
+    s.serve_json(DISC, {**discovery(), "manifest_origins": ["https://cdn.agent.example"]})
+    s.serve_json("https://cdn.agent.example/.well-known/agent-citation-attribution",
+                 {**discovery(keys=False), "keys": {"keys": [K2.jwk("k2")]}})
+    out.append(bad("cdn-signs-with-its-own-key",
+                   "The manifest is on an authorized CDN origin, signed with a key (k2) that only the CDN origin's own discovery document publishes.",
+                   ["ACA-L3-013", "ACA-DISC-001", "ACA-DISC-006"], s, ["aca-key-unresolved"],
+                   "ACA-L3-013 (review 3, N11): the key comes from the discovery document of the agent response's origin "
+                   "(https://agent.example), which publishes only k1; the CDN's discovery document is never consulted, so k2 is "
+                   "unresolved. A verifier that took keys from the manifest URL's origin would find k2 and pass. "
+                   "The passing twin is aca-l3-verify-manifest-on-authorized-cdn."))
     s = Scenario(3)
     s.header(header([(SRC_A, CDN, "r1"), (SRC_B, CDN, "r1")]))
     s.serve_manifest(CDN, manifest(), signed=True)
@@ -1536,7 +1721,7 @@ def level3_verify():
     s = Scenario(3)
     del s.resources[DISC]
     out.append(bad("discovery-absent", "No discovery document.", ["ACA-DISC-001", "ACA-L3-013", "FETCH-008"], s, ["aca-discovery-fetch-failed", "fetch-not-in-snapshot"],
-                   "DISC-001 on the manifest's origin https://agent.example."))
+                   "ACA-DISC-001: the discovery document of the agent response's origin https://agent.example."))
     s = Scenario(3)
     s.resources[DISC] = stored(404, [], b"")
     out.append(bad("discovery-404", "The discovery document answers 404.", ["ACA-DISC-001", "FETCH-007"], s, ["aca-discovery-fetch-failed", "fetch-http-status"], "Status 200 required."))

@@ -18,9 +18,9 @@ pub use verify::header::{HeaderEntry, HeaderParse, parse_citation_source};
 pub use verify::manifest::{ManifestFindings, check_manifest};
 pub use verify::support::{Judgement, LexicalJudge, SupportJudge};
 pub use verify::{
-    AcaIncident, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting, SourceReport,
-    VerifyOptions, apply_history, verify_response, verify_snapshot, verify_snapshot_bytes,
-    verify_snapshot_error, verify_url,
+    AcaIncident, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting,
+    SignatureVerdict, SourceReport, VerifyOptions, apply_history, verify_response, verify_snapshot,
+    verify_snapshot_bytes, verify_snapshot_error, verify_url,
 };
 
 use citeproof_model::{Incident, IncidentCode, Severity, json::parse_strict};

@@ -65,6 +65,7 @@ fn source(url: &str, body: &str, quote: &str) -> Value {
 type Tamper = Box<dyn Fn(&mut StoredResponse)>;
 
 struct Scenario {
+    agent_status: u16,
     agent_headers: Vec<(String, String)>,
     agent_url: String,
     agent_body: String,
@@ -90,6 +91,7 @@ impl Scenario {
             "run_id": "r1",
             "agent_id": "agent.example/v1",
             "emitted_at": "2026-04-28T10:00:00Z",
+            "response_url": AGENT,
             "claims": [
                 {"claim_id": "c1", "text": QUOTE_A, "sources": [source(SRC_A, BODY_A, QUOTE_A)], "confidence": "high"},
                 {"claim_id": "c2", "text": "AI crawlers revisit stable canonical URLs more often.", "sources": [source(SRC_B, BODY_B, QUOTE_B)]}
@@ -121,6 +123,7 @@ impl Scenario {
             stored(200, &[("content-type", "text/plain")], BODY_B.as_bytes()),
         );
         Scenario {
+            agent_status: 200,
             agent_headers: vec![
                 ("content-type".into(), "text/plain".into()),
                 ("citation-source".into(), header),
@@ -188,7 +191,7 @@ impl Scenario {
             snapshot_version: 1,
             response: SnapshotResponse {
                 url: self.agent_url.clone(),
-                status: 200,
+                status: self.agent_status,
                 headers: self.agent_headers.clone(),
                 body_base64: STANDARD.encode(self.agent_body.as_bytes()),
             },
@@ -265,6 +268,38 @@ fn cases() -> Vec<Case> {
     use IncidentCode::*;
     let mut v = vec![
         // ---- Level 1 ----
+        // ACA-L1-009: everything else verifies at Level 3; the response's own status does not.
+        case(
+            "agent response 500",
+            0,
+            &[AcaResponseFetchFailed, FetchHttpStatus],
+            |s| s.agent_status = 500,
+        ),
+        case(
+            "agent response 404",
+            0,
+            &[AcaResponseFetchFailed, FetchHttpStatus],
+            |s| s.agent_status = 404,
+        ),
+        case(
+            "agent response gzip",
+            0,
+            &[AcaResponseFetchFailed, FetchContentEncoding],
+            |s| {
+                s.agent_headers
+                    .push(("content-encoding".into(), "gzip".into()))
+            },
+        ),
+        // ACA-L2-024, -025: the manifest names the response it was emitted for.
+        case("served at another URL", 1, &[AcaResponseUrlMismatch], |s| {
+            s.agent_url = "https://agent.example/runs/r1-copy".into()
+        }),
+        case("no response_url", 3, &[AcaResponseUnbound], |s| {
+            s.manifest.as_object_mut().unwrap().remove("response_url");
+        }),
+        case("response_url not a web URL", 1, &[AcaUrlInvalid], |s| {
+            s.manifest["response_url"] = json!("runs/r1");
+        }),
         case("no header", 0, &[AcaHeaderMissing], |s| {
             s.agent_headers.retain(|(n, _)| n != "citation-source")
         }),
@@ -335,7 +370,11 @@ fn cases() -> Vec<Case> {
             "served from another origin that publishes no discovery document (issue 8)",
             2,
             &[AcaDiscoveryFetchFailed],
-            |s| s.agent_url = "https://mirror.example/runs/r1".into(),
+            |s| {
+                // A seed-shaped manifest, so that only the origin rules decide.
+                s.manifest.as_object_mut().unwrap().remove("response_url");
+                s.agent_url = "https://mirror.example/runs/r1".into();
+            },
         ),
         case(
             "manifest on an origin the discovery document does not list",
@@ -355,6 +394,8 @@ fn cases() -> Vec<Case> {
             1,
             &[AcaManifestReused],
             |s| {
+                // ACA-L2-022 applies to manifests that do not name their response.
+                s.manifest.as_object_mut().unwrap().remove("response_url");
                 let digest = s.snapshot().resources[MANIFEST].clone();
                 let digest = sha256_bytes(&body_of(&digest)).to_string();
                 s.opts.history = Some(std::sync::Arc::new(vec![(
@@ -1444,4 +1485,247 @@ fn a_pluggable_judge_reports_under_the_same_code() {
     );
     assert_eq!(unsupported[0].incident.message, "not an exact excerpt");
     assert_eq!(r.level, 1);
+}
+
+/// Issue 19, item 6: what a report says about each manifest and claim agrees with the verdict.
+/// A signature is `valid` (and `signed_by` set) only when the whole Level 3 check of its manifest
+/// passed; a claim is `verified` only when nothing it depends on failed; `failed` names why.
+#[test]
+fn manifest_and_claim_verdicts_agree_with_the_incidents() {
+    use citeproof_aca::SignatureVerdict;
+    let verdicts = |r: &AcaReport| {
+        let m = &r.manifests[0];
+        (
+            m.signature.clone(),
+            m.signed_by.clone(),
+            m.failed.clone(),
+            m.claims
+                .iter()
+                .map(|c| (c.supported, c.verified, c.failed.clone()))
+                .collect::<Vec<_>>(),
+        )
+    };
+    let failed = |codes: &[&str]| SignatureVerdict::Failed {
+        failed: codes.iter().map(|c| (*c).to_owned()).collect(),
+    };
+    let both = |supported: Option<bool>, verified: bool, failed: &[&str]| {
+        let f: Vec<String> = failed.iter().map(|c| (*c).to_owned()).collect();
+        vec![(supported, verified, f.clone()), (supported, verified, f)]
+    };
+
+    let r = Scenario::baseline().verify();
+    assert_eq!(
+        verdicts(&r),
+        (
+            SignatureVerdict::Valid { keyid: "k1".into() },
+            Some("k1".into()),
+            vec![],
+            both(Some(true), true, &[])
+        )
+    );
+
+    // The body rewritten after signing: the signature base still verifies (the signed
+    // Content-Digest header is intact), the digest does not; every claim is still supported by
+    // its excerpt but none is verified.
+    let mut s = Scenario::baseline();
+    s.tamper = Some(Box::new(|r| {
+        let b = String::from_utf8(body_of(r))
+            .unwrap()
+            .replace("agent.example/v1", "agent.example/v9");
+        set_body(r, b.as_bytes());
+    }));
+    let r = s.verify();
+    assert_eq!(r.level, 2);
+    assert_eq!(
+        verdicts(&r),
+        (
+            failed(&["aca-content-digest-mismatch"]),
+            None,
+            vec![],
+            both(Some(true), false, &[])
+        )
+    );
+
+    // Signed with a key the discovery document does not publish.
+    let mut s = Scenario::baseline();
+    s.keyid = "k9".into();
+    let r = s.verify();
+    assert_eq!(
+        verdicts(&r).0,
+        failed(&["aca-key-unresolved"]),
+        "{:?}",
+        r.incidents
+    );
+    assert!(r.manifests[0].claims.iter().all(|c| !c.verified));
+
+    // No discovery document: every manifest's signature fails with it.
+    let mut s = Scenario::baseline();
+    s.resources.insert(
+        DISCOVERY.into(),
+        stored(404, &[("content-type", "text/plain")], b"gone"),
+    );
+    let r = s.verify();
+    assert_eq!(
+        verdicts(&r).0,
+        failed(&["aca-discovery-fetch-failed", "fetch-http-status"])
+    );
+
+    // Level 2 required: the signature is not checked and is never called valid.
+    let mut s = Scenario::baseline();
+    s.opts.required_level = Some(2);
+    let r = s.verify();
+    let (signature, signed_by, _, claims) = verdicts(&r);
+    assert!(matches!(signature, SignatureVerdict::NotChecked { .. }));
+    assert_eq!((signed_by, claims), (None, both(Some(true), true, &[])));
+
+    // A copy at another URL: validly signed, but the manifest names another response.
+    let mut s = Scenario::baseline();
+    s.agent_url = "https://agent.example/runs/r1-copy".into();
+    let r = s.verify();
+    let (signature, _, manifest_failed, claims) = verdicts(&r);
+    assert!(matches!(signature, SignatureVerdict::Valid { .. }));
+    assert_eq!(manifest_failed, ["aca-response-url-mismatch"]);
+    assert_eq!(claims, both(Some(true), false, &[]));
+
+    // The body swapped: each claim says it is not in the response.
+    let mut s = Scenario::baseline();
+    s.agent_body = "The moon is made of cheese.\n".into();
+    let r = s.verify();
+    assert_eq!(
+        verdicts(&r).3,
+        both(Some(true), false, &["aca-claim-not-in-response"])
+    );
+
+    // One claim unsupported: only that claim fails.
+    let mut s = Scenario::baseline();
+    s.manifest["claims"][1]["text"] = json!("AI crawlers never revisit stable canonical URLs.");
+    s.agent_body = format!("{ANSWER} AI crawlers never revisit stable canonical URLs.\n");
+    let r = s.verify();
+    let claims = verdicts(&r).3;
+    assert_eq!(claims[0], (Some(true), true, vec![]));
+    assert_eq!(
+        claims[1],
+        (Some(false), false, vec!["aca-claim-unsupported".to_owned()])
+    );
+
+    // A source that cannot be fetched: its claim is not checked and says why.
+    let mut s = Scenario::baseline();
+    s.resources.insert(SRC_B.into(), stored(500, &[], b"down"));
+    let r = s.verify();
+    let claims = verdicts(&r).3;
+    assert_eq!(claims[0], (Some(true), true, vec![]));
+    assert_eq!(
+        claims[1],
+        (
+            None,
+            false,
+            vec![
+                "aca-source-fetch-failed".to_owned(),
+                "fetch-http-status".to_owned()
+            ]
+        )
+    );
+
+    // A header entry without `run` is located at its source: the claims citing it say so.
+    let mut s = Scenario::baseline();
+    s.header(&format!(
+        "<{SRC_A}>; manifest=\"{MANIFEST}\", <{SRC_B}>; manifest=\"{MANIFEST}\""
+    ));
+    let r = s.verify();
+    assert_eq!(
+        verdicts(&r).3,
+        both(Some(true), false, &["aca-run-missing"])
+    );
+
+    // A failure of the response itself, located nowhere else: no claim of it is verified.
+    let mut s = Scenario::baseline();
+    s.header(&format!(
+        "<{SRC_A}>; manifest=\"{MANIFEST}\"; run=\"r1\", <{SRC_B}>; manifest=\"{MANIFEST}\"; run=\"r2\""
+    ));
+    let r = s.verify();
+    assert!(r.has(IncidentCode::AcaRunMismatch), "{:?}", r.incidents);
+    assert!(
+        r.manifests
+            .iter()
+            .flat_map(|m| &m.claims)
+            .all(|c| !c.verified)
+    );
+}
+
+/// The verdicts of issue 19, item 6, over every case of this file: a signature is `valid` only
+/// when no Level 3 error concerns its manifest (at its URL, under its claims or at the
+/// discovery document and key set), a claim is `verified` only when no error of a checked level
+/// is located at it, at its manifest (Levels 1-2) or at a URL that is neither a manifest nor a
+/// source, and a verified report has every claim verified.
+#[test]
+fn verdict_invariants_hold_in_every_case() {
+    use citeproof_aca::SignatureVerdict;
+    let mut checked = 0;
+    for c in cases() {
+        let mut s = Scenario::baseline();
+        (c.mutate)(&mut s);
+        let r = s.verify();
+        let errors: Vec<_> = r
+            .incidents
+            .iter()
+            .filter(|i| i.incident.severity == citeproof_model::Severity::Error)
+            .collect();
+        let manifest_urls: Vec<&str> = r.manifests.iter().map(|m| m.url.as_str()).collect();
+        let source_urls: Vec<&str> = r
+            .manifests
+            .iter()
+            .flat_map(|m| &m.claims)
+            .flat_map(|c| &c.sources)
+            .map(|s| s.url.as_str())
+            .collect();
+        for m in &r.manifests {
+            if let SignatureVerdict::Valid { keyid } = &m.signature {
+                assert_eq!(m.signed_by.as_deref(), Some(keyid.as_str()), "{}", c.name);
+                let bad = errors.iter().find(|i| {
+                    i.level == 3
+                        && i.incident.location.url.as_deref().is_none_or(|u| {
+                            u == m.url || (!manifest_urls.contains(&u) && !source_urls.contains(&u))
+                        })
+                });
+                assert!(bad.is_none(), "{}: valid signature beside {bad:?}", c.name);
+            } else {
+                assert!(m.signed_by.is_none(), "{}", c.name);
+            }
+            for (ci, claim) in m.claims.iter().enumerate() {
+                if !claim.verified {
+                    continue;
+                }
+                assert_eq!(claim.supported, Some(true), "{}", c.name);
+                let under = format!("/claims/{ci}");
+                let bad = errors.iter().find(|i| {
+                    let at_manifest = i.incident.location.url.as_deref() == Some(m.url.as_str());
+                    let pointer = i.incident.location.pointer.as_deref().unwrap_or("");
+                    let own = pointer == under || pointer.starts_with(&format!("{under}/"));
+                    let response = i.level < 3
+                        && i.incident.location.url.as_deref().is_none_or(|u| {
+                            !manifest_urls.contains(&u) && !source_urls.contains(&u)
+                        });
+                    (at_manifest && (own || (!pointer.starts_with("/claims/") && i.level < 3)))
+                        || response
+                });
+                assert!(
+                    bad.is_none(),
+                    "{}: claim {ci} verified beside {bad:?}",
+                    c.name
+                );
+                checked += 1;
+            }
+        }
+        if r.verified {
+            assert!(
+                r.manifests
+                    .iter()
+                    .flat_map(|m| &m.claims)
+                    .all(|c| c.verified),
+                "{}",
+                c.name
+            );
+        }
+    }
+    assert!(checked > 0);
 }

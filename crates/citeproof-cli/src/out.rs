@@ -86,3 +86,50 @@ pub const NO_DETAILS: Option<()> = None;
 
 /// No incidents.
 pub const NO_INCIDENTS: [(); 0] = [];
+
+/// Text taken from a document under verification, made safe to print on one line of a human
+/// report: control characters (line breaks included), the Unicode line and paragraph
+/// separators and the bidirectional formatting characters are written as `\u{XXXX}`. Without
+/// this, a claim text or a URL in an incident message could print a line of its own (`level
+/// achieved: 3 ... VERIFIED`) or reorder what a terminal shows, and a line would disagree with
+/// the verdict.
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    fn unsafe_char(c: char) -> bool {
+        c.is_control()
+            || matches!(
+                c,
+                '\u{2028}' | '\u{2029}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
+                    | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+            )
+    }
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.push_str(&format!("\\u{{{:04X}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn untrusted_text_stays_on_one_line() {
+        assert_eq!(one_line("plain text, é ü 中"), "plain text, é ü 中");
+        assert_eq!(
+            one_line("a\nlevel achieved: 3\r\t"),
+            "a\\u{000A}level achieved: 3\\u{000D}\\u{0009}"
+        );
+        assert_eq!(
+            one_line("x\u{2028}y\u{202E}z\u{85}"),
+            "x\\u{2028}y\\u{202E}z\\u{0085}"
+        );
+    }
+}

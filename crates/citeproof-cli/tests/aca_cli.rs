@@ -24,6 +24,18 @@ fn stdout_of(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The incident codes of a `--json` report.
+fn codes_of(report: &Value) -> Vec<String> {
+    report["incidents"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|i| i["code"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The B.2 test request with the B.2.6 signature fields, as an HTTP/1.1 message file.
 fn b26_message(dir: &std::path::Path) -> std::path::PathBuf {
     let req = std::fs::read_to_string(rfc("test-request.http")).unwrap();
@@ -354,8 +366,9 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
         assert_eq!(r["level"], 1, "{r}");
         assert!(codes(&r).iter().all(|c| c == "aca-judge-failed"), "{r}");
 
-        // The audit store: a replay of the complete run on another URL is consistent on its
-        // own; with --record the second verification sees the manifest again (ACA-L2-022).
+        // The audit store: the complete run's manifest names its response, so its replay on
+        // another URL fails on its own (ACA-L2-024), recorded or not; the unbound pair shows
+        // what the history (ACA-L2-022) does for manifests that name no response.
         let db = dir.path().join("audit.db");
         let verify_recorded = |path: &str| -> Value {
             let out = citeproof()
@@ -371,7 +384,7 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
             .arg(format!("{base}/runs/replayed"))
             .output()
             .unwrap();
-        assert_eq!(alone.status.code(), Some(0), "{}", stdout_of(&alone));
+        assert_eq!(alone.status.code(), Some(1), "{}", stdout_of(&alone));
         assert_eq!(verify_recorded("/runs/complete")["level"], 3);
         assert_eq!(
             verify_recorded("/runs/complete")["level"],
@@ -380,7 +393,17 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
         );
         let replayed = verify_recorded("/runs/replayed");
         assert_eq!(replayed["level"], 1, "{replayed}");
-        assert_eq!(replayed["incidents"][0]["code"], "aca-manifest-reused");
+        assert_eq!(
+            replayed["incidents"][0]["code"],
+            "aca-response-url-mismatch"
+        );
+        assert_eq!(verify_recorded("/runs/unbound")["level"], 3);
+        let copy = verify_recorded("/runs/unbound-copy");
+        assert_eq!(copy["level"], 1, "{copy}");
+        assert!(
+            codes_of(&copy).contains(&"aca-manifest-reused".to_owned()),
+            "{copy}"
+        );
         let out = citeproof()
             .args(["audit", "--json", "--db"])
             .arg(&db)
@@ -388,14 +411,14 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
             .output()
             .unwrap();
         let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(summary["verifications"], 3);
-        assert_eq!(summary["verified"], 2);
+        assert_eq!(summary["verifications"], 5);
+        assert_eq!(summary["verified"], 3);
+        // Both manifests were served with two responses: a fact the summary keeps.
         let reused = summary["reused_documents"].as_array().unwrap();
-        assert_eq!(reused.len(), 1, "{summary}");
-        assert_eq!(
-            (reused[0][1].as_u64(), reused[0][2].as_u64()),
-            (Some(1), Some(2))
-        );
+        assert_eq!(reused.len(), 2, "{summary}");
+        for r in reused {
+            assert_eq!((r[1].as_u64(), r[2].as_u64()), (Some(1), Some(2)));
+        }
         let out = citeproof()
             .args(["audit", "--db"])
             .arg(&db)
@@ -404,7 +427,7 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
             .unwrap();
         let listing = stdout_of(&out);
         assert_eq!(listing.lines().count(), 1, "{listing}");
-        assert!(listing.contains("/runs/replayed") && listing.contains("NOT VERIFIED"));
+        assert!(listing.contains("/runs/unbound-copy") && listing.contains("NOT VERIFIED"));
         // The time of the verification reads as RFC 3339 UTC (`2026-11-25T03:40:00Z`).
         let when = listing.split_whitespace().nth(1).unwrap();
         let shape: Vec<bool> = when.bytes().map(|b| b.is_ascii_digit()).collect();
@@ -498,8 +521,8 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
                 )
             })
             .collect();
-        // complete: 3; the unsigned snapshot: 2 of 3; the replay of complete: reuse, judged in
-        // input order against line 2; the missing file: an error line.
+        // complete: 3; the unsigned snapshot: 2 of 3; the replay of complete: its manifest
+        // names /runs/complete (ACA-L2-024); the missing file: an error line.
         assert_eq!(
             got,
             [
@@ -509,7 +532,10 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
                 (6, None, false)
             ]
         );
-        assert_eq!(lines[2]["incidents"][0]["code"], "aca-manifest-reused");
+        assert_eq!(
+            lines[2]["incidents"][0]["code"],
+            "aca-response-url-mismatch"
+        );
         assert!(lines[3]["error"].as_str().unwrap().contains("missing.json"));
         assert_eq!(lines[0]["command"], "aca verify");
 

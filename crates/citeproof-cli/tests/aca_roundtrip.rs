@@ -123,6 +123,15 @@ fn broken_runs_report_the_documented_codes() {
         ("reused-manifest", &[IncidentCode::AcaRunMismatch]),
         ("unsupported-claim", &[IncidentCode::AcaClaimUnsupported]),
         ("no-header", &[IncidentCode::AcaHeaderMissing]),
+        ("replayed", &[IncidentCode::AcaResponseUrlMismatch]),
+        (
+            "error-page",
+            &[
+                IncidentCode::AcaResponseFetchFailed,
+                IncidentCode::FetchHttpStatus,
+            ],
+        ),
+        ("unbound", &[IncidentCode::AcaResponseUnbound]),
     ] {
         let report = verify_url(&format!("{base}/runs/{run}"), &fetcher, &opts);
         for code in codes {

@@ -99,6 +99,9 @@ impl AttributionLedger {
             emitted_at,
             claims,
             chain,
+            // The ledger does not know the URL its response will be served at; the platform
+            // that serves it sets `response_url` (ACA-L2-024) before signing.
+            response_url: None,
             extensions: Extensions::default(),
         })
     }

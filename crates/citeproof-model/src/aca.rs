@@ -50,6 +50,10 @@ pub struct Manifest {
     /// Chain-of-citation envelope; required for Level 3.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<Vec<ChainStep>>,
+    /// The URL of the agent response this manifest was emitted for (ACA-L2-024): a copy of the
+    /// response served at another URL is then told apart by the manifest itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_url: Option<HttpUrl>,
     #[serde(flatten)]
     pub extensions: Extensions,
 }

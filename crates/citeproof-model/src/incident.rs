@@ -136,6 +136,7 @@ incident_codes! {
     FetchHttpStatus = "fetch-http-status", Error, "A server answered with a status that the fetch does not accept.";
     FetchContentEncoding = "fetch-content-encoding", Error, "A server applied a content coding although `Accept-Encoding: identity` was requested.";
     // ---- ACA Level 1: Citation-Source header ----
+    AcaResponseFetchFailed = "aca-response-fetch-failed", Error, "The agent response could not be fetched with final status 200 and no content coding (a snapshot's response included).";
     AcaHeaderMissing = "aca-header-missing", Error, "The response has no `Citation-Source` field, or the field lists no source.";
     AcaHeaderSyntax = "aca-header-syntax", Error, "The `Citation-Source` field value does not match the profile grammar.";
     AcaHeaderTooLong = "aca-header-too-long", Error, "The `Citation-Source` field value exceeds 8192 bytes or 256 entries.";
@@ -148,7 +149,9 @@ incident_codes! {
     AcaRunMismatch = "aca-run-mismatch", Error, "Manifests or `run` parameters of one response name different runs, so a manifest was reused across runs.";
     AcaRunMissing = "aca-run-missing", Error, "A header entry has no `run` parameter, so its manifest is not bound to this response's run (Level 2).";
     AcaClaimNotInResponse = "aca-claim-not-in-response", Error, "A manifest claim's text does not occur in the response body: the manifest describes another response.";
-    AcaManifestReused = "aca-manifest-reused", Error, "A manifest already seen by this verifier under another run or for another response is cited again.";
+    AcaResponseUrlMismatch = "aca-response-url-mismatch", Error, "A manifest's `response_url` is not the URL of the response under verification: the manifest was emitted for another response.";
+    AcaResponseUnbound = "aca-response-unbound", Warning, "A manifest has no `response_url`, so a copy of its response served at another URL can only be told apart by a verifier's history.";
+    AcaManifestReused = "aca-manifest-reused", Error, "A manifest without `response_url` already seen by this verifier under another run or for another response is cited again.";
     AcaManifestOriginUnauthorized = "aca-manifest-origin-unauthorized", Error, "A manifest is hosted on an origin that the response origin's discovery document does not authorize.";
     // ---- ACA Level 2: manifests ----
     AcaManifestFetchFailed = "aca-manifest-fetch-failed", Error, "A manifest URL could not be fetched with status 200.";

@@ -251,6 +251,7 @@ pub fn build_synthetic_run(
         created: spec.created,
         expires: None,
     };
+    let agent_url = format!("{origin}/runs/{}", spec.run_id);
     let mut answer = String::new();
     let mut manifest_urls = Vec::with_capacity(spec.manifests);
     for m in 0..spec.manifests {
@@ -283,6 +284,7 @@ pub fn build_synthetic_run(
             "run_id": spec.run_id,
             "agent_id": "bench.citeproof/v1",
             "emitted_at": spec.emitted_at,
+            "response_url": agent_url,
             "claims": claims,
             "chain": chain,
         });
@@ -310,7 +312,6 @@ pub fn build_synthetic_run(
             })
         })
         .collect();
-    let agent_url = format!("{origin}/runs/{}", spec.run_id);
     responses.insert(
         agent_url.clone(),
         SyntheticResponse {

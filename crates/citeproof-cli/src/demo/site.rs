@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use citeproof_jose::SigningKey;
 use citeproof_model::aca::{Confidence, Manifest};
 use citeproof_model::jcs::canonicalize;
+use citeproof_model::primitives::HttpUrl;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -240,9 +241,44 @@ impl<'a> Builder<'a> {
         expected_level: u8,
         description: &str,
     ) -> Result<(), LedgerError> {
+        self.run_bound(
+            name,
+            claims,
+            how,
+            header_run,
+            manifest_run,
+            expected_level,
+            description,
+            true,
+        )
+    }
+
+    /// A run; `bound`: the manifest names the URL of its response (`response_url`,
+    /// ACA-L2-024), as a platform should (ACA-L2-025).
+    #[allow(clippy::too_many_arguments)]
+    fn run_bound(
+        &mut self,
+        name: &str,
+        claims: &[ClaimSpec],
+        how: Serve,
+        header_run: Option<&str>,
+        manifest_run: &str,
+        expected_level: u8,
+        description: &str,
+        bound: bool,
+    ) -> Result<(), LedgerError> {
         let path = format!("/runs/{name}");
         let manifest_path = format!("{path}/manifest");
-        let manifest = self.manifest(manifest_run, claims, how != Serve::Level2)?;
+        let mut manifest = self.manifest(manifest_run, claims, how != Serve::Level2)?;
+        if bound {
+            // The ledger does not know where its response is served; the platform does.
+            manifest.response_url = Some(HttpUrl::parse(&self.url(&path)).map_err(|reason| {
+                SignError::InvalidValue {
+                    what: "response_url",
+                    reason,
+                }
+            })?);
+        }
         let served = self.serve_manifest(&manifest, how)?;
         self.site.routes.insert(manifest_path.clone(), served);
         let sources: Vec<String> = {
@@ -363,14 +399,57 @@ pub fn build_demo_site(
         "Broken at Level 2: the source changed after the run; the excerpt is still there (aca-source-hash-mismatch with aca-excerpt-intact).")?;
     b.run("reused-manifest", &[geo], Serve::Signed, Some("demo-reuse-2"), "demo-reuse-1", 1,
         "Broken at Level 2: the response of run demo-reuse-2 points to the manifest of run demo-reuse-1 (aca-run-mismatch).")?;
-    // The complete run's response, served again at another URL: each response alone is
-    // consistent; only a verifier that remembers manifests (an audit store) sees the reuse.
+    // The complete run's response, served again at another URL: its manifest names the URL it
+    // was emitted for, so the copy fails by itself, in whatever order the two are recorded.
     if let Some(complete) = b.site.routes.get("/runs/complete").cloned() {
-        b.site.routes.insert("/runs/replayed".into(), complete);
+        b.site
+            .routes
+            .insert("/runs/replayed".into(), complete.clone());
         b.site.runs.push(DemoRun {
             url: b.url("/runs/replayed"),
+            expected_level: 1,
+            description: "Broken at Level 2: the complete run's response replayed at another URL; its signed manifest names /runs/complete (aca-response-url-mismatch), whatever an audit store has seen.".into(),
+        });
+        // The complete run's answer and header on an error page (ACA-L1-009).
+        b.site.routes.insert(
+            "/runs/error-page".into(),
+            DemoResponse {
+                status: 500,
+                ..complete
+            },
+        );
+        b.site.runs.push(DemoRun {
+            url: b.url("/runs/error-page"),
+            expected_level: 0,
+            description: "Broken at Level 1: the complete run's header and answer served with status 500 (aca-response-fetch-failed with fetch-http-status).".into(),
+        });
+    }
+    // A stable link that redirects to the complete run: the response verified is the final one,
+    // whose URL the manifest names (ACA-L2-024).
+    b.site.routes.insert(
+        "/runs/latest".into(),
+        DemoResponse {
+            status: 302,
+            headers: vec![("Location".into(), "/runs/complete".into())],
+            body: Vec::new(),
+        },
+    );
+    b.site.runs.push(DemoRun {
+        url: b.url("/runs/latest"),
+        expected_level: 3,
+        description: "A redirect (302) to the complete run: the response verified is the final one, at /runs/complete, which its manifest names.".into(),
+    });
+    // A seed-shaped run whose manifest does not name its response, and a copy of it at another
+    // URL: each is Level 3 alone (with aca-response-unbound); nothing in the manifest tells the
+    // original, so with --record, once both were seen, both fail (aca-manifest-reused).
+    b.run_bound("unbound", &[geo, crawl], Serve::Signed, Some("demo-unbound"), "demo-unbound", 3,
+        "Level 3 with a warning: the manifest does not name its response (aca-response-unbound); with --record, once /runs/unbound-copy was also seen, both fail (aca-manifest-reused).", false)?;
+    if let Some(unbound) = b.site.routes.get("/runs/unbound").cloned() {
+        b.site.routes.insert("/runs/unbound-copy".into(), unbound);
+        b.site.runs.push(DemoRun {
+            url: b.url("/runs/unbound-copy"),
             expected_level: 3,
-            description: "The complete run's response replayed at another URL: Level 3 on its own; with --record after /runs/complete, aca-manifest-reused (Level 1).".into(),
+            description: "The unbound run's response at another URL: Level 3 on its own (aca-response-unbound); with --record, once /runs/unbound was also seen, both fail (aca-manifest-reused).".into(),
         });
     }
     let unsupported = ClaimSpec {
@@ -414,7 +493,7 @@ pub fn build_demo_site(
     );
     for r in &b.site.runs {
         index.push_str(&format!(
-            "  citeproof verify --allow-private {}   # expected level {}\n",
+            "  citeproof aca verify --allow-private {}   # expected level {}\n",
             r.url, r.expected_level
         ));
     }

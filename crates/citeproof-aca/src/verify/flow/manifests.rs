@@ -16,9 +16,17 @@ pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
         report: ManifestReport {
             url: url.to_owned(),
             run_id: None,
+            response_url: None,
             digest: None,
             signed_by: None,
+            signature: SignatureVerdict::NotChecked {
+                reason: "not verified yet".into(),
+            },
+            failed: Vec::new(),
             claims: Vec::new(),
+            fetched: false,
+            label_keyid: None,
+            level3_extra: Vec::new(),
         },
     };
     let resp = match run.fetch_ok(url, IncidentCode::AcaManifestFetchFailed, "manifest") {
@@ -29,6 +37,7 @@ pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
         }
     };
     state.report.digest = Some(sha256_bytes(&resp.body).to_string());
+    state.report.fetched = true;
     let media = resp
         .content_type_essence()
         .unwrap_or_else(|| "application/octet-stream".into());
@@ -49,6 +58,7 @@ pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
             let findings = check_manifest(&value, Some(url));
             run.extend(2, findings.level2.iter().cloned());
             state.report.run_id = findings.manifest.run_id.clone();
+            state.report.response_url = findings.manifest.response_url.clone();
             state.report.claims = findings
                 .manifest
                 .claims
@@ -58,6 +68,8 @@ pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
                     text: c.text.clone(),
                     sources: Vec::new(),
                     supported: None,
+                    verified: false,
+                    failed: Vec::new(),
                 })
                 .collect();
             state.findings = Some(findings);
@@ -99,6 +111,42 @@ pub(super) fn check_run_binding(
                 run.push(2, i);
             }
             Some(_) => {}
+        }
+    }
+}
+
+/// ACA-L2-024 and ACA-L2-025: a manifest that names the response it was emitted for names
+/// this one (URL equality with the URL of the response as verified: the final URL after
+/// redirects, or the snapshot's response URL); a manifest that names none is unbound.
+pub(super) fn check_response_binding(
+    run: &mut Run<'_>,
+    response_url: &str,
+    manifests: &[ManifestState],
+) {
+    for m in manifests {
+        let Some(f) = &m.findings else { continue };
+        match &f.manifest.response_url {
+            Some(named) if urls_equal(named, response_url) => {}
+            Some(named) => {
+                let mut i = Incident::new(
+                    IncidentCode::AcaResponseUrlMismatch,
+                    format!(
+                        "the manifest was emitted for the response `{named}`, not for `{response_url}`: this response is a copy served at another URL, or cites another response's manifest"
+                    ),
+                    url_loc(&m.url),
+                );
+                i.location.pointer = Some("/response_url".into());
+                run.push(2, i);
+            }
+            None if f.manifest.has_response_url_member => {} // invalid: reported by the manifest check
+            None => run.push(
+                2,
+                Incident::new(
+                    IncidentCode::AcaResponseUnbound,
+                    "the manifest does not name the response it was emitted for (response_url): a copy of this response served at another URL can only be told apart by a verifier's history (ACA-L2-022)",
+                    url_loc(&m.url),
+                ),
+            ),
         }
     }
 }
@@ -258,8 +306,10 @@ pub(super) fn has_nonzero_fraction(text: &str) -> bool {
 pub(super) fn check_header_agreement(
     run: &mut Run<'_>,
     entries: &[crate::verify::header::HeaderEntry],
-    manifests: &[ManifestState],
+    manifests: &mut [ManifestState],
 ) {
+    // Level 3 findings about a manifest's chain, located at the source it omits.
+    let mut omitted: Vec<usize> = Vec::new();
     // Equality keys are computed once per distinct URL string and the sources of each manifest
     // collected once: comparing every header entry with every claim source, URL by URL, is
     // O(entries × claims) URL parses.
@@ -272,7 +322,7 @@ pub(super) fn check_header_agreement(
     // Per manifest with findings: the keys of its claims' sources and of its chain's sources.
     let mut cited: Vec<Option<(HashSet<String>, HashSet<String>)>> =
         Vec::with_capacity(manifests.len());
-    for m in manifests {
+    for m in manifests.iter() {
         cited.push(m.findings.as_ref().map(|f| {
             let claims = f
                 .manifest
@@ -308,6 +358,7 @@ pub(super) fn check_header_agreement(
         // A consulted source no claim cites is fine ("every source URL consulted"), but at
         // Level 3 the chain of its manifest records the tool call that consulted it.
         if !claims.contains(k) && !chain.contains(k) {
+            omitted.push(i);
             run.push(
                 3,
                 Incident::new(
@@ -321,7 +372,14 @@ pub(super) fn check_header_agreement(
             );
         }
     }
-    for m in manifests {
+    for i in omitted {
+        if let Some(m) = manifests.get_mut(i) {
+            m.report
+                .level3_extra
+                .push(IncidentCode::AcaSourceNotInManifest);
+        }
+    }
+    for m in manifests.iter() {
         let Some(f) = &m.findings else { continue };
         for c in &f.manifest.claims {
             for s in &c.sources {

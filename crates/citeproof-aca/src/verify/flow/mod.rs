@@ -5,16 +5,18 @@
 //! - [`report`]: options and the report types;
 //! - `manifests`: step 2, the manifests and how they bind to this response;
 //! - `sources`: steps 3 and 4, re-fetched sources, excerpts and the support check;
-//! - `keys`: discovery documents and keys (Level 3).
+//! - `keys`: discovery documents and keys (Level 3);
+//! - `verdicts`: what each manifest's signature line and each claim line may say.
 
 mod keys;
 mod manifests;
 pub mod report;
 mod sources;
+mod verdicts;
 
 pub use report::{
-    AcaIncident, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting, SourceReport,
-    VerifyOptions,
+    AcaIncident, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting,
+    SignatureVerdict, SourceReport, VerifyOptions,
 };
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -44,7 +46,7 @@ use crate::verify::url::{equality_key, origin_of, urls_equal};
 use keys::{KeyTable, check_manifest_origin, load_keys};
 use manifests::{
     check_claim_id_conflicts, check_claims_in_response, check_emission_time,
-    check_header_agreement, check_run_binding, load_manifest,
+    check_header_agreement, check_response_binding, check_run_binding, load_manifest,
 };
 use sources::check_sources;
 
@@ -60,10 +62,53 @@ pub fn verify_url(url: &str, fetcher: &dyn Fetcher, opts: &VerifyOptions) -> Aca
         Ok(resp) => verify_response(&resp, fetcher, opts),
         Err(e) => {
             let mut run = Run::new(fetcher, opts, url);
-            run.push(1, fetch_cause(&e, url));
+            run.extend(1, response_fetch_failed(url, fetch_cause(&e, url)));
             run.finish(opts.required_level.unwrap_or(1), Vec::new())
         }
     }
+}
+
+/// ACA-L1-009 and reporting rule 4: the consumer code of the agent response and its cause.
+fn response_fetch_failed(url: &str, cause: Incident) -> [Incident; 2] {
+    [
+        Incident::new(
+            IncidentCode::AcaResponseFetchFailed,
+            format!(
+                "the agent response `{url}` could not be fetched: {}",
+                cause.message
+            ),
+            url_loc(url),
+        ),
+        cause,
+    ]
+}
+
+/// FETCH-006 and FETCH-007 on a final response: status 200 and no content coding.
+fn final_response_problem(resp: &FetchedResponse, url: &str) -> Option<Incident> {
+    if resp.status != 200 {
+        return Some(Incident::new(
+            IncidentCode::FetchHttpStatus,
+            format!("status {} (only 200 is accepted)", resp.status),
+            url_loc(url),
+        ));
+    }
+    let codings: Vec<String> = resp
+        .header_values("content-encoding")
+        .flat_map(|v| v.split(','))
+        .map(|c| c.trim_matches([' ', '\t']).to_ascii_lowercase())
+        .filter(|c| !c.is_empty())
+        .collect();
+    if codings.iter().any(|c| c != "identity") {
+        return Some(Incident::new(
+            IncidentCode::FetchContentEncoding,
+            format!(
+                "Content-Encoding `{}` was applied although identity was requested",
+                codings.join(", ")
+            ),
+            url_loc(url),
+        ));
+    }
+    None
 }
 
 /// Verifies the agent response of a web snapshot, answering every fetch from the snapshot.
@@ -102,7 +147,8 @@ fn snapshot_failure(e: &FetchError, url: &str, opts: &VerifyOptions) -> AcaRepor
     }
     let nf = NoFetch;
     let mut run = Run::new(&nf, opts, url);
-    run.push(1, fetch_cause(e, url));
+    // A snapshot that cannot be read fails every fetch (FETCH-008), the agent response's first.
+    run.extend(1, response_fetch_failed(url, fetch_cause(e, url)));
     run.finish(opts.required_level.unwrap_or(1), Vec::new())
 }
 
@@ -190,30 +236,10 @@ impl<'a> Run<'a> {
             .fetcher
             .fetch(url)
             .map_err(|e| fail(fetch_cause(&e, url)))?;
-        if resp.status != 200 {
-            return Err(fail(Incident::new(
-                IncidentCode::FetchHttpStatus,
-                format!("status {} (only 200 is accepted)", resp.status),
-                url_loc(url),
-            )));
+        match final_response_problem(&resp, url) {
+            Some(cause) => Err(fail(cause)),
+            None => Ok(resp),
         }
-        let codings: Vec<String> = resp
-            .header_values("content-encoding")
-            .flat_map(|v| v.split(','))
-            .map(|c| c.trim_matches([' ', '\t']).to_ascii_lowercase())
-            .filter(|c| !c.is_empty())
-            .collect();
-        if codings.iter().any(|c| c != "identity") {
-            return Err(fail(Incident::new(
-                IncidentCode::FetchContentEncoding,
-                format!(
-                    "Content-Encoding `{}` was applied although identity was requested",
-                    codings.join(", ")
-                ),
-                url_loc(url),
-            )));
-        }
-        Ok(resp)
     }
 
     fn finish(mut self, required: u8, manifests: Vec<ManifestReport>) -> AcaReport {
@@ -231,7 +257,7 @@ impl<'a> Run<'a> {
             level = l;
         }
         self.incidents.sort_by_key(|i| i.level);
-        AcaReport {
+        let mut report = AcaReport {
             level,
             required_level: required,
             verified: level >= required,
@@ -239,7 +265,9 @@ impl<'a> Run<'a> {
             incidents: self.incidents,
             manifests,
             judge: self.opts.judge.name().to_owned(),
-        }
+        };
+        verdicts::settle(&mut report);
+        report
     }
 }
 
@@ -251,6 +279,14 @@ pub fn verify_response(
 ) -> AcaReport {
     let budgeted = BudgetedFetcher::new(fetcher, opts.budget);
     let mut run = Run::new(&budgeted, opts, &agent.url);
+
+    // ACA-L1-009: the agent response is the final response of a GET under the fetching rules
+    // (a snapshot's `response` included): an error page is not the agent's answer, whatever
+    // header it carries. Nothing else is checked (reporting rule 3).
+    if let Some(cause) = final_response_problem(agent, &agent.url) {
+        run.extend(1, response_fetch_failed(&agent.url, cause));
+        return run.finish(opts.required_level.unwrap_or(1), Vec::new());
+    }
 
     // Step 1: Citation-Source (Level 1).
     let lines: Vec<&str> = agent.header_values("citation-source").collect();
@@ -292,16 +328,19 @@ pub fn verify_response(
     let required = opts.required_level.unwrap_or(claimed).clamp(1, 3);
 
     check_run_binding(&mut run, &manifests, header.run.as_deref());
+    check_response_binding(&mut run, &agent.url, &manifests);
     check_claims_in_response(&mut run, agent, &mut manifests);
     check_claim_id_conflicts(&mut run, &manifests);
     check_emission_time(&mut run, &manifests);
-    check_header_agreement(&mut run, &header.entries, &manifests);
+    check_header_agreement(&mut run, &header.entries, &mut manifests);
     check_sources(&mut run, &mut manifests);
 
     // Step 3: chain and signatures (Level 3).
     let response_origin = origin_of(&agent.url).unwrap_or_default();
     if required >= 3 {
         let mut tables: BTreeMap<String, KeyTable> = BTreeMap::new();
+        // Errors of the discovery document and key set: they concern every manifest's signature.
+        let mut key_failures: Vec<IncidentCode> = Vec::new();
         for m in &mut manifests {
             if let Some(f) = &m.findings {
                 run.extend(3, f.level3.iter().cloned());
@@ -321,9 +360,17 @@ pub fn verify_response(
             // document names the keys, whatever origin hosts the manifest.
             let origin = response_origin.clone();
             if !tables.contains_key(&origin) {
+                let before = run.incidents.len();
                 let table = load_keys(&mut run, &origin);
+                key_failures.extend(
+                    run.incidents[before..]
+                        .iter()
+                        .filter(|i| i.incident.severity == Severity::Error)
+                        .map(|i| i.incident.code),
+                );
                 tables.insert(origin.clone(), table);
             }
+            m.report.level3_extra.extend(key_failures.iter().copied());
             let empty = KeyTable::default();
             let table = tables.get(&origin).unwrap_or(&empty);
             check_manifest_origin(&mut run, &m.url, &origin, table);
@@ -345,7 +392,8 @@ pub fn verify_response(
             };
             let found = check_response_signature(&received, table, settings, Some(&m.url));
             run.extend(3, found.incidents);
-            m.report.signed_by = found.verified.map(|v| v.keyid);
+            // Not yet a verdict: `verdicts` decides whether the whole Level 3 check passed.
+            m.report.label_keyid = found.verified.map(|v| v.keyid);
         }
     }
     let reports = manifests.into_iter().map(|m| m.report).collect();
@@ -356,12 +404,17 @@ pub fn verify_response(
     report
 }
 
-/// ACA-L2-022 on a finished report: a manifest seen before under another run or for another
-/// response is reused. Also used after a batch verified in parallel, in input order, so the
-/// verdict does not depend on timing.
+/// ACA-L2-022 on a finished report: a manifest that does not name its response (no
+/// `response_url`) seen before under another run or for another response is reused. A manifest
+/// that names its response is judged by ACA-L2-024 alone: which sighting is the original is
+/// written in it, so the order in which sightings were recorded never matters. Also used after
+/// a batch verified in parallel, in input order.
 pub fn apply_history(report: &mut AcaReport, history: &dyn ManifestHistory) {
     let mut found = Vec::new();
     for m in &report.manifests {
+        if m.response_url.is_some() {
+            continue;
+        }
         let Some(digest) = &m.digest else { continue };
         let run_id = m.run_id.as_deref();
         let earlier = history
@@ -390,4 +443,5 @@ pub fn apply_history(report: &mut AcaReport, history: &dyn ManifestHistory) {
     report.incidents.sort_by_key(|i| i.level);
     report.level = report.level.min(1);
     report.verified = report.level >= report.required_level;
+    verdicts::settle(report);
 }

@@ -153,13 +153,51 @@ pub struct ManifestReport {
     pub url: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
+    /// The manifest's `response_url` when it is a web URL (ACA-L2-024): the response it was
+    /// emitted for. A manifest that names its response is judged by that name, never by the
+    /// history (ACA-L2-022).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_url: Option<String>,
     /// `sha256:<hex>` of the manifest body as served (what an audit store remembers).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
-    /// `Some(keyid)` when a signature verified (Level 3 only).
+    /// `Some(keyid)` only when the whole Level 3 check of this manifest passed
+    /// (`signature` is `valid`): never for a signature that verified over a body that does not
+    /// match its digest, or under a key the agent does not publish.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signed_by: Option<String>,
+    /// The Level 3 check of this manifest: chain, signature, digest, canonical body, key and
+    /// origin (ACA-L3-*, ACA-DISC-*).
+    pub signature: SignatureVerdict,
+    /// Codes of the Level 1-2 errors about this manifest itself (not its claims), e.g.
+    /// `aca-response-url-mismatch` or `aca-manifest-reused`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<String>,
     pub claims: Vec<ClaimReport>,
+    /// The manifest was fetched (its Level 3 check could run).
+    #[serde(skip)]
+    pub(crate) fetched: bool,
+    /// The keyid of a signature label that verified cryptographically (ACA-L3-014): not yet a
+    /// verdict, see `signature`.
+    #[serde(skip)]
+    pub(crate) label_keyid: Option<String>,
+    /// Level 3 errors that concern this manifest without being located at it: its discovery
+    /// document or key set, a consulted source its chain omits (ACA-L2-012).
+    #[serde(skip)]
+    pub(crate) level3_extra: Vec<IncidentCode>,
+}
+
+/// The Level 3 verdict of one manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum SignatureVerdict {
+    /// Level 3 was not checked for this manifest.
+    NotChecked { reason: String },
+    /// Every Level 3 check of this manifest passed, with the key `keyid` of the response
+    /// origin's discovery document.
+    Valid { keyid: String },
+    /// These Level 3 checks of this manifest failed.
+    Failed { failed: Vec<String> },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -169,9 +207,16 @@ pub struct ClaimReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     pub sources: Vec<SourceReport>,
-    /// `Some(true/false)` when the support check ran.
+    /// `Some(true/false)` when the support check ran: whether the excerpts support the text,
+    /// nothing more (see `verified`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub supported: Option<bool>,
+    /// Supported, and nothing this claim depends on failed at the levels checked: the claim
+    /// itself, its sources, its manifest (its signature included at Level 3) and the response.
+    pub verified: bool,
+    /// Codes of the errors about this claim and its sources.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -37,6 +37,11 @@ pub struct CheckedManifest {
     pub chain: Option<Vec<CheckedStep>>,
     /// `true` when the manifest has a `chain` member at all (a Level 3 hint).
     pub has_chain_member: bool,
+    /// `response_url` when it is a web URL (ACA-L2-024).
+    pub response_url: Option<String>,
+    /// `true` when the manifest has a `response_url` member at all, valid or not: such a
+    /// manifest is not "unbound" (ACA-L2-025), and an invalid one has its own incident.
+    pub has_response_url_member: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -70,7 +75,14 @@ pub struct CheckedStep {
 
 /// Members of a manifest, a claim and a claim source (ACA-L2-003, -005, -008); a chain step's
 /// are in `chain`.
-const MANIFEST_MEMBERS: &[&str] = &["run_id", "agent_id", "emitted_at", "claims", "chain"];
+const MANIFEST_MEMBERS: &[&str] = &[
+    "run_id",
+    "agent_id",
+    "emitted_at",
+    "claims",
+    "chain",
+    "response_url",
+];
 const CLAIM_MEMBERS: &[&str] = &["claim_id", "text", "sources", "confidence"];
 const SOURCE_MEMBERS: &[&str] = &[
     "url",
@@ -179,6 +191,23 @@ pub fn check_manifest(value: &Value, url: Option<&str>) -> ManifestFindings {
             Ok(t) => f.manifest.emitted_at = Some(t),
             Err((code, msg)) => l2.push(ctx.at(code, "/emitted_at", format!("emitted_at: {msg}"))),
         },
+    }
+    f.manifest.has_response_url_member = obj.contains_key("response_url");
+    match obj.get("response_url") {
+        None => {}
+        Some(Value::String(u)) => match web_url_problem(u) {
+            None => f.manifest.response_url = Some(u.clone()),
+            Some(problem) => l2.push(ctx.at(
+                IncidentCode::AcaUrlInvalid,
+                "/response_url",
+                format!("response_url `{u}` is not a web URL: {problem}"),
+            )),
+        },
+        Some(v) => l2.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            "/response_url",
+            format!("response_url must be a string, found {}", kind(v)),
+        )),
     }
     match obj.get("claims") {
         None => l2.push(ctx.at(

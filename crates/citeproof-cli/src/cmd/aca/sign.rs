@@ -1,5 +1,6 @@
-//! `citeproof aca sign MANIFEST.json --key KEY.pem --kid ID [--created UNIX] [--json]`: prints
-//! the signed manifest response as JSON `{"status":200,"headers":[[name,value],...],"body":"..."}`.
+//! `citeproof aca sign MANIFEST.json --key KEY.pem --kid ID [--response-url URL] [--created UNIX]
+//! [--json]`: prints the signed manifest response as JSON
+//! `{"status":200,"headers":[[name,value],...],"body":"..."}`.
 //! The legacy spelling `citeproof sign manifest ... --keyid ID` still works, with a notice.
 
 use std::process::ExitCode;
@@ -47,6 +48,11 @@ pub struct Args {
     /// `expires`, Unix seconds.
     #[arg(long)]
     expires: Option<i64>,
+    /// The URL the agent response will be served at: written into the manifest as
+    /// `response_url` before signing (ACA-L2-024), so that a copy of the response served at
+    /// another URL fails verification. Refused when the manifest already names another URL.
+    #[arg(long, value_name = "URL")]
+    response_url: Option<String>,
     /// Sign even when the manifest breaks profile rules (for building test cases).
     #[arg(long)]
     allow_invalid: bool,
@@ -57,8 +63,11 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<ExitCode, Failure> {
     let bytes = read_document(&a.manifest)?;
-    let value = parse_strict(&bytes)
+    let mut value = parse_strict(&bytes)
         .map_err(|e| Failure::Invalid(format!("{}: {}", display(&a.manifest), e.to_incident())))?;
+    if let Some(url) = &a.response_url {
+        bind_response(&mut value, url, &a.manifest)?;
+    }
     let errors: Vec<Incident> = citeproof_aca::validate_manifest_value(&value)
         .into_iter()
         .filter(|i| i.severity == Severity::Error)
@@ -110,4 +119,34 @@ pub fn run(a: Args) -> Result<ExitCode, Failure> {
     );
     out::println(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `response_url` into the manifest (ACA-L2-024); a manifest that already names another
+/// response is not silently re-bound.
+fn bind_response(value: &mut serde_json::Value, url: &str, file: &str) -> Result<(), Failure> {
+    if let Some(problem) = citeproof_model::weburl::web_url_problem(url) {
+        return Err(Failure::Usage(format!(
+            "--response-url `{url}` is not a web URL: {problem}"
+        )));
+    }
+    let Some(obj) = value.as_object_mut() else {
+        return Err(Failure::Invalid(format!(
+            "{}: a manifest must be a JSON object",
+            display(file)
+        )));
+    };
+    match obj.get("response_url") {
+        Some(serde_json::Value::String(named))
+            if citeproof_model::weburl::urls_equal(named, url) => {}
+        Some(other) => {
+            return Err(Failure::Invalid(format!(
+                "{} already names the response {other}; refusing to re-bind it to `{url}`",
+                display(file)
+            )));
+        }
+        None => {
+            obj.insert("response_url".into(), serde_json::Value::String(url.into()));
+        }
+    }
+    Ok(())
 }

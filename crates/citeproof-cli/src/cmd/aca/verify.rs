@@ -4,11 +4,15 @@
 
 use std::process::ExitCode;
 
-use citeproof_aca::{AcaReport, VerifyOptions, verify_snapshot_bytes, verify_url};
+use citeproof_aca::{
+    AcaReport, ClaimReport, ManifestReport, SignatureVerdict, VerifyOptions, verify_snapshot_bytes,
+    verify_url,
+};
 use citeproof_fetch::{FetchPolicy, HttpFetcher, RecordingFetcher};
 
 use crate::cmd::Failure;
 use crate::input::read_limited;
+use crate::out::one_line;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -54,8 +58,10 @@ pub struct Args {
     #[arg(long, default_value_t = 60, requires = "judge")]
     judge_timeout: u64,
     /// Record the verification in this SQLite audit database (created if needed), and report a
-    /// manifest the database has seen under another run or for another response
-    /// (`aca-manifest-reused`). List records with `citeproof audit --db DB list`.
+    /// manifest that names no response (no `response_url`) which the database has seen under
+    /// another run or for another response (`aca-manifest-reused`, ACA-L2-022); a manifest that
+    /// names its response is judged by that name alone. List records with `citeproof audit
+    /// --db DB list`.
     #[arg(long, value_name = "DB")]
     record: Option<std::path::PathBuf>,
 }
@@ -152,9 +158,12 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     })
 }
 
+/// The human report. Every line agrees with the verdict (issue 19, item 6): a signature is
+/// called valid only when the whole Level 3 check of its manifest passed, a claim is tagged
+/// `[supported]` only when nothing it depends on failed, and every other line says what failed.
 fn readable(r: &AcaReport) -> String {
     let mut out = String::new();
-    out.push_str(&format!("response: {}\n", r.url));
+    out.push_str(&format!("response: {}\n", one_line(&r.url)));
     out.push_str(&format!(
         "level achieved: {} (required {}) -> {}\n",
         r.level,
@@ -165,25 +174,39 @@ fn readable(r: &AcaReport) -> String {
             "NOT VERIFIED"
         }
     ));
+    let mut failed: Vec<String> = Vec::new();
+    // The checks of the levels required decide the verdict; an error of a level above is in
+    // the incident list, not here.
+    for i in r.incidents.iter().filter(|i| {
+        i.incident.severity == citeproof_model::Severity::Error && i.level <= r.required_level
+    }) {
+        let item = format!("L{} {}", i.level, i.incident.code);
+        if !failed.contains(&item) {
+            failed.push(item);
+        }
+    }
+    if !failed.is_empty() {
+        out.push_str(&format!("failed checks: {}\n", failed.join(", ")));
+    }
     for m in &r.manifests {
-        out.push_str(&format!("\nmanifest {}", m.url));
+        out.push_str(&format!("\nmanifest {}", one_line(&m.url)));
         if let Some(run) = &m.run_id {
             out.push_str(&format!(" (run {run})"));
         }
-        if let Some(kid) = &m.signed_by {
-            out.push_str(&format!(", signature valid (keyid {kid})"));
-        }
         out.push('\n');
-        for c in &m.claims {
-            let verdict = match c.supported {
-                Some(true) => "supported",
-                Some(false) => "NOT supported",
-                None => "not checked",
-            };
+        if !m.failed.is_empty() {
             out.push_str(&format!(
-                "  claim {} [{verdict}]: {}\n",
+                "  manifest checks FAILED: {}\n",
+                m.failed.join(", ")
+            ));
+        }
+        out.push_str(&format!("  {}\n", signature_line(&m.signature, &m.failed)));
+        for c in &m.claims {
+            out.push_str(&format!(
+                "  claim {} [{}]: {}\n",
                 c.claim_id.as_deref().unwrap_or("?"),
-                c.text.as_deref().unwrap_or("")
+                claim_tag(c, m, r),
+                one_line(c.text.as_deref().unwrap_or(""))
             ));
             for s in &c.sources {
                 out.push_str(&format!("    source {}: {}\n", s.url, s.verdict));
@@ -195,11 +218,66 @@ fn readable(r: &AcaReport) -> String {
     } else {
         out.push_str(&format!("\nincidents ({}):\n", r.incidents.len()));
         for i in &r.incidents {
-            out.push_str(&format!("  L{} {}\n", i.level, i.incident));
+            // Messages quote what the documents say (URLs, member names, texts).
+            out.push_str(&format!(
+                "  L{} {}\n",
+                i.level,
+                one_line(&i.incident.to_string())
+            ));
         }
     }
     out.push_str(&format!("\nsupport check: {}\n", r.judge));
     out
+}
+
+/// `manifest_failed`: the Level 1-2 failures of the manifest, which a valid signature does not
+/// make good (a replayed manifest is validly signed, for another response).
+fn signature_line(v: &SignatureVerdict, manifest_failed: &[String]) -> String {
+    match v {
+        SignatureVerdict::Valid { keyid } if manifest_failed.is_empty() => {
+            format!("signature valid (keyid {keyid}): every Level 3 check of this manifest passed")
+        }
+        SignatureVerdict::Valid { keyid } => format!(
+            "signature valid (keyid {keyid}) over the manifest as served, but the manifest FAILED: {}",
+            manifest_failed.join(", ")
+        ),
+        SignatureVerdict::Failed { failed } if failed.is_empty() => {
+            "signature NOT valid: the Level 3 check of this manifest failed".into()
+        }
+        SignatureVerdict::Failed { failed } => format!(
+            "signature NOT valid: the Level 3 check of this manifest failed: {}",
+            failed.join(", ")
+        ),
+        SignatureVerdict::NotChecked { reason } => format!("signature not checked: {reason}"),
+    }
+}
+
+/// `supported` only for a verified claim; otherwise what failed, then what the excerpt says.
+fn claim_tag(c: &ClaimReport, m: &ManifestReport, r: &AcaReport) -> String {
+    if c.verified {
+        return "supported".into();
+    }
+    let mut why: Vec<String> = c.failed.clone();
+    if !m.failed.is_empty() {
+        why.push(format!("manifest: {}", m.failed.join(", ")));
+    }
+    if r.required_level >= 3 && !matches!(m.signature, SignatureVerdict::Valid { .. }) {
+        why.push("manifest signature NOT valid".into());
+    }
+    if why.is_empty() {
+        why.push("the response failed (see failed checks)".into());
+    }
+    let head = match c.supported {
+        Some(false) => "NOT supported",
+        None => "NOT checked",
+        Some(true) => "NOT verified",
+    };
+    let tail = if c.supported == Some(true) {
+        "; its excerpt alone supports the text"
+    } else {
+        ""
+    };
+    format!("{head}: {}{tail}", why.join("; "))
 }
 
 /// `FILE.warc` is written as WARC (ISO 28500), anything else as the JSON snapshot.

@@ -1,0 +1,156 @@
+//! What each part of a report may claim (issue 19, item 6): the verdict of each manifest's
+//! Level 3 check and of each claim, derived from the incidents after every check (and after the
+//! history of ACA-L2-022), so that no line of any output says more than was verified.
+//!
+//! An error incident of a level that was checked is attributed by its location: to a claim
+//! when it is at a manifest URL under that claim's pointer (`/claims/<i>`), to the manifest when
+//! it is at its URL elsewhere, to every claim citing a source when it is at that source's URL
+//! (a failed fetch), and to the response otherwise. Level 3 incidents that concern a manifest
+//! without being located at it (its discovery document, a consulted source its chain omits)
+//! were noted on the manifest by the flow (`level3_extra`).
+
+use std::collections::{HashMap, HashSet};
+
+use citeproof_model::{IncidentCode, Severity};
+
+use super::report::{AcaReport, SignatureVerdict};
+use crate::verify::url::EqualityKeys;
+
+/// The index of the claim a JSON pointer is under (`/claims/3/sources/0/hash` → 3).
+fn claim_index(pointer: Option<&str>) -> Option<usize> {
+    let rest = pointer?.strip_prefix("/claims/")?;
+    let digits = rest.split('/').next()?;
+    digits.parse().ok()
+}
+
+fn push_unique(list: &mut Vec<String>, code: IncidentCode) {
+    if !list.iter().any(|c| c == code.as_str()) {
+        list.push(code.as_str().to_owned());
+    }
+}
+
+#[derive(Default)]
+struct Found {
+    /// Levels 1-2, about the manifest itself.
+    manifest: Vec<IncidentCode>,
+    /// Level 3, about the manifest or any of its claims.
+    level3: Vec<IncidentCode>,
+    /// By claim index: every level checked.
+    claims: HashMap<usize, Vec<IncidentCode>>,
+}
+
+/// Sets `failed`, `signature` and `signed_by` of every manifest and `failed` and `verified` of
+/// every claim of `report` from its incidents.
+pub(super) fn settle(report: &mut AcaReport) {
+    let required = report.required_level;
+    let index: HashMap<String, usize> = report
+        .manifests
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.url.clone(), i))
+        .collect();
+    let mut found: Vec<Found> = report.manifests.iter().map(|_| Found::default()).collect();
+    let mut keys = EqualityKeys::default();
+    // Error codes located elsewhere, by the equality key of their URL.
+    let mut elsewhere: HashMap<String, Vec<(u8, IncidentCode)>> = HashMap::new();
+    for i in &report.incidents {
+        if i.level > required || i.incident.severity != Severity::Error {
+            continue;
+        }
+        let code = i.incident.code;
+        let url = i.incident.location.url.as_deref();
+        let Some(f) = url
+            .and_then(|u| index.get(u))
+            .and_then(|k| found.get_mut(*k))
+        else {
+            let key = keys.key(url.unwrap_or("")).to_owned();
+            elsewhere.entry(key).or_default().push((i.level, code));
+            continue;
+        };
+        if i.level == 3 {
+            f.level3.push(code);
+        }
+        match claim_index(i.incident.location.pointer.as_deref()) {
+            Some(c) => f.claims.entry(c).or_default().push(code),
+            None if i.level < 3 => f.manifest.push(code),
+            None => {}
+        }
+    }
+    let mut source_keys: HashSet<String> = HashSet::new();
+    for (m, f) in report.manifests.iter_mut().zip(found) {
+        m.failed.clear();
+        for code in &f.manifest {
+            push_unique(&mut m.failed, *code);
+        }
+        m.signature = if required < 3 {
+            SignatureVerdict::NotChecked {
+                reason: format!("Level 3 was not required (required level {required})"),
+            }
+        } else if !m.fetched {
+            SignatureVerdict::NotChecked {
+                reason: "the manifest could not be fetched".into(),
+            }
+        } else {
+            let mut failed = Vec::new();
+            for code in f.level3.iter().chain(&m.level3_extra) {
+                push_unique(&mut failed, *code);
+            }
+            match (&m.label_keyid, failed.is_empty()) {
+                (Some(keyid), true) => SignatureVerdict::Valid {
+                    keyid: keyid.clone(),
+                },
+                _ => SignatureVerdict::Failed { failed },
+            }
+        };
+        m.signed_by = match &m.signature {
+            SignatureVerdict::Valid { keyid } => Some(keyid.clone()),
+            _ => None,
+        };
+        let manifest_ok = m.failed.is_empty()
+            && (required < 3 || matches!(m.signature, SignatureVerdict::Valid { .. }));
+        for (ci, c) in m.claims.iter_mut().enumerate() {
+            c.failed.clear();
+            for code in f.claims.get(&ci).into_iter().flatten() {
+                push_unique(&mut c.failed, *code);
+            }
+            for s in &c.sources {
+                let key = keys.key(&s.url).to_owned();
+                for (_, code) in elsewhere.get(&key).into_iter().flatten() {
+                    push_unique(&mut c.failed, *code);
+                }
+                source_keys.insert(key);
+            }
+            c.verified = c.supported == Some(true) && c.failed.is_empty() && manifest_ok;
+        }
+    }
+    // Whatever is located neither at a manifest nor at a cited source concerns the response
+    // (its status, its header, its binding): no claim of it is verified. Level 3 ones (the
+    // discovery document) were already counted against each manifest's signature.
+    let response_failed = elsewhere.iter().any(|(key, codes)| {
+        !source_keys.contains(key) && codes.iter().any(|(level, _)| *level < 3)
+    });
+    if response_failed {
+        for c in report
+            .manifests
+            .iter_mut()
+            .flat_map(|m| m.claims.iter_mut())
+        {
+            c.verified = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::claim_index;
+
+    #[test]
+    fn claim_pointers_name_their_claim() {
+        assert_eq!(claim_index(Some("/claims/3/sources/0/hash")), Some(3));
+        assert_eq!(claim_index(Some("/claims/12")), Some(12));
+        assert_eq!(claim_index(Some("/claims")), None);
+        assert_eq!(claim_index(Some("/claims/x")), None);
+        assert_eq!(claim_index(Some("/chain/0/sources")), None);
+        assert_eq!(claim_index(None), None);
+    }
+}
