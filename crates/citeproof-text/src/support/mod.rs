@@ -263,7 +263,9 @@ mod tests {
         );
         // Digits of any script by value; a run glued to a letter of any script is no number.
         assert_eq!(
-            digit_numbers("\u{661}\u{662} and \u{ff13}, \u{967},\u{966}\u{966}\u{966} x\u{663} \u{3b1}4"),
+            digit_numbers(
+                "\u{661}\u{662} and \u{ff13}, \u{967},\u{966}\u{966}\u{966} x\u{663} \u{3b1}4"
+            ),
             ["12", "3", "1000"]
         );
         assert_eq!(stem("templates"), "template");
@@ -348,7 +350,10 @@ mod tests {
             "Programmatic GEO templates must not emit one canonical question per page.",
             &format!("{geo} They never emit FAQ blocks.")
         ));
-        assert!(supported(geo, &format!("{geo} They do not emit FAQ blocks.")));
+        assert!(supported(
+            geo,
+            &format!("{geo} They do not emit FAQ blocks.")
+        ));
         // A negation earlier in the same sentence still counts, even for a verbatim fragment.
         assert!(!supported(
             "AI crawlers revisit pages more often.",
@@ -406,12 +411,16 @@ mod tests {
     /// A claim of more than sixteen sentences is not compared.
     #[test]
     fn a_claim_of_seventeen_sentences_is_unsupported() {
-        let claim: String = (0..17).map(|i| format!("Sentence number{i} holds words. ")).collect();
+        let claim: String = (0..17)
+            .map(|i| format!("Sentence number{i} holds words. "))
+            .collect();
         assert!(matches!(
             LexicalJudge.judge(&claim, &[&claim]),
             Judgement::Unsupported { reason } if reason.contains("17 sentences")
         ));
-        let claim: String = (0..16).map(|i| format!("Sentence number{i} holds words. ")).collect();
+        let claim: String = (0..16)
+            .map(|i| format!("Sentence number{i} holds words. "))
+            .collect();
         assert_eq!(LexicalJudge.judge(&claim, &[&claim]), Judgement::Supported);
     }
 
