@@ -271,6 +271,12 @@ class Text:
                 if st not in content:
                     content.append(st)
         self.content = content
+        # Whole-text aggregates, kept for callers of the earlier rule; the rule itself reads
+        # sentences only.
+        self.tokens = set().union(*(x.tokens for x in self.sentences)) if self.sentences else set()
+        self.neg = sum(x.neg for x in self.sentences)
+        self.quant = set().union(*(x.quant for x in self.sentences)) if self.sentences else set()
+        self.numbers = set().union(*(x.numbers for x in self.sentences)) if self.sentences else set()
 
     def length(self):
         return len(self.n)

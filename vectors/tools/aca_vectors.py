@@ -866,9 +866,10 @@ def level2_verify():
                    ["aca-claim-not-in-response"], "M(body) has 'AI crawlers revisit pages rarely.', not c2's text: c2 is not in the response.", level=1))
     s = Scenario(2)
     s.agent_headers[0] = ["content-type", "text/markdown"]
-    s.body = (md.split("\n\n- ")[0] + "\n\n[Sources](https://example.org/crawl.txt \"%s\")\n<!-- %s -->\n" % (TEXT_B, TEXT_B)).encode("utf-8")
-    out.append(bad("body-markdown-claim-in-markup", "c2's text is only in a link title and an HTML comment, which a reader of the answer never sees.", ["ACA-L2-021"], s,
-                   ["aca-claim-not-in-response"], "Link titles and raw HTML contribute nothing to M(body): c2 is not in the response.", level=1))
+    s.body = (md.split("\n\n- ")[0] + "\n\n[Sources](https://example.org/crawl.txt \"%s\") ![%s](dot.png)\n<!-- %s -->\n"
+              % (TEXT_B, TEXT_B, TEXT_B)).encode("utf-8")
+    out.append(bad("body-markdown-claim-in-markup", "c2's text is only in a link title, an image description and an HTML comment, which a reader of the rendered answer never sees.", ["ACA-L2-021"], s,
+                   ["aca-claim-not-in-response"], "Link titles, image descriptions and raw HTML contribute nothing to M(body): c2 is not in the response.", level=1))
     s = Scenario(2)
     s.agent_headers[0] = ["content-type", "application/octet-stream"]
     out.append(bad("body-not-textual", "The answer is served as application/octet-stream.", ["ACA-L2-021"], s,

@@ -5,19 +5,24 @@
 //!
 //! The document is parsed as CommonMark 0.31 by pulldown-cmark with no extension enabled.
 //! M(d) is the concatenation, in document order, of: the content of every text and inline
-//! code node (link and image texts included, destinations and titles not), a line feed for
-//! every soft or hard line break, thematic break and block end. Raw HTML (blocks and inline
-//! tags) is markup and contributes nothing. Pulldown-cmark parses in linear time in practice
+//! code node (link texts included; link destinations and titles, and image descriptions, which
+//! render as attributes, not), a line feed for every soft or hard line break, thematic break
+//! and block end. Raw HTML (blocks and inline tags) is markup and contributes nothing. Pulldown-cmark parses in linear time in practice
 //! (its fuzzing targets quadratic behaviour); the input is an agent response, at most 10 MiB
 //! (FETCH-004).
 
-use pulldown_cmark::{Event, Options, Parser, TagEnd};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 /// M(d): the text of a CommonMark document, markup removed (see the module docs).
 pub fn markdown_text(document: &str) -> String {
     let mut out = String::with_capacity(document.len());
+    // Depth of images: their description is the `alt` attribute, not text of the page.
+    let mut in_image = 0usize;
     for event in Parser::new_ext(document, Options::empty()) {
         match event {
+            Event::Start(Tag::Image { .. }) => in_image += 1,
+            Event::End(TagEnd::Image) => in_image = in_image.saturating_sub(1),
+            Event::Text(_) | Event::Code(_) if in_image > 0 => {}
             Event::Text(text) | Event::Code(text) => out.push_str(&text),
             Event::SoftBreak | Event::HardBreak | Event::Rule => out.push('\n'),
             Event::End(end) if is_block(end) => out.push('\n'),
@@ -48,20 +53,21 @@ mod tests {
     #[test]
     fn markup_is_removed_by_hand() {
         // A tight list's items end with one line feed each, then the list ends; the HTML block
-        // contributes its end only; `&amp;` and `\*` are the characters they stand for.
+        // contributes its end only; `&amp;` and `\*` are the characters they stand for; the
+        // image's description is an attribute, not text.
         let doc = "## Answer\n\n**Programmatic GEO templates** emit at most _one_ canonical\nquestion per \
                    [page](https://example.com/p \"t\").\n\n- AI crawlers `revisit` pages\n- with *stable* \
                    canonical URLs &amp; more\\*\n\n<div>raw</div>\n\n![alt text](x.png) and <b>tag</b> text";
         assert_eq!(
             markdown_text(doc),
             "Answer\nProgrammatic GEO templates emit at most one canonical\nquestion per page.\n\
-             AI crawlers revisit pages\nwith stable canonical URLs & more*\n\n\n\
-             alt text and tag text\n"
+             AI crawlers revisit pages\nwith stable canonical URLs & more*\n\n\n \
+             and tag text\n"
         );
         assert_eq!(
             normalize(&markdown_text(doc)),
             "answer programmatic geo templates emit at most one canonical question per page. ai \
-             crawlers revisit pages with stable canonical urls & more* alt text and tag text"
+             crawlers revisit pages with stable canonical urls & more* and tag text"
         );
     }
 
