@@ -303,23 +303,28 @@ def sentence_supported_by(x, y):
 
 
 def supported_by(c, e):
-    """Whether excerpt e (a Text) supports claim c (a Text): every sentence of the claim is
-    supported by one sentence of e. None when supported, else the failing condition."""
-    if not c.sentences:
+    """Whether excerpt e (a Text) supports claim c (a Text): the m sentences of the claim are
+    supported, in order, by a run of m consecutive sentences of e. None when supported, else
+    the failing condition."""
+    m, n = len(c.sentences), len(e.sentences)
+    if m == 0:
         return "empty"
-    if len(c.sentences) > MAX_CLAIM_SENTENCES:
+    if m > MAX_CLAIM_SENTENCES:
         return "sentences"
-    for x in c.sentences:
-        reasons = [sentence_supported_by(x, y) for y in e.sentences]
-        if None in reasons:
-            continue
-        if not reasons:
-            return "content"
+    if n < m:
+        return "sentences"
+    runs = [[sentence_supported_by(x, e.sentences[j + i]) for i, x in enumerate(c.sentences)]
+            for j in range(n - m + 1)]
+    if any(all(r is None for r in run) for run in runs):
+        return None
+    if m == 1:
+        x = c.sentences[0]
         # The closest sentence: the most content stems of x, the first of equals.
-        best = max(range(len(e.sentences)),
-                   key=lambda j: (sum(1 for st in x.content if st in e.sentences[j].stems), -j))
-        return reasons[best]
-    return None
+        best = max(range(n), key=lambda j: (sum(1 for st in x.content if st in e.sentences[j].stems), -j))
+        return runs[best][0]
+    # The run with the most supported sentences, the first of equals; its first failure.
+    best = max(range(len(runs)), key=lambda j: (sum(1 for r in runs[j] if r is None), -j))
+    return next(r for r in runs[best] if r is not None)
 
 
 def cap(claim_len):

@@ -313,30 +313,35 @@ fn plain_sentence_check(x: &PlainSentence, y: &PlainSentence) -> Result<(), Stri
 }
 
 fn plain_supported_by(c: &Plain, e: &Plain) -> Result<(), String> {
-    let n = c.sentences.len();
-    if n == 0 {
+    let (m, n) = (c.sentences.len(), e.sentences.len());
+    if m == 0 {
         return Err("the claim has no word".into());
     }
-    if n > 16 {
+    if m > 16 {
         return Err(format!(
-            "the claim has {n} sentences; a claim of more than 16 is not checked"
+            "the claim has {m} sentences; a claim of more than 16 is not checked"
         ));
     }
-    for (i, x) in c.sentences.iter().enumerate() {
-        if e.sentences
-            .iter()
-            .any(|y| plain_sentence_check(x, y).is_ok())
-        {
-            continue;
-        }
-        let which = if n == 1 {
-            String::new()
-        } else {
-            format!("sentence {} of the claim: ", i + 1)
-        };
-        if e.sentences.is_empty() {
-            return Err(format!("{which}the excerpt has no word"));
-        }
+    if n < m {
+        return Err(format!(
+            "the claim has {m} sentence(s), the excerpt {n}: no run of {m} sentences supports it"
+        ));
+    }
+    // Every run of m consecutive sentences, each claim sentence against its own.
+    let runs: Vec<Vec<Result<(), String>>> = (0..=n - m)
+        .map(|j| {
+            c.sentences
+                .iter()
+                .zip(&e.sentences[j..j + m])
+                .map(|(x, y)| plain_sentence_check(x, y))
+                .collect()
+        })
+        .collect();
+    if runs.iter().any(|run| run.iter().all(Result::is_ok)) {
+        return Ok(());
+    }
+    let (i, j) = if m == 1 {
+        let x = &c.sentences[0];
         let shared = |y: &PlainSentence| x.content.iter().filter(|s| y.stems.contains(*s)).count();
         let mut best = 0;
         for (j, y) in e.sentences.iter().enumerate() {
@@ -344,14 +349,28 @@ fn plain_supported_by(c: &Plain, e: &Plain) -> Result<(), String> {
                 best = j;
             }
         }
-        let why = plain_sentence_check(x, &e.sentences[best]).unwrap_err();
-        return Err(format!(
-            "{which}{why} (closest: sentence {} of {} of the excerpt)",
-            best + 1,
-            e.sentences.len()
-        ));
-    }
-    Ok(())
+        (0, best)
+    } else {
+        let ok = |run: &Vec<Result<(), String>>| run.iter().filter(|r| r.is_ok()).count();
+        let mut best = 0;
+        for (j, run) in runs.iter().enumerate() {
+            if ok(run) > ok(&runs[best]) {
+                best = j;
+            }
+        }
+        let i = runs[best].iter().position(Result::is_err).unwrap();
+        (i, best + i)
+    };
+    let why = plain_sentence_check(&c.sentences[i], &e.sentences[j]).unwrap_err();
+    let which = if m == 1 {
+        String::new()
+    } else {
+        format!("sentence {} of the claim: ", i + 1)
+    };
+    Err(format!(
+        "{which}{why} (sentence {} of {n} of the excerpt)",
+        j + 1
+    ))
 }
 
 fn plain_judge(claim: &str, excerpts: &[&str]) -> Judgement {

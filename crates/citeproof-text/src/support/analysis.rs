@@ -157,41 +157,68 @@ impl<'t> Analyzed<'t> {
             .is_ok()
     }
 
-    /// The rule of ACA-L2-018 for one excerpt: every sentence of the claim is supported by one
-    /// sentence of `e`. `Err` says which sentence failed, and why against its closest sentence.
+    /// The rule of ACA-L2-018 for one excerpt: the m sentences of the claim are supported, in
+    /// order, by a run of m consecutive sentences of `e`. `Err` says which sentence failed, and
+    /// why against the closest sentence (one-sentence claims) or in the run that came closest.
     pub fn supported_by(&self, e: &Analyzed<'_>) -> Result<(), String> {
-        let n = self.sentences.len();
-        if n == 0 {
+        let (m, n) = (self.sentences.len(), e.sentences.len());
+        if m == 0 {
             return Err("the claim has no word".into());
         }
-        if n > MAX_CLAIM_SENTENCES {
+        if m > MAX_CLAIM_SENTENCES {
             return Err(format!(
-                "the claim has {n} sentences; a claim of more than {MAX_CLAIM_SENTENCES} is not checked"
+                "the claim has {m} sentences; a claim of more than {MAX_CLAIM_SENTENCES} is not checked"
             ));
         }
-        for (i, x) in self.sentences.iter().enumerate() {
-            if e.sentences
+        if n < m {
+            return Err(format!(
+                "the claim has {m} sentence(s), the excerpt {n}: no run of {m} sentences supports it"
+            ));
+        }
+        // For each start of a run, how many claim sentences its sentences support; O(m n)
+        // comparisons, each O(|y| log |y|): at most 16 times the excerpt.
+        let mut best = (0usize, 0usize);
+        for j in 0..=n - m {
+            let run = e.sentences.get(j..j + m).unwrap_or_default();
+            let supported = self
+                .sentences
                 .iter()
-                .any(|y| self.sentence_check(x, e, y, false).is_ok())
-            {
-                continue;
+                .zip(run)
+                .filter(|(x, y)| self.sentence_check(x, e, y, false).is_ok())
+                .count();
+            if supported == m {
+                return Ok(());
             }
-            let which = if n == 1 {
-                String::new()
-            } else {
-                format!("sentence {} of the claim: ", i + 1)
-            };
-            let Some((j, y)) = self.closest(x, e) else {
-                return Err(format!("{which}the excerpt has no word"));
-            };
-            let why = self.sentence_check(x, e, y, true).err().unwrap_or_default();
-            return Err(format!(
-                "{which}{why} (closest: sentence {} of {} of the excerpt)",
-                j + 1,
-                e.sentences.len()
-            ));
+            if supported > best.1 {
+                best = (j, supported);
+            }
         }
-        Ok(())
+        let (x, j) = if m == 1 {
+            let x = self.sentences.first();
+            let j = x.and_then(|x| self.closest(x, e)).map(|(j, _)| j);
+            (x, j.unwrap_or(0))
+        } else {
+            let failing = self
+                .sentences
+                .iter()
+                .zip(e.sentences.iter().skip(best.0))
+                .position(|(x, y)| self.sentence_check(x, e, y, false).is_err())
+                .unwrap_or(0);
+            (self.sentences.get(failing), best.0 + failing)
+        };
+        let (Some(x), Some(y)) = (x, e.sentences.get(j)) else {
+            return Err("the excerpt has no word".into());
+        };
+        let why = self.sentence_check(x, e, y, true).err().unwrap_or_default();
+        let which = if m == 1 {
+            String::new()
+        } else {
+            format!("sentence {} of the claim: ", j - best.0 + 1)
+        };
+        Err(format!(
+            "{which}{why} (sentence {} of {n} of the excerpt)",
+            j + 1
+        ))
     }
 
     /// The sentence of `e` holding the most content stems of `x`, the first of equals. Each

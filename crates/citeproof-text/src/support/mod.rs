@@ -5,8 +5,9 @@
 //!
 //! The reference judge is the profile's deterministic lexical rule ("ACA Level 2", support
 //! check). A text is cut into sentences ([`sentences`]: NFKC, default ignorable code points
-//! removed, case folded); a claim is supported when one excerpt e supports every sentence x of
-//! the claim, each by one sentence y of e satisfying all of:
+//! removed, case folded); a claim of m sentences is supported when one excerpt e has a run of
+//! m consecutive sentences that supports the claim's sentences in order, each sentence x by
+//! its sentence y satisfying all of:
 //!
 //! ```text
 //! negation parity : neg(x) ≡ neg(y)  (mod 2)
@@ -359,10 +360,15 @@ mod tests {
             "AI crawlers revisit pages more often.",
             "No AI crawlers revisit pages more often."
         ));
-        // A negation moved from one sentence of the claim to the other.
+        // A negation moved from one sentence of the claim to the other, or split off into a
+        // sentence of its own that an unrelated negative sentence would support.
         assert!(!supported(
             "AI crawlers do not revisit stable canonical URLs more often. That is surprising.",
             crawl
+        ));
+        assert!(!supported(
+            "AI crawlers do not. Revisit pages more often.",
+            "AI crawlers revisit pages more often. Crawlers are not slow."
         ));
         assert!(supported(crawl, crawl));
     }
