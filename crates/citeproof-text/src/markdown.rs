@@ -84,7 +84,8 @@ mod tests {
     /// takes at most a few times as long at 256 KiB as at 32 KiB, per byte.
     #[test]
     fn pathological_inputs_stay_linear() {
-        let shapes: [(&str, fn(usize) -> String); 6] = [
+        type Shape = (&'static str, fn(usize) -> String);
+        let shapes: [Shape; 6] = [
             ("open brackets", |n| "[a".repeat(n / 2)),
             ("emphasis runs", |n| "*a_".repeat(n / 3)),
             ("nested quotes", |n| format!("{}a", ">".repeat(n))),
