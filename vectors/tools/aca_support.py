@@ -93,9 +93,20 @@ def is_default_ignorable(ch):
     return any(lo <= cp <= hi for lo, hi in DEFAULT_IGNORABLE)
 
 
+# Bidirectional embeddings, overrides and isolates: default ignorable, but they change the order
+# in which a reader sees the letters ("\u202eton" reads "not"), so they are kept.
+BIDI_CONTROLS = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
+
+
+def is_bidi_control(ch):
+    return ord(ch) in BIDI_CONTROLS
+
+
 def D(s):
-    """NFKC, then every Default_Ignorable_Code_Point removed: the text sentences are cut from."""
-    return "".join(ch for ch in unicodedata.normalize("NFKC", s) if not is_default_ignorable(ch))
+    """NFKC, then every Default_Ignorable_Code_Point that is no bidirectional control removed:
+    the text sentences are cut from."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", s)
+                   if is_bidi_control(ch) or not is_default_ignorable(ch))
 
 
 def K(s):
@@ -293,6 +304,8 @@ def sentence_supported_by(x, y):
         return "quantifiers"
     if x.k in y.k:
         return None
+    if any(is_bidi_control(ch) for ch in x.k):
+        return "bidi"
     if not all(st in y.stems for st in x.strict):
         return "strict"
     k = len(x.content)

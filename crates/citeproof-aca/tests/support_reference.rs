@@ -69,7 +69,10 @@ fn plain_k(piece: &str) -> String {
 fn plain_sentences(s: &str) -> Vec<String> {
     let d: Vec<char> = s
         .nfkc()
-        .filter(|c| !CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(*c))
+        .filter(|c| {
+            "\u{202a}\u{202b}\u{202c}\u{202d}\u{202e}\u{2066}\u{2067}\u{2068}\u{2069}".contains(*c)
+                || !CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(*c)
+        })
         .collect();
     let terminal = |c: char| ".!?\u{3002}".contains(c);
     let closer = |c: char| "\"')]\u{2019}\u{201d}\u{bb}".contains(c);
@@ -278,6 +281,15 @@ fn plain_sentence_check(x: &PlainSentence, y: &PlainSentence) -> Result<(), Stri
     if y.text.contains(&x.text) {
         return Ok(());
     }
+    if x.text
+        .chars()
+        .any(|c| ('\u{202a}'..='\u{202e}').contains(&c) || ('\u{2066}'..='\u{2069}').contains(&c))
+    {
+        return Err(
+            "the sentence holds bidirectional formatting characters and is not quoted verbatim"
+                .into(),
+        );
+    }
     let absent: Vec<&str> = x
         .strict
         .iter()
@@ -437,6 +449,8 @@ fn arb_text() -> impl Strategy<Value = String> {
                 "n\u{1d0f}t",
                 "no\u{ad}t",
                 "n\u{200b}ot",
+                "\u{202e}ton\u{202c}",
+                "\u{2067}\u{5e9}\u{5dc}\u{5d5}\u{5dd}\u{2069}",
                 "\u{ff54}\u{ff57}\u{ff4f}",
                 "\u{1d427}\u{1d428}\u{1d42d}",
                 "\u{662}",

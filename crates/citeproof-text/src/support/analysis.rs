@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use rustc_hash::FxHashMap;
 
-use super::sentences::{compat, decimal_value, fold, is_decimal_digit, pieces};
+use super::sentences::{compat, decimal_value, fold, is_bidi_control, is_decimal_digit, pieces};
 use super::{
     ASCII_CONFUSABLES, CONTENT_DENOMINATOR, CONTENT_NUMERATOR, MAX_CLAIM_SENTENCES, NEGATIONS,
     NUMBER_WORDS, QUANTIFIERS, STOP_WORDS, normalize,
@@ -308,6 +308,12 @@ impl<'t> Analyzed<'t> {
         let (xs, ys) = (self.sentence_text(x), e.sentence_text(y));
         if xs.len() <= ys.len() && ys.contains(xs) {
             return Ok(());
+        }
+        if xs.contains(is_bidi_control) {
+            return Err(
+                "the sentence holds bidirectional formatting characters and is not quoted verbatim"
+                    .into(),
+            );
         }
         if quick {
             let strict = x.strict.len() <= y.stems.len()

@@ -393,6 +393,7 @@ mod tests {
             "Programmatic GEO templates must n\u{200b}ot emit one canonical question per page.",
             "Programmatic GEO templates emit one canonical question on \u{435}\u{430}\u{441}\u{4bb} page.",
             "Programmatic GEO templates emit on1y one canonical question per page.",
+            "Programmatic GEO templates must \u{202e}ton\u{202c} emit one canonical question per page.",
         ] {
             assert!(!supported(claim, geo), "{claim}");
         }

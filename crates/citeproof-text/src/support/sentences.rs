@@ -61,12 +61,24 @@ pub fn decimal_value(c: char) -> Option<u32> {
     Some((u32::from(c) - start) % 10)
 }
 
-/// `D(s)`: NFKC, then every Default_Ignorable_Code_Point removed. ASCII text is its own D.
+/// The bidirectional embeddings, overrides and isolates (U+202A-202E, U+2066-2069): default
+/// ignorable, but they change the order in which a reader sees the letters (U+202E + "ton"
+/// reads "not"), so `D` keeps them and a claim sentence holding one must be quoted verbatim.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `D(s)`: NFKC, then every Default_Ignorable_Code_Point that is not a bidirectional control
+/// removed. ASCII text is its own D.
 pub fn compat(s: &str) -> std::borrow::Cow<'_, str> {
     if s.is_ascii() {
         return std::borrow::Cow::Borrowed(s);
     }
-    std::borrow::Cow::Owned(s.nfkc().filter(|c| !is_default_ignorable(*c)).collect())
+    std::borrow::Cow::Owned(
+        s.nfkc()
+            .filter(|c| is_bidi_control(*c) || !is_default_ignorable(*c))
+            .collect(),
+    )
 }
 
 /// `K(p)` of a piece of `D(s)`: NFKC of its full case folding, White_Space runs collapsed to
