@@ -33,6 +33,7 @@ from aca_lib import (
     signature_base, stored,
 )
 from vectorlib import REPO, case, derivation, write
+from aca_support import N as rule_n
 
 
 def hand(detail):
@@ -888,6 +889,31 @@ def level2_verify():
               % QUOTE_A).encode("utf-8")
     out.append(ok("body-html", "An HTML answer: claims found in the document text T(d).", ["ACA-L2-021"], s,
                   "ACA-L2-021: T(d) of AEF-L2-006 joins the text of <em> and collapses the line break; N collapses spaces."))
+    # Markdown answers (ACA-L2-021, markdown text model; review 3, N12). M is derived by hand
+    # from the profile's definition (CommonMark text nodes and code spans, a line feed per
+    # block end); the generator checks that each claim is in N(M) and not in N(raw body).
+    md = ("## Answer\n\n**Programmatic GEO templates** emit at most _one_ canonical question per "
+          "[page](https://example.com/geo \"GEO\").\n\n- AI crawlers `revisit` stable canonical URLs *more often*.\n")
+    md_text = ("Answer\nProgrammatic GEO templates emit at most one canonical question per page.\n"
+               "AI crawlers revisit stable canonical URLs more often.\n\n")
+    for text in (QUOTE_A, TEXT_B):
+        assert rule_n(text) in rule_n(md_text) and rule_n(text) not in rule_n(md), text
+    s = Scenario(2)
+    s.agent_headers[0] = ["content-type", "text/markdown; charset=utf-8"]
+    s.body = md.encode("utf-8")
+    out.append(ok("body-markdown", "A markdown answer: its sentences carry a heading, strong emphasis, emphasis, a link, a list marker and inline code.", ["ACA-L2-021"], s,
+                  "Markdown text model M(body) = %r (hand derivation); N of each claim is a substring of N(M), and of no raw reading of the body." % md_text))
+    s = Scenario(2)
+    s.agent_headers[0] = ["content-type", "text/markdown"]
+    s.body = md.replace("stable canonical URLs *more often*", "pages *rarely*").encode("utf-8")
+    out.append(bad("body-markdown-claim-missing", "A markdown answer that states c1 (with emphasis and a link) but not c2.", ["ACA-L2-021"], s,
+                   ["aca-claim-not-in-response"], "M(body) has 'AI crawlers revisit pages rarely.', not c2's text: c2 is not in the response.", level=1))
+    s = Scenario(2)
+    s.agent_headers[0] = ["content-type", "text/markdown"]
+    s.body = (md.split("\n\n- ")[0] + "\n\n[Sources](https://example.org/crawl.txt \"%s\") ![%s](dot.png)\n<!-- %s -->\n"
+              % (TEXT_B, TEXT_B, TEXT_B)).encode("utf-8")
+    out.append(bad("body-markdown-claim-in-markup", "c2's text is only in a link title, an image description and an HTML comment, which a reader of the rendered answer never sees.", ["ACA-L2-021"], s,
+                   ["aca-claim-not-in-response"], "Link titles, image descriptions and raw HTML contribute nothing to M(body): c2 is not in the response.", level=1))
     s = Scenario(2)
     s.agent_headers[0] = ["content-type", "application/octet-stream"]
     out.append(bad("body-not-textual", "The answer is served as application/octet-stream.", ["ACA-L2-021"], s,

@@ -1,12 +1,16 @@
 //! The profile's text normalization `N(s)`, its tokens and the deterministic support rule
 //! ([`support`]; docs/PROFILE.md, "ACA Level 2", support check), used by the ACA support and relevance checks (ACA-L2-018/019), the claims
-//! in-response binding (ACA-L2-021) and the archive display filter (ARCHIVE-021). One
+//! in-response binding (ACA-L2-021, with the markdown text model of [`markdown`]) and the archive
+//! display filter (ARCHIVE-021). One
 //! definition, so that the specs cannot drift apart.
 //!
 //! Unicode data comes from ICU4X (full case folding, General_Category, White_Space) and
 //! `unicode-normalization` (NFC); ASCII text takes a fast path with the same result.
 
+pub mod markdown;
 pub mod support;
+
+pub use markdown::markdown_text;
 
 use icu_casemap::CaseMapper;
 use icu_properties::props::{GeneralCategory, GeneralCategoryGroup, WhiteSpace};

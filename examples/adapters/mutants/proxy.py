@@ -12,11 +12,19 @@ Faults (one per mutant of mutants.json):
   drop-warnings            warnings never reported
   wrong-code               the first error code replaced by another registered code
   strict-should            a SHOULD violation (a warning) rejects the input
+  negation-whole-excerpt   ACA support check: negation parity counted over the whole claim
+                           and the whole excerpt, not sentence by sentence (issue 19, item 4)
 """
 
 import json
+import os
 import subprocess
 import sys
+
+# The profile's support rule as the vectors' independent generator writes it.
+sys.path.insert(0, os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                 "..", "..", "..", "vectors", "tools")))
+import aca_support  # noqa: E402
 
 SIGNATURE_CODES = ("signature", "httpsig-", "jws-", "key-unresolved")
 HASH_CODES = ("hash-mismatch", "content-digest-mismatch")
@@ -37,7 +45,27 @@ def drop_codes(reply, markers):
 
 
 FAULTS = ("hex-upper", "signatures-always-valid", "no-hash-mismatch", "level-off-by-one", "drop-warnings",
-          "wrong-code", "strict-should")
+          "wrong-code", "strict-should", "negation-whole-excerpt")
+
+
+class WholeTextNegation(aca_support.Text):
+    """A text whose every sentence carries the negation count of the whole text: the rule
+    before review 3's N4, where an excerpt's neighbouring "not" counted."""
+
+    def __init__(self, s):
+        super().__init__(s)
+        total = sum(x.neg for x in self.sentences)
+        for x in self.sentences:
+            x.neg = total
+
+
+def whole_excerpt_check(claim, excerpts):
+    right = aca_support.Text
+    aca_support.Text = WholeTextNegation
+    try:
+        return aca_support.check(claim, excerpts)
+    finally:
+        aca_support.Text = right
 
 
 def perturb(fault, run, reply):
@@ -67,6 +95,18 @@ def perturb(fault, run, reply):
         errors = reply.get("errors", [])
         if errors:
             errors[0] = "schema-violation" if errors[0] != "schema-violation" else "json-syntax"
+    elif fault == "negation-whole-excerpt":
+        if op != "aca-support-check":
+            return reply
+        inp = run["case"]["input"]
+        faulty = whole_excerpt_check(inp["claim"], inp["excerpts"])
+        # Only the answers the fault changes differ from the good adapter's.
+        if faulty != aca_support.check(inp["claim"], inp["excerpts"]):
+            errors, warnings = faulty
+            reply = {"seq": reply["seq"], "result": "invalid" if errors else "valid"}
+            if errors:
+                reply["errors"] = errors
+            reply["warnings"] = warnings
     elif fault == "strict-should":
         if reply.get("result") == "valid" and reply.get("warnings"):
             reply = {"seq": reply["seq"], "result": "invalid", "errors": list(reply["warnings"]),

@@ -2,9 +2,10 @@
 //! text, normalized like the support check (N), must occur in the response body's text.
 //!
 //! The body's text depends on its media type: every string value of a JSON body (member names
-//! excluded), the AEF search text of any other textual body (T(d) for HTML, line endings
-//! normalized otherwise). A body that is neither, or not UTF-8, has no text and therefore no
-//! trace of any claim.
+//! excluded), the markdown text model M(d) of a `text/markdown` body (the text without its
+//! markup: `citeproof_text::markdown`), the AEF search text of any other textual body (T(d) for
+//! HTML, line endings normalized otherwise). A body that is neither, or not UTF-8, has no text
+//! and therefore no trace of any claim.
 //!
 //! # How the claims are found
 //!
@@ -81,6 +82,10 @@ impl ResponseText {
                 }
                 Err(_) => Vec::new(),
             }
+        } else if media == "text/markdown" {
+            std::str::from_utf8(body)
+                .map(|d| vec![normalize(&citeproof_text::markdown_text(d))])
+                .unwrap_or_default()
         } else {
             citeproof_span::search_text(&media, body)
                 .map(|t| vec![normalize(&t)])
@@ -269,6 +274,16 @@ mod tests {
         assert!(ResponseText::of(Some("text/plain"), text).contains_claim(claim));
         let json = br#"{"answer": "ai crawlers revisit pages with stable canonical urls more often.", "n": 1}"#;
         assert!(ResponseText::of(Some("application/json"), json).contains_claim(claim));
+        // Markdown: the text without its markup (emphasis, links, inline code); read raw, the
+        // answer does not hold the claim.
+        let md = b"## Answer\n\n**AI crawlers** revisit pages with [stable canonical URLs](https://x.example/u) more `often`.";
+        assert!(ResponseText::of(Some("text/markdown; charset=utf-8"), md).contains_claim(claim));
+        assert!(!ResponseText::of(Some("text/plain"), md).contains_claim(claim));
+        assert!(
+            !ResponseText::of(Some("text/markdown"), md)
+                .contains_claim("stable canonical URLs](https")
+        );
+        assert!(ResponseText::of(Some("text/markdown"), b"\xff*a*").is_empty());
         // A member name is not text of the response.
         let name = br#"{"AI crawlers revisit pages with stable canonical URLs more often.": 1}"#;
         assert!(!ResponseText::of(Some("application/json"), name).contains_claim(claim));

@@ -4,23 +4,34 @@
 //! incidents.
 //!
 //! The reference judge is the profile's deterministic lexical rule ("ACA Level 2", support
-//! check). Every claim is checked against each of its excerpts on its own; it is supported when
-//! one excerpt e satisfies all of:
+//! check). A text is cut into sentences ([`sentences`]: NFKC, default ignorable code points
+//! removed, case folded); a claim of m sentences is supported when one excerpt e has a run of
+//! m consecutive sentences that supports the claim's sentences in order, each sentence x by
+//! its sentence y satisfying all of:
 //!
 //! ```text
-//! negation parity : neg(N(claim)) ≡ neg(N(e))  (mod 2)
-//! numbers         : numbers(claim) ⊆ numbers(e)          (digits and number words, by value)
-//! quantifiers     : quantifiers(claim) ⊆ tokens(e)       ("more", "less", "only", "all", ...)
-//! content         : N(claim) is a substring of N(e), or at least 80 % (rounded up) of the
-//!                   claim's content-word stems are stems of e
+//! negation parity : neg(x) ≡ neg(y)  (mod 2)
+//! numbers         : numbers(x) ⊆ numbers(y)        (digits of any script and number words)
+//! quantifiers     : quantifiers(x) ⊆ quantifiers(y) ("more", "less", "only", "all", ...)
+//! content         : x is a substring of y, or every strict word of x (one written outside
+//!                   ASCII) is in y and at least 80 % (rounded up) of x's content-word stems
+//!                   are stems of y
 //! ```
 //!
-//! Unicode data comes from ICU4X (full case folding, General_Category, White_Space) and
-//! `unicode-normalization` (NFC); ASCII text takes a fast path with the same result.
+//! Words of the lists are recognised by their UTS #39 skeleton ("rnore" is "more"); a word
+//! with a character outside ASCII is in no list and must be in the sentence as written.
+//! A neighbouring sentence of the excerpt never takes part: the agent chooses the offsets, so
+//! a "not" next door must neither negate a claim nor make an honest quote fail.
+//!
+//! Unicode data comes from ICU4X (full case folding, General_Category, White_Space,
+//! Default_Ignorable_Code_Point) and `unicode-normalization` (NFC, NFKC); ASCII text takes a
+//! fast path with the same result.
 
 mod analysis;
+pub mod sentences;
 
-pub use analysis::{Analyzed, digit_numbers, stem};
+pub use analysis::{Analyzed, ascii_skeleton, digit_numbers, stem};
+pub use sentences::sentences;
 
 /// The stop words of the profile (ACA Level 2), sorted. Negations, quantifiers and number words
 /// are not stop words: each has its own rule.
@@ -114,6 +125,14 @@ pub const NUMBER_WORDS: &[(&str, u64)] = &[
 /// `ceil(k * 4 / 5)` of `k`.
 pub const CONTENT_NUMERATOR: usize = 4;
 pub const CONTENT_DENOMINATOR: usize = 5;
+
+/// The lines of UTS #39 confusables.txt whose source is a lowercase ASCII letter or an ASCII
+/// digit (all an ASCII token holds after case folding): `0 → O`, `1 → l`, `m → rn`.
+pub const ASCII_CONFUSABLES: &[(u8, &str)] = &[(b'0', "O"), (b'1', "l"), (b'm', "rn")];
+
+/// ACA-L2-018: a claim of more sentences is unsupported (it is not an individual claim, and
+/// comparing it sentence by sentence would cost its length times its excerpt's).
+pub const MAX_CLAIM_SENTENCES: usize = 16;
 
 /// ACA-L2-020: an excerpt may hold at most `max(4 × |N(claim)|, 400)` scalar values.
 pub const EXCERPT_CAP_FACTOR: usize = 4;
@@ -218,6 +237,22 @@ mod tests {
         for w in NEGATIONS.iter().chain(QUANTIFIERS).chain(&words) {
             assert!(STOP_WORDS.binary_search(w).is_err(), "{w}");
         }
+        assert!(analysis::skeletons_are_distinct());
+    }
+
+    /// The ASCII lines of confusables.txt are the skeleton of a well-kept UTS #39
+    /// implementation (unicode-security, as rustc uses it), for every character an ASCII token
+    /// can hold after case folding.
+    #[test]
+    fn ascii_skeleton_is_the_uts39_skeleton() {
+        for c in ('a'..='z').chain('0'..='9') {
+            let s = c.to_string();
+            let want: String = unicode_security::confusable_detection::skeleton(&s).collect();
+            assert_eq!(ascii_skeleton(&s), want, "{c:?}");
+        }
+        assert_eq!(ascii_skeleton("rnore"), ascii_skeleton("more"));
+        assert_eq!(ascii_skeleton("on1y"), "only");
+        assert_eq!(ascii_skeleton("n0"), "nO");
     }
 
     #[test]
@@ -226,6 +261,13 @@ mod tests {
         assert_eq!(
             digit_numbers("1,000 and 3.50, 007, c3po, 1,00"),
             ["1000", "3.5", "7", "1", "0"]
+        );
+        // Digits of any script by value; a run glued to a letter of any script is no number.
+        assert_eq!(
+            digit_numbers(
+                "\u{661}\u{662} and \u{ff13}, \u{967},\u{966}\u{966}\u{966} x\u{663} \u{3b1}4"
+            ),
+            ["12", "3", "1000"]
         );
         assert_eq!(stem("templates"), "template");
         assert_eq!(stem("emits"), "emit");
@@ -282,6 +324,111 @@ mod tests {
             ),
             Judgement::Unsupported { .. }
         ));
+    }
+
+    /// Review 3, N4: a negation in a neighbouring sentence of the excerpt neither supports a
+    /// negated claim nor defeats an honest quote; dragging the neighbour in with one of its
+    /// words does not help either (the comparison is sentence by sentence).
+    #[test]
+    fn negation_is_judged_on_the_matching_sentence() {
+        let j = LexicalJudge;
+        let supported = |claim: &str, e: &str| j.judge(claim, &[e]) == Judgement::Supported;
+        let crawl = "AI crawlers revisit pages with stable canonical URLs more often. That is not surprising.";
+        assert!(!supported(
+            "AI crawlers do not revisit stable canonical URLs more often.",
+            crawl
+        ));
+        assert!(!supported(
+            "AI crawlers do not revisit stable canonical URLs more often, surprising.",
+            crawl
+        ));
+        assert!(supported(
+            "AI crawlers revisit pages with stable canonical URLs more often.",
+            crawl
+        ));
+        let geo = "Programmatic GEO templates emit at most one canonical question per page.";
+        assert!(!supported(
+            "Programmatic GEO templates must not emit one canonical question per page.",
+            &format!("{geo} They never emit FAQ blocks.")
+        ));
+        assert!(supported(
+            geo,
+            &format!("{geo} They do not emit FAQ blocks.")
+        ));
+        // A negation earlier in the same sentence still counts, even for a verbatim fragment.
+        assert!(!supported(
+            "AI crawlers revisit pages more often.",
+            "No AI crawlers revisit pages more often."
+        ));
+        // A negation moved from one sentence of the claim to the other, or split off into a
+        // sentence of its own that an unrelated negative sentence would support.
+        assert!(!supported(
+            "AI crawlers do not revisit stable canonical URLs more often. That is surprising.",
+            crawl
+        ));
+        assert!(!supported(
+            "AI crawlers do not. Revisit pages more often.",
+            "AI crawlers revisit pages more often. Crawlers are not slow."
+        ));
+        assert!(supported(crawl, crawl));
+    }
+
+    /// Numbers by value in every script, compatibility forms and confusable spellings of the
+    /// listed words (hand derivations: NFKC maps U+FF12 to "2"; U+0662 ARABIC-INDIC DIGIT TWO
+    /// is 2; "tw" + U+043E CYRILLIC SMALL LETTER O is a strict word, absent from the excerpt;
+    /// U+00AD and U+200B are default ignorable; "rnore" has the skeleton of "more").
+    #[test]
+    fn no_script_or_spelling_hides_a_word_of_the_lists() {
+        let j = LexicalJudge;
+        let geo = "Programmatic GEO templates emit at most one canonical question per page.";
+        let crawl = "AI crawlers revisit pages with stable canonical URLs more often.";
+        let supported = |claim: &str, e: &str| j.judge(claim, &[e]) == Judgement::Supported;
+        for claim in [
+            "Programmatic GEO templates emit at most \u{ff12} canonical questions per page.",
+            "Programmatic GEO templates emit at most \u{662} canonical questions per page.",
+            "Programmatic GEO templates emit at most tw\u{43e} canonical questions per page.",
+            "Programmatic GEO templates emit at most TW\u{41e} canonical questions per page.",
+            "Programmatic GEO templates must n\u{1d428}t emit one canonical question per page.",
+            "Programmatic GEO templates must no\u{ad}t emit one canonical question per page.",
+            "Programmatic GEO templates must n\u{200b}ot emit one canonical question per page.",
+            "Programmatic GEO templates emit one canonical question on \u{435}\u{430}\u{441}\u{4bb} page.",
+            "Programmatic GEO templates emit on1y one canonical question per page.",
+            "Programmatic GEO templates must \u{202e}ton\u{202c} emit one canonical question per page.",
+        ] {
+            assert!(!supported(claim, geo), "{claim}");
+        }
+        assert!(supported(
+            "Programmatic GEO templates emit at most \u{661} canonical question per page.",
+            geo
+        ));
+        assert!(supported(
+            "Programmatic GEO templates emit at most \u{ff11} canonical question per page.",
+            geo
+        ));
+        assert!(supported(
+            "AI crawlers revisit pages with stable canonical URLs rnore often.",
+            crawl
+        ));
+        assert!(!supported(
+            "AI crawlers revisit pages with stable canonical URLs rnore often.",
+            &crawl.replace("more", "less")
+        ));
+    }
+
+    /// A claim of more than sixteen sentences is not compared.
+    #[test]
+    fn a_claim_of_seventeen_sentences_is_unsupported() {
+        let claim: String = (0..17)
+            .map(|i| format!("Sentence number{i} holds words. "))
+            .collect();
+        assert!(matches!(
+            LexicalJudge.judge(&claim, &[&claim]),
+            Judgement::Unsupported { reason } if reason.contains("17 sentences")
+        ));
+        let claim: String = (0..16)
+            .map(|i| format!("Sentence number{i} holds words. "))
+            .collect();
+        assert_eq!(LexicalJudge.judge(&claim, &[&claim]), Judgement::Supported);
     }
 
     /// The analysis of a page of 200 000 distinct words is O(k log k), not quadratic (its
