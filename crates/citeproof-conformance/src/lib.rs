@@ -8,6 +8,7 @@
 //! reader/writer (`citeproof adapter`).
 
 pub mod adapter;
+pub mod claim;
 pub mod command;
 pub mod glob;
 pub mod lint;

@@ -82,6 +82,12 @@ pub struct RunResult {
     pub generation: Option<GenerationReport>,
     /// Set when the run ended early.
     pub aborted: Option<String>,
+    /// Set when the implementation never answered a hello (a program that cannot be started,
+    /// a handshake that fails or times out on the first start): nothing could be checked.
+    /// The message and the stderr the program wrote.
+    pub start_failure: Option<(String, Option<String>)>,
+    /// What was selected of the suite (copied from the suite that was run).
+    pub selection: crate::claim::Selection,
     pub started_at: time::OffsetDateTime,
     pub duration: Duration,
 }
@@ -89,6 +95,11 @@ pub struct RunResult {
 impl RunResult {
     pub fn count(&self, status: Status) -> usize {
         self.results.iter().filter(|r| r.status == status).count()
+    }
+
+    /// True when the implementation could not be started: no case was checked.
+    pub fn could_not_start(&self) -> bool {
+        self.start_failure.is_some()
     }
 
     /// True when nothing failed or errored and the run was not aborted.
@@ -140,6 +151,7 @@ pub fn run(
     let mut implementation = None;
     let mut errored = 0usize;
     let mut aborted = None;
+    let mut start_failure = None;
     let mut seq = 0u64;
     let mut done = 0usize;
 
@@ -148,19 +160,18 @@ pub fn run(
             continue;
         };
         if aborted.is_some() {
-            slots[index] = Some(CaseResult {
-                case: case.clone(),
-                status: Status::Skipped,
-                skip_reason: Some(SkipReason::NotRun),
-                message: Some("not run: the run was aborted".into()),
-                actual: None,
-                stderr: None,
-                duration: Duration::ZERO,
-            });
+            slots[index] = Some(not_run(case));
             continue;
         }
         let case_clock = Instant::now();
         let mut result = match target.start() {
+            // Never started: one failure for the run, not one errored case per case.
+            Err((message, stderr)) if implementation.is_none() => {
+                aborted = Some(format!("the implementation could not be started: {message}"));
+                start_failure = Some((message, stderr));
+                slots[index] = Some(not_run(case));
+                continue;
+            }
             Err((message, stderr)) => errored_result(
                 case,
                 format!("the implementation did not start: {message}"),
@@ -244,8 +255,23 @@ pub fn run(
             no_transform: g.no_transform,
         }),
         aborted,
+        start_failure,
+        selection: suite.selection.clone(),
         started_at,
         duration: clock.elapsed(),
+    }
+}
+
+/// A case the run did not reach; its message is completed once the reason is known.
+fn not_run(case: &Case) -> CaseResult {
+    CaseResult {
+        case: case.clone(),
+        status: Status::Skipped,
+        skip_reason: Some(SkipReason::NotRun),
+        message: Some("not run: the run was aborted".into()),
+        actual: None,
+        stderr: None,
+        duration: Duration::ZERO,
     }
 }
 
@@ -490,6 +516,23 @@ pub fn parse_xfail(text: &str) -> Vec<String> {
         .map(|l| l.split('#').next().unwrap_or_default().trim())
         .filter(|l| !l.is_empty())
         .map(str::to_owned)
+        .collect()
+}
+
+/// The xfail patterns that match no case id of `suite`: stale entries (a case renamed or
+/// removed, a typo), which would otherwise hide nothing, silently. Give the whole suite, not a
+/// selection, or entries for the cases left out are reported too. An entry naming a variant
+/// (`<id>~<n>`) is judged by the static case it is derived from.
+pub fn unmatched_xfail<'a>(patterns: &'a [String], suite: &Suite) -> Vec<&'a str> {
+    patterns
+        .iter()
+        .filter(|p| {
+            let of_static = p.split('~').next().unwrap_or_default();
+            !suite
+                .cases()
+                .any(|c| glob::matches(p, &c.id) || glob::matches(of_static, &c.id))
+        })
+        .map(String::as_str)
         .collect()
 }
 

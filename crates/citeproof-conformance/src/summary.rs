@@ -1,14 +1,16 @@
-//! Per-spec, per-level verdicts and the requirement × result matrix of a run.
+//! Per-spec, per-level verdicts, the requirement × result matrix and the claim of a run.
 //!
 //! Level N of a spec is achieved only if every MUST case of that spec with level <= N passed
 //! (a case is a MUST case when one of its requirements is a MUST in docs/PROFILE.md), static
-//! and generated alike: the verdict is taken over both, and each part also gets its own verdict
-//! for the report. A skipped MUST case leaves the level "not verified": work that was not done
-//! is never a success.
+//! and generated alike, **and** the run covered the level completely (crate::claim): no
+//! selection, generated variants, no case of the level or below left unrun. The verdict is
+//! taken over both parts, and each part also gets its own verdict for the report. A skipped
+//! case leaves the level "not verified": work that was not done is never a success.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::{
+    claim::{self, Claim},
     profile::{Keyword, Profile},
     runner::{RunResult, SkipReason, Status},
 };
@@ -55,7 +57,8 @@ pub enum Verdict {
     Achieved,
     /// A MUST case of this level or below failed, errored or is an expected failure.
     NotAchieved,
-    /// Nothing failed, but MUST cases were skipped (or there are none): not shown either way.
+    /// Nothing failed, but the level was not covered completely (a selection, skipped cases)
+    /// or has no MUST case: not shown either way.
     NotVerified,
 }
 
@@ -74,8 +77,12 @@ impl Verdict {
 pub struct LevelRow {
     pub spec: String,
     pub level: u8,
-    /// Over static and generated cases: achieved only when both parts pass.
+    /// Over static and generated cases: achieved only when both parts pass and the level is
+    /// complete.
     pub verdict: Verdict,
+    /// Every case of this spec at this level and below was run, static and generated, with
+    /// nothing of the suite selected away: the condition for a claim of the level.
+    pub complete: bool,
     /// Cases of exactly this level.
     pub cases: Counts,
     /// MUST cases of this level and below (what the verdict is based on).
@@ -88,11 +95,13 @@ pub struct LevelRow {
     pub generated_cases: Counts,
 }
 
-/// Counts of exactly `level` and MUST counts of levels <= `level`, then the verdict.
+/// Counts of exactly `level` and MUST counts of levels <= `level`, then the verdict (which is
+/// at best "not verified" when the level is not `complete`).
 fn level_counts<'a>(
     results: impl Iterator<Item = &'a crate::runner::CaseResult>,
     level: u8,
     profile: &Profile,
+    complete: bool,
 ) -> (Counts, Counts, Verdict) {
     let mut cases = Counts::default();
     let mut must = Counts::default();
@@ -106,7 +115,7 @@ fn level_counts<'a>(
     }
     let verdict = if must.failed + must.errored + must.xfailed > 0 {
         Verdict::NotAchieved
-    } else if must.skipped > 0 || must.passed == 0 {
+    } else if !complete || must.skipped > 0 || must.passed == 0 {
         Verdict::NotVerified
     } else {
         Verdict::Achieved
@@ -154,15 +163,24 @@ pub struct Summary {
     /// Skipped because the operation is unsupported: operation -> count.
     pub unsupported: BTreeMap<String, usize>,
     pub not_run: usize,
+    /// Counts per operation, static and generated: what an implementer iterates on.
+    pub operations: BTreeMap<String, Counts>,
+    /// The levels claimed and the gaps between the run and the whole suite.
+    pub claim: Claim,
 }
 
 impl Summary {
     pub fn new(run: &RunResult, profile: &Profile) -> Summary {
         let mut totals = Counts::default();
         let mut unsupported = BTreeMap::new();
+        let mut operations: BTreeMap<String, Counts> = BTreeMap::new();
         let mut not_run = 0;
         for r in &run.results {
             totals.add(r.status);
+            operations
+                .entry(r.case.operation.clone())
+                .or_default()
+                .add(r.status);
             match r.skip_reason {
                 Some(SkipReason::Unsupported) => {
                     *unsupported.entry(r.case.operation.clone()).or_insert(0) += 1;
@@ -171,40 +189,107 @@ impl Summary {
                 _ => {}
             }
         }
+        let dropped = run.generation.as_ref().map_or(0, |g| g.dropped.len());
+        let gaps = claim::gaps(
+            &run.selection,
+            run.generation.is_some(),
+            &run.results,
+            dropped,
+            run.aborted.as_deref(),
+        );
+        let levels = level_rows(run, profile, gaps.iter().any(|g| g.reason.is_selection()));
+        let mut summary = Summary {
+            totals,
+            levels,
+            requirements: requirement_rows(run, profile),
+            unsupported,
+            not_run,
+            operations,
+            claim: Claim {
+                gaps,
+                levels: Vec::new(),
+            },
+        };
+        summary.claim.levels = summary
+            .specs()
+            .into_iter()
+            .filter_map(|spec| summary.highest_level(spec).map(|l| (spec.to_owned(), l)))
+            .collect();
+        summary
+    }
 
-        let mut specs: BTreeMap<&str, BTreeSet<u8>> = BTreeMap::new();
-        for r in &run.results {
-            specs.entry(&r.case.spec).or_default().insert(r.case.level);
-        }
-        let mut levels = Vec::new();
-        for (spec, spec_levels) in specs {
-            let of_spec = || run.results.iter().filter(move |r| r.case.spec == spec);
-            for &level in &spec_levels {
-                let (cases, must, verdict) = level_counts(of_spec(), level, profile);
-                let (static_cases, _, static_verdict) = level_counts(
-                    of_spec().filter(|r| !r.case.origin.is_generated()),
-                    level,
-                    profile,
-                );
-                let (generated_cases, _, generated_verdict) = level_counts(
-                    of_spec().filter(|r| r.case.origin.is_generated()),
-                    level,
-                    profile,
-                );
-                levels.push(LevelRow {
-                    spec: spec.to_owned(),
-                    level,
-                    verdict,
-                    cases,
-                    must_cases: must,
-                    static_verdict,
-                    static_cases,
-                    generated_verdict,
-                    generated_cases,
+    /// Highest achieved level of `spec` (levels are cumulative), if any.
+    pub fn highest_level(&self, spec: &str) -> Option<u8> {
+        self.levels
+            .iter()
+            .filter(|l| l.spec == spec)
+            .take_while(|l| l.verdict == Verdict::Achieved)
+            .map(|l| l.level)
+            .last()
+    }
+
+    /// Specs in the run, in order.
+    pub fn specs(&self) -> Vec<&str> {
+        let mut specs: Vec<&str> = self.levels.iter().map(|l| l.spec.as_str()).collect();
+        specs.dedup();
+        specs
+    }
+}
+
+/// One row per spec and level of the run. `selection`: the user's selection makes every level
+/// incomplete.
+fn level_rows(run: &RunResult, profile: &Profile, selection: bool) -> Vec<LevelRow> {
+    let mut specs: BTreeMap<&str, BTreeSet<u8>> = BTreeMap::new();
+    for r in &run.results {
+        specs.entry(&r.case.spec).or_default().insert(r.case.level);
+    }
+    let dropped_from: BTreeSet<&str> = run
+        .generation
+        .iter()
+        .flat_map(|g| g.dropped.iter().map(|d| d.from.as_str()))
+        .collect();
+    let mut levels = Vec::new();
+    for (spec, spec_levels) in specs {
+        let of_spec = || run.results.iter().filter(move |r| r.case.spec == spec);
+        for &level in &spec_levels {
+            let complete = !selection
+                && !of_spec().any(|r| {
+                    claim::in_scope(&r.case, spec, level)
+                        && (r.status == Status::Skipped
+                            || dropped_from.contains(r.case.id.as_str()))
                 });
-            }
+            let (cases, must, verdict) = level_counts(of_spec(), level, profile, complete);
+            let (static_cases, _, static_verdict) = level_counts(
+                of_spec().filter(|r| !r.case.origin.is_generated()),
+                level,
+                profile,
+                complete,
+            );
+            let (generated_cases, _, generated_verdict) = level_counts(
+                of_spec().filter(|r| r.case.origin.is_generated()),
+                level,
+                profile,
+                complete,
+            );
+            levels.push(LevelRow {
+                spec: spec.to_owned(),
+                level,
+                verdict,
+                complete,
+                cases,
+                must_cases: must,
+                static_verdict,
+                static_cases,
+                generated_verdict,
+                generated_cases,
+            });
         }
+    }
+    levels
+}
 
+/// One row per requirement of the profile, then one per unknown id a case names.
+fn requirement_rows(run: &RunResult, profile: &Profile) -> Vec<RequirementRow> {
         let mut rows: Vec<RequirementRow> = profile
             .requirements
             .iter()
@@ -239,31 +324,7 @@ impl Summary {
                     .push((result.case.id.clone(), result.status));
             }
         }
-        Summary {
-            totals,
-            levels,
-            requirements: rows,
-            unsupported,
-            not_run,
-        }
-    }
-
-    /// Highest achieved level of `spec` (levels are cumulative), if any.
-    pub fn highest_level(&self, spec: &str) -> Option<u8> {
-        self.levels
-            .iter()
-            .filter(|l| l.spec == spec)
-            .take_while(|l| l.verdict == Verdict::Achieved)
-            .map(|l| l.level)
-            .last()
-    }
-
-    /// Specs in the run, in order.
-    pub fn specs(&self) -> Vec<&str> {
-        let mut specs: Vec<&str> = self.levels.iter().map(|l| l.spec.as_str()).collect();
-        specs.dedup();
-        specs
-    }
+    rows
 }
 
 /// `core` for level 0, `Level N` otherwise.
