@@ -335,3 +335,211 @@ pub fn level_name(level: u8) -> String {
         format!("Level {level}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use citeproof_model::vectors::{DerivationKind, Validity};
+
+    use super::*;
+    use crate::{
+        claim::{GapReason, Selection},
+        outcome::CaseResult,
+        runner::GenerationReport,
+        suite::{Case, Derivation, ErrorsMatch, Expected},
+        variants::Origin,
+    };
+
+    const PROFILE: &str = "\
+### CANON-001 [MUST] m
+- Level: core
+### CANON-002 [SHOULD] s
+- Level: core
+### ACA-L1-001 [MUST] m
+- Level: ACA 1
+";
+
+    fn case(id: &str, spec: &str, op: &str, level: u8, req: &str, generated: bool) -> Case {
+        Case {
+            id: id.into(),
+            description: String::new(),
+            requirements: vec![req.into()],
+            level,
+            flags: Vec::new(),
+            input: serde_json::json!({}),
+            expected: Expected {
+                result: Validity::Valid,
+                errors: Vec::new(),
+                errors_match: ErrorsMatch::Exact,
+                warnings: None,
+                output: None,
+            },
+            derivation: Derivation {
+                kind: DerivationKind::Hand,
+                detail: String::new(),
+            },
+            file: format!("{spec}/{op}.json"),
+            spec: spec.into(),
+            operation: op.into(),
+            origin: if generated {
+                Origin::Generated {
+                    from: id.trim_end_matches("~1").into(),
+                    transforms: Vec::new(),
+                }
+            } else {
+                Origin::Static
+            },
+        }
+    }
+
+    fn result(case: Case, status: Status, skip: Option<SkipReason>) -> CaseResult {
+        CaseResult {
+            case,
+            status,
+            skip_reason: skip,
+            message: None,
+            actual: None,
+            stderr: None,
+            duration: Duration::ZERO,
+        }
+    }
+
+    /// canon core: a MUST case of `hash-bytes` and a SHOULD-only case of `jcs-canonicalize`;
+    /// aca Level 1: one MUST case. Each static case with its variant; all pass.
+    fn results() -> Vec<CaseResult> {
+        let mut out = Vec::new();
+        for (id, spec, op, level, req) in [
+            ("canon-a", "canon", "hash-bytes", 0, "CANON-001"),
+            ("canon-b", "canon", "jcs-canonicalize", 0, "CANON-002"),
+            ("aca-a", "aca", "aca-header-parse", 1, "ACA-L1-001"),
+        ] {
+            out.push(result(case(id, spec, op, level, req, false), Status::Passed, None));
+            let variant = case(&format!("{id}~1"), spec, op, level, req, true);
+            out.push(result(variant, Status::Passed, None));
+        }
+        out
+    }
+
+    fn run_of(results: Vec<CaseResult>, variants: bool, selection: Selection) -> RunResult {
+        RunResult {
+            implementation: None,
+            command: "test".into(),
+            starts: 0,
+            results,
+            seed: 1,
+            shuffled: false,
+            generation: variants.then(GenerationReport::default),
+            aborted: None,
+            start_failure: None,
+            selection,
+            started_at: time::OffsetDateTime::UNIX_EPOCH,
+            duration: Duration::ZERO,
+        }
+    }
+
+    fn summary(run: &RunResult) -> Summary {
+        Summary::new(run, &Profile::parse(PROFILE))
+    }
+
+    fn verdict(s: &Summary, spec: &str) -> Verdict {
+        s.levels.iter().find(|l| l.spec == spec).map(|l| l.verdict).unwrap_or(Verdict::NotAchieved)
+    }
+
+    #[test]
+    fn a_complete_run_claims_its_levels() {
+        let s = summary(&run_of(results(), true, Selection::everything(3)));
+        assert_eq!(verdict(&s, "canon"), Verdict::Achieved);
+        assert_eq!(verdict(&s, "aca"), Verdict::Achieved);
+        assert!(!s.claim.is_subset());
+        assert_eq!(s.claim.levels_text(), "aca Level 1, canon core");
+        assert!(s.claim.statement().starts_with("conformance claim: "));
+    }
+
+    /// Every kind of selection makes the whole run a subset: nothing is claimed, not even a
+    /// level every case of which ran (aca here).
+    #[test]
+    fn a_selection_claims_nothing() {
+        let filtered = Selection {
+            files: vec!["canon/hash-bytes".into()],
+            left_out_by_files: 1,
+            ..Selection::everything(3)
+        };
+        let by_case = Selection {
+            cases: vec!["aca-*".into()],
+            left_out_by_cases: 2,
+            ..Selection::everything(3)
+        };
+        let other_profile = Selection {
+            other_profile: Some("mine.md".into()),
+            ..Selection::everything(3)
+        };
+        for (selection, variants, reason) in [
+            (filtered, true, GapReason::SuiteFilter),
+            (by_case, true, GapReason::CaseFilter),
+            (Selection::everything(3), false, GapReason::NoVariants),
+            (other_profile, true, GapReason::OtherProfile),
+        ] {
+            let s = summary(&run_of(results(), variants, selection));
+            assert!(s.levels.iter().all(|l| l.verdict == Verdict::NotVerified && !l.complete));
+            assert!(s.claim.is_selection() && !s.claim.is_claim(), "{reason:?}");
+            assert_eq!(s.claim.gaps[0].reason, reason);
+            assert!(
+                s.claim
+                    .statement()
+                    .starts_with("subset, not a conformance claim: "),
+                "{}",
+                s.claim.statement()
+            );
+        }
+    }
+
+    /// A skipped case keeps its level from being claimed even when it is not a MUST case (the
+    /// old rule looked at MUST cases only); other specs keep their claim.
+    #[test]
+    fn cases_not_run_unclaim_their_levels_only() {
+        for reason in [SkipReason::Unsupported, SkipReason::Declined, SkipReason::NotRun] {
+            let mut results = results();
+            for r in results.iter_mut().filter(|r| r.case.operation == "jcs-canonicalize") {
+                r.status = Status::Skipped;
+                r.skip_reason = Some(reason);
+            }
+            let s = summary(&run_of(results, true, Selection::everything(3)));
+            assert_eq!(verdict(&s, "canon"), Verdict::NotVerified, "{reason:?}");
+            assert_eq!(verdict(&s, "aca"), Verdict::Achieved, "{reason:?}");
+            assert_eq!(s.claim.levels, [("aca".to_owned(), 1)]);
+            assert!(s.claim.is_subset() && !s.claim.is_selection());
+            assert!(
+                s.claim
+                    .statement()
+                    .starts_with("subset, not a conformance claim except for aca Level 1"),
+                "{}",
+                s.claim.statement()
+            );
+        }
+    }
+
+    #[test]
+    fn a_dropped_variant_unclaims_its_level() {
+        let mut run = run_of(results(), true, Selection::everything(3));
+        run.generation = Some(GenerationReport {
+            dropped: vec![crate::variants::Dropped {
+                from: "canon-b".into(),
+                transforms: Vec::new(),
+                why: "x".into(),
+            }],
+            ..GenerationReport::default()
+        });
+        let s = summary(&run);
+        assert_eq!(verdict(&s, "canon"), Verdict::NotVerified);
+        assert_eq!(s.claim.gaps[0].reason, GapReason::Dropped);
+    }
+
+    #[test]
+    fn a_failure_is_reported_in_a_subset_too() {
+        let mut results = results();
+        results[0].status = Status::Failed;
+        let no_variants = summary(&run_of(results, false, Selection::everything(3)));
+        assert_eq!(verdict(&no_variants, "canon"), Verdict::NotAchieved);
+    }
+}
