@@ -30,7 +30,10 @@ pub fn claims(r: &Reports) -> Vec<String> {
             }
             for l in v["levels"].as_array().into_iter().flatten() {
                 if l["verdict"] == "achieved" {
-                    say("json", format!("{} level {} achieved", l["spec"], l["level"]));
+                    say(
+                        "json",
+                        format!("{} level {} achieved", l["spec"], l["level"]),
+                    );
                 }
             }
         }
@@ -53,10 +56,14 @@ pub fn claims(r: &Reports) -> Vec<String> {
     if !html.contains("not a conformance claim") {
         say("html", "does not say \"not a conformance claim\"".into());
     }
-    if r.junit.contains("name=\"conformance_claim\" value=\"true\"")
+    if r.junit
+        .contains("name=\"conformance_claim\" value=\"true\"")
         || !r.junit.contains("not a conformance claim")
     {
-        say("junit", "claims, or does not say \"not a conformance claim\"".into());
+        say(
+            "junit",
+            "claims, or does not say \"not a conformance claim\"".into(),
+        );
     }
     let badge_level = r.svg.contains('✓')
         || r.svg

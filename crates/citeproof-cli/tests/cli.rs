@@ -379,7 +379,10 @@ fn conformance_runs_outside_a_checkout_with_the_embedded_suite() {
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", stderr_of(&out));
     assert!(stderr_of(&out).contains("embedded in this binary"));
     // A selection: every canon case passes, and it is still not a conformance claim.
-    assert!(stdout.contains("canon    core     not verified"), "{stdout}");
+    assert!(
+        stdout.contains("canon    core     not verified"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("claim: subset, not a conformance claim"),
         "{stdout}"

@@ -28,7 +28,10 @@ fn in_process_reference_passes_canon_with_a_summary() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("citeproof-reference"), "{stdout}");
-    assert!(stdout.contains("canon    core     not verified"), "{stdout}");
+    assert!(
+        stdout.contains("canon    core     not verified"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("claim: subset, not a conformance claim: --suite canon left out"),
         "{stdout}"
@@ -40,7 +43,10 @@ fn in_process_reference_passes_canon_with_a_summary() {
     // One line per operation.
     for op in ["jcs-canonicalize", "hash-bytes", "hash-aef-text"] {
         assert_eq!(
-            stdout.lines().filter(|l| l.trim_start().starts_with(op)).count(),
+            stdout
+                .lines()
+                .filter(|l| l.trim_start().starts_with(op))
+                .count(),
             1,
             "{op}: {stdout}"
         );
@@ -176,8 +182,28 @@ fn usage_errors_exit_2() {
         &["conformance", "--suite", "no-such-spec"],
         &["conformance", "--case-timeout", "0"],
         &["conformance", "--vectors", "/nonexistent/vectors"],
-        &["conformance", "--report", "json", "--out", "a.json", "--report", "html", "--out", "a.json"],
-        &["conformance", "--report", "json", "--out", "-", "--report", "html", "--out", "-"],
+        &[
+            "conformance",
+            "--report",
+            "json",
+            "--out",
+            "a.json",
+            "--report",
+            "html",
+            "--out",
+            "a.json",
+        ],
+        &[
+            "conformance",
+            "--report",
+            "json",
+            "--out",
+            "-",
+            "--report",
+            "html",
+            "--out",
+            "-",
+        ],
     ] {
         let out = citeproof().args(args).output().unwrap();
         assert_eq!(
@@ -239,7 +265,12 @@ fn adapter_doc_lists_what_the_reference_implements() {
         let cells: Vec<&str> = line.split(" | ").collect();
         if line.starts_with("| `") && cells.len() == 5 {
             assert!(cells[4].starts_with("yes"), "{line}");
-            rows.push(cells[0].trim_start_matches("| ").trim_matches('`').to_owned());
+            rows.push(
+                cells[0]
+                    .trim_start_matches("| ")
+                    .trim_matches('`')
+                    .to_owned(),
+            );
         }
     }
     rows.sort();

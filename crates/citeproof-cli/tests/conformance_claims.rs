@@ -74,12 +74,8 @@ fn run(args: &[&str]) -> Run {
         .output()
         .unwrap();
     let read = |name: &str| {
-        std::fs::read_to_string(path(name)).unwrap_or_else(|e| {
-            panic!(
-                "{name}: {e}\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            )
-        })
+        std::fs::read_to_string(path(name))
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{}", String::from_utf8_lossy(&out.stderr)))
     };
     let json: Value = serde_json::from_str(&read("r.json")).unwrap();
     let schema: Value =
@@ -140,7 +136,11 @@ fn assert_subset(r: &Run, reason: &str, what: &str) {
     );
     assert!(r.json["totals"]["passed"].as_u64().unwrap() > 0, "{what}");
     // Console text.
-    assert!(r.text.contains(&format!("claim: {SUBSET}")), "{what}: {}", r.text);
+    assert!(
+        r.text.contains(&format!("claim: {SUBSET}")),
+        "{what}: {}",
+        r.text
+    );
     assert_eq!(achieved(&r.text), None, "{what}: {}", r.text);
     assert!(!r.text.contains("PASS: every case passed"), "{what}");
     // JSON: the machine-readable claim.
@@ -168,7 +168,10 @@ fn assert_subset(r: &Run, reason: &str, what: &str) {
     let junit = roxmltree::Document::parse(&r.junit).unwrap();
     let suites = junit.root_element();
     assert!(
-        suites.attribute("name").unwrap().ends_with(&format!("({SUBSET})")),
+        suites
+            .attribute("name")
+            .unwrap()
+            .ends_with(&format!("({SUBSET})")),
         "{what}"
     );
     for suite in suites.children().filter(|n| n.has_tag_name("testsuite")) {
@@ -203,10 +206,7 @@ fn assert_subset(r: &Run, reason: &str, what: &str) {
     let result = by_id(&doc, "result");
     assert_eq!(result.attribute("class"), Some("subset"), "{what}");
     assert!(text_of(result).contains("pass for the cases run (subset)"));
-    let body = doc
-        .descendants()
-        .find(|n| n.has_tag_name("body"))
-        .unwrap();
+    let body = doc.descendants().find(|n| n.has_tag_name("body")).unwrap();
     assert_eq!(achieved(&text_of(body)), None, "{what}");
     assert!(
         !doc.descendants()
@@ -215,7 +215,8 @@ fn assert_subset(r: &Run, reason: &str, what: &str) {
     );
     // Badge: no level, no green.
     assert!(
-        r.svg.contains("<title>citeproof: subset, not a claim</title>"),
+        r.svg
+            .contains("<title>citeproof: subset, not a claim</title>"),
         "{what}: {}",
         r.svg
     );
@@ -226,9 +227,16 @@ fn assert_subset(r: &Run, reason: &str, what: &str) {
 fn a_suite_filter_is_a_subset_in_every_report() {
     let r = run(&["--vectors", &vectors(), "--suite", "canon/hash-bytes"]);
     assert_subset(&r, "suite-filter", "--suite canon/hash-bytes");
-    assert_eq!(r.json["suite"]["filters"], serde_json::json!(["canon/hash-bytes"]));
+    assert_eq!(
+        r.json["suite"]["filters"],
+        serde_json::json!(["canon/hash-bytes"])
+    );
     assert_eq!(r.json["suite"]["selected_cases"], 18);
-    assert!(r.text.contains("(--suite canon/hash-bytes: 18 of "), "{}", r.text);
+    assert!(
+        r.text.contains("(--suite canon/hash-bytes: 18 of "),
+        "{}",
+        r.text
+    );
 }
 
 #[test]
@@ -280,6 +288,37 @@ fn another_profile_is_a_subset_in_every_report() {
     assert!(!reasons.contains("other-profile"), "{reasons}");
 }
 
+/// A hand-picked vectors directory (one file of the suite, with its profile) is a selection
+/// by other means: its digest is not the suite's built into the binary.
+#[test]
+fn a_vectors_directory_other_than_the_suite_is_a_subset_in_every_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let canon = dir.path().join("vectors/canon");
+    std::fs::create_dir_all(&canon).unwrap();
+    std::fs::create_dir_all(dir.path().join("docs")).unwrap();
+    std::fs::copy(
+        root().join("vectors/canon/hash-bytes.json"),
+        canon.join("hash-bytes.json"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root().join("docs/PROFILE.md"),
+        dir.path().join("docs/PROFILE.md"),
+    )
+    .unwrap();
+    let vectors = dir.path().join("vectors");
+    let r = run(&["--vectors", vectors.to_str().unwrap()]);
+    assert_subset(&r, "other-suite", "a one-file --vectors");
+    assert_eq!(
+        r.json["suite"]["selected_cases"],
+        r.json["suite"]["static_cases"]
+    );
+    // The checkout's own vectors are the embedded suite: no such gap.
+    let r = run(&["--vectors", &vectors(), "--suite", "canon/hash-bytes"]);
+    let gaps = r.json["claim"]["gaps"].to_string();
+    assert!(!gaps.contains("other-suite"), "{gaps}");
+}
+
 /// The whole suite against an implementation of `hash-bytes` alone (it declines
 /// `hash-aef-text` and does not announce the rest): no filter, every case it runs passes, and
 /// no level is claimed, canon core included.
@@ -288,7 +327,11 @@ fn unsupported_operations_are_a_subset_in_every_report() {
     let Some(py) = python() else { return };
     let partial = root().join("examples/adapters/mutants/partial.py");
     let bin = assert_cmd::cargo::cargo_bin("citeproof");
-    let implementation = format!("{py} '{}' -- '{}' adapter", partial.display(), bin.display());
+    let implementation = format!(
+        "{py} '{}' -- '{}' adapter",
+        partial.display(),
+        bin.display()
+    );
     let r = run(&["--vectors", &vectors(), "--impl", &implementation]);
     assert_subset(&r, "unsupported", "unsupported operations");
     let reasons = r.json["claim"]["gaps"].to_string();
@@ -303,7 +346,10 @@ fn unsupported_operations_are_a_subset_in_every_report() {
         "{}",
         r.text
     );
-    assert!(!r.text.contains("operation not supported by the implementation"));
+    assert!(
+        !r.text
+            .contains("operation not supported by the implementation")
+    );
 }
 
 /// The complete run of the reference claims every level, in every format: the checks above can
@@ -328,16 +374,26 @@ fn the_complete_run_claims_every_level_in_every_report() {
         assert_eq!(level["complete"], true, "{level}");
     }
     assert!(r.text.contains("canon    core     achieved"), "{}", r.text);
-    assert!(r.text.contains("claim: conformance claim: aca Level 3, aef Level 3"));
+    assert!(
+        r.text
+            .contains("claim: conformance claim: aca Level 3, aef Level 3")
+    );
     assert!(r.text.contains("PASS: every case passed"));
-    assert!(r.markdown.contains("- Claim: **conformance claim: aca Level 3"));
+    assert!(
+        r.markdown
+            .contains("- Claim: **conformance claim: aca Level 3")
+    );
     assert!(r.markdown.contains("- Result: **pass**"));
-    assert!(r.junit.contains("name=\"conformance_claim\" value=\"true\""));
+    assert!(
+        r.junit
+            .contains("name=\"conformance_claim\" value=\"true\"")
+    );
     let doc = html_doc(&r.html);
     assert_eq!(by_id(&doc, "claim").attribute("class"), Some("claim"));
     assert_eq!(by_id(&doc, "result").attribute("class"), Some("passed"));
     assert!(
-        r.svg.contains("aca L3 · aef L3 · archive L1 · canon ✓ · chain L2 · ledger L1")
+        r.svg
+            .contains("aca L3 · aef L3 · archive L1 · canon ✓ · chain L2 · ledger L1")
             && r.svg.contains("#4c1"),
         "{}",
         r.svg
@@ -357,12 +413,20 @@ fn a_vectors_directory_nearby_is_not_used() {
     for cwd in [dir.path(), below.as_path()] {
         let out = citeproof()
             .current_dir(cwd)
-            .args(["conformance", "--no-progress", "--suite", "canon/hash-bytes"])
+            .args([
+                "conformance",
+                "--no-progress",
+                "--suite",
+                "canon/hash-bytes",
+            ])
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{stderr}");
-        assert!(stderr.contains("using the suite embedded in this binary"), "{stderr}");
+        assert!(
+            stderr.contains("using the suite embedded in this binary"),
+            "{stderr}"
+        );
         assert!(!stderr.contains("dim"), "{stderr}");
     }
     // Given explicitly, it is loaded (and refused).
@@ -393,7 +457,10 @@ fn a_duplicate_case_id_is_refused() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains(&format!("duplicate case id `{}`", first["id"].as_str().unwrap())),
+        stderr.contains(&format!(
+            "duplicate case id `{}`",
+            first["id"].as_str().unwrap()
+        )),
         "{stderr}"
     );
 }
@@ -412,12 +479,18 @@ fn an_implementation_that_cannot_start_is_one_error_exit_3() {
     ]);
     assert_eq!(r.out.status.code(), Some(3), "{}", r.text);
     assert_eq!(
-        r.text.matches("cannot start `/nonexistent/citeproof-adapter`").count(),
+        r.text
+            .matches("cannot start `/nonexistent/citeproof-adapter`")
+            .count(),
         2,
         "the COULD NOT CHECK line and the claim: {}",
         r.text
     );
-    assert!(r.text.contains("COULD NOT CHECK: no case was run"), "{}", r.text);
+    assert!(
+        r.text.contains("COULD NOT CHECK: no case was run"),
+        "{}",
+        r.text
+    );
     assert!(!r.text.contains("ERRORED"), "{}", r.text);
     assert_eq!(r.json["could_not_start"], true);
     assert_eq!(r.json["totals"]["errored"], 0);
@@ -462,7 +535,13 @@ fn a_stale_xfail_entry_is_warned_about() {
     )
     .unwrap();
     let out = citeproof()
-        .args(["conformance", "--vectors", &vectors(), "--suite", "canon/hash-bytes"])
+        .args([
+            "conformance",
+            "--vectors",
+            &vectors(),
+            "--suite",
+            "canon/hash-bytes",
+        ])
         .arg("--xfail")
         .arg(&xfail)
         .output()

@@ -5,8 +5,10 @@
 //! was run, static and generated, under the suite's own profile, and every MUST case passed.
 //! Two kinds of gap stand between a run and a claim:
 //!
-//! - the user's **selection** (`--suite`, `--case`, `--no-variants`, another `--profile`): the
-//!   run as a whole is a subset and claims no level at all, whatever it happened to cover;
+//! - the user's **selection** (a `--suite` or `--case` that leaves a case out, `--no-variants`,
+//!   another `--profile`, a `--vectors` directory that is not the suite this citeproof was
+//!   built with): the run as a whole is a subset and claims no level at all, whatever it
+//!   happened to cover;
 //! - cases the run did **not execute** (operations the implementation does not announce, cases
 //!   it declines, cases after an abort, variants dropped as generator bugs): the levels whose
 //!   cases they are claim nothing; the other levels of a full run keep their verdict, because
@@ -38,6 +40,9 @@ pub struct Selection {
     /// Set when the run's profile is not the suite's own (`--profile` with other text): which
     /// cases are MUST cases, hence every level, then depends on the user's file.
     pub other_profile: Option<String>,
+    /// Set when the vectors are not the suite this citeproof was built with (`--vectors DIR`
+    /// with another digest): a hand-picked directory is a selection by other means.
+    pub other_suite: Option<String>,
 }
 
 impl Selection {
@@ -59,7 +64,11 @@ impl Selection {
     ) {
         if !file_patterns.is_empty() {
             let before: usize = files.iter().map(|f| f.cases.len()).sum();
-            files.retain(|f| file_patterns.iter().any(|p| glob::matches_suite(p, &f.path)));
+            files.retain(|f| {
+                file_patterns
+                    .iter()
+                    .any(|p| glob::matches_suite(p, &f.path))
+            });
             let after: usize = files.iter().map(|f| f.cases.len()).sum();
             self.files.extend(file_patterns.iter().cloned());
             self.left_out_by_files += before - after;
@@ -95,6 +104,8 @@ pub enum GapReason {
     NoVariants,
     /// `--profile` is not the suite's profile.
     OtherProfile,
+    /// `--vectors` is not the suite this citeproof was built with.
+    OtherSuite,
     /// The implementation does not announce the operation.
     Unsupported,
     /// The implementation answered `skipped`.
@@ -114,6 +125,7 @@ impl GapReason {
                 | GapReason::CaseFilter
                 | GapReason::NoVariants
                 | GapReason::OtherProfile
+                | GapReason::OtherSuite
         )
     }
 }
@@ -123,7 +135,7 @@ impl GapReason {
 pub struct Gap {
     pub reason: GapReason,
     /// How many cases the gap left out (static cases for the filters); `None` where the number
-    /// is not defined (`--no-variants`, another profile).
+    /// is not defined (`--no-variants`, another profile, another suite).
     pub cases: Option<usize>,
     /// For people: the option, the operations, the abort reason.
     pub detail: String,
@@ -249,6 +261,13 @@ pub(crate) fn gaps(
             reason: GapReason::OtherProfile,
             cases: None,
             detail: format!("--profile {profile} is not the suite's profile"),
+        });
+    }
+    if let Some(suite) = &selection.other_suite {
+        gaps.push(Gap {
+            reason: GapReason::OtherSuite,
+            cases: None,
+            detail: suite.clone(),
         });
     }
     let mut unsupported: BTreeMap<&str, usize> = BTreeMap::new();

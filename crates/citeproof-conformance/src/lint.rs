@@ -11,11 +11,7 @@
 //! Warnings: an expected code that none of the case's requirements names in its `Incidents:`
 //! bullet, an operation used in a file of another spec.
 
-use std::{
-    collections::BTreeSet,
-    fmt::Write as _,
-    path::Path,
-};
+use std::{collections::BTreeSet, fmt::Write as _, path::Path};
 
 use citeproof_model::{IncidentCode, vectors::Validity};
 use citeproof_schema::{DocumentKind, SchemaValidator};

@@ -206,15 +206,27 @@ mod tests {
             "canon-003-must-what-each-content-hash-covers"
         );
         assert_eq!(
-            anchor("ACA-L2-023", Keyword::Must, "The support check's work is bounded"),
+            anchor(
+                "ACA-L2-023",
+                Keyword::Must,
+                "The support check's work is bounded"
+            ),
             "aca-l2-023-must-the-support-checks-work-is-bounded"
         );
         assert_eq!(
-            anchor("LEDGER-014", Keyword::Should, "Lenient thresholds of 90% or more"),
+            anchor(
+                "LEDGER-014",
+                Keyword::Should,
+                "Lenient thresholds of 90% or more"
+            ),
             "ledger-014-should-lenient-thresholds-of-90-or-more"
         );
         assert_eq!(
-            anchor("ARCHIVE-009", Keyword::Must, "Coverage gate: never above `x`"),
+            anchor(
+                "ARCHIVE-009",
+                Keyword::Must,
+                "Coverage gate: never above `x`"
+            ),
             "archive-009-must-coverage-gate-never-above-x"
         );
     }

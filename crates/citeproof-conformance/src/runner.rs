@@ -167,7 +167,9 @@ pub fn run(
         let mut result = match target.start() {
             // Never started: one failure for the run, not one errored case per case.
             Err((message, stderr)) if implementation.is_none() => {
-                aborted = Some(format!("the implementation could not be started: {message}"));
+                aborted = Some(format!(
+                    "the implementation could not be started: {message}"
+                ));
                 start_failure = Some((message, stderr));
                 slots[index] = Some(not_run(case));
                 continue;

@@ -176,9 +176,7 @@ impl Suite {
                     continue;
                 }
             };
-            digest_input.extend_from_slice(rel.as_bytes());
-            digest_input.push(0);
-            digest_input.extend_from_slice(citeproof_model::sha256_bytes(&bytes).digest());
+            digest_entry(&mut digest_input, &rel, &bytes);
             match parse_file(&rel, &bytes) {
                 Ok(file) => {
                     errors.extend(duplicate_ids(&file, &mut first_file_of));
@@ -300,9 +298,41 @@ pub fn parse_file(rel: &str, bytes: &[u8]) -> Result<VectorFile, String> {
     })
 }
 
+/// One file's part of the suite digest: its path, a NUL, the SHA-256 of its bytes.
+fn digest_entry(input: &mut Vec<u8>, rel: &str, bytes: &[u8]) {
+    input.extend_from_slice(rel.as_bytes());
+    input.push(0);
+    input.extend_from_slice(citeproof_model::sha256_bytes(bytes).digest());
+}
+
+/// The digest [`Suite::load`] would compute for these files (paths relative to the vectors
+/// directory, `/`-separated): what identifies a suite without loading it, e.g. the one embedded
+/// in the binary. Files [`Suite::load`] does not read (outside `*.json`, under
+/// [`NON_VECTOR_DIRS`], hidden) are left out here too.
+pub fn digest_of<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> String {
+    let mut files: Vec<(&str, &[u8])> = files
+        .into_iter()
+        .filter(|(rel, _)| {
+            let top = rel.split('/').next().unwrap_or_default();
+            rel.ends_with(".json")
+                && !NON_VECTOR_DIRS.contains(&top)
+                && !rel.split('/').any(|c| c.starts_with('.'))
+        })
+        .collect();
+    files.sort();
+    let mut input = Vec::new();
+    for (rel, bytes) in files {
+        digest_entry(&mut input, rel, bytes);
+    }
+    citeproof_model::sha256_bytes(&input).to_string()
+}
+
 /// Case ids of `file` already seen in an earlier file or earlier in the same file: a second
 /// case with one id would be reported, xfailed and reproduced as if it were the first.
-fn duplicate_ids(file: &VectorFile, first_file_of: &mut BTreeMap<String, String>) -> Vec<LoadError> {
+fn duplicate_ids(
+    file: &VectorFile,
+    first_file_of: &mut BTreeMap<String, String>,
+) -> Vec<LoadError> {
     let mut errors = Vec::new();
     for case in &file.cases {
         if let Some(first) = first_file_of.get(&case.id) {

@@ -290,40 +290,40 @@ fn level_rows(run: &RunResult, profile: &Profile, selection: bool) -> Vec<LevelR
 
 /// One row per requirement of the profile, then one per unknown id a case names.
 fn requirement_rows(run: &RunResult, profile: &Profile) -> Vec<RequirementRow> {
-        let mut rows: Vec<RequirementRow> = profile
-            .requirements
-            .iter()
-            .map(|r| RequirementRow {
-                id: r.id.clone(),
-                keyword: Some(r.keyword),
-                title: r.title.clone(),
-                level: r.level.clone(),
-                counts: Counts::default(),
-                cases: Vec::new(),
-            })
-            .collect();
-        for result in &run.results {
-            for id in &result.case.requirements {
-                let index = match rows.iter().position(|r| &r.id == id) {
-                    Some(i) => i,
-                    None => {
-                        rows.push(RequirementRow {
-                            id: id.clone(),
-                            keyword: None,
-                            title: "(not in docs/PROFILE.md)".into(),
-                            level: String::new(),
-                            counts: Counts::default(),
-                            cases: Vec::new(),
-                        });
-                        rows.len() - 1
-                    }
-                };
-                rows[index].counts.add(result.status);
-                rows[index]
-                    .cases
-                    .push((result.case.id.clone(), result.status));
-            }
+    let mut rows: Vec<RequirementRow> = profile
+        .requirements
+        .iter()
+        .map(|r| RequirementRow {
+            id: r.id.clone(),
+            keyword: Some(r.keyword),
+            title: r.title.clone(),
+            level: r.level.clone(),
+            counts: Counts::default(),
+            cases: Vec::new(),
+        })
+        .collect();
+    for result in &run.results {
+        for id in &result.case.requirements {
+            let index = match rows.iter().position(|r| &r.id == id) {
+                Some(i) => i,
+                None => {
+                    rows.push(RequirementRow {
+                        id: id.clone(),
+                        keyword: None,
+                        title: "(not in docs/PROFILE.md)".into(),
+                        level: String::new(),
+                        counts: Counts::default(),
+                        cases: Vec::new(),
+                    });
+                    rows.len() - 1
+                }
+            };
+            rows[index].counts.add(result.status);
+            rows[index]
+                .cases
+                .push((result.case.id.clone(), result.status));
         }
+    }
     rows
 }
 
@@ -414,7 +414,11 @@ mod tests {
             ("canon-b", "canon", "jcs-canonicalize", 0, "CANON-002"),
             ("aca-a", "aca", "aca-header-parse", 1, "ACA-L1-001"),
         ] {
-            out.push(result(case(id, spec, op, level, req, false), Status::Passed, None));
+            out.push(result(
+                case(id, spec, op, level, req, false),
+                Status::Passed,
+                None,
+            ));
             let variant = case(&format!("{id}~1"), spec, op, level, req, true);
             out.push(result(variant, Status::Passed, None));
         }
@@ -443,7 +447,11 @@ mod tests {
     }
 
     fn verdict(s: &Summary, spec: &str) -> Verdict {
-        s.levels.iter().find(|l| l.spec == spec).map(|l| l.verdict).unwrap_or(Verdict::NotAchieved)
+        s.levels
+            .iter()
+            .find(|l| l.spec == spec)
+            .map(|l| l.verdict)
+            .unwrap_or(Verdict::NotAchieved)
     }
 
     #[test]
@@ -474,14 +482,23 @@ mod tests {
             other_profile: Some("mine.md".into()),
             ..Selection::everything(3)
         };
+        let other_suite = Selection {
+            other_suite: Some("--vectors x".into()),
+            ..Selection::everything(3)
+        };
         for (selection, variants, reason) in [
+            (other_suite, true, GapReason::OtherSuite),
             (filtered, true, GapReason::SuiteFilter),
             (by_case, true, GapReason::CaseFilter),
             (Selection::everything(3), false, GapReason::NoVariants),
             (other_profile, true, GapReason::OtherProfile),
         ] {
             let s = summary(&run_of(results(), variants, selection));
-            assert!(s.levels.iter().all(|l| l.verdict == Verdict::NotVerified && !l.complete));
+            assert!(
+                s.levels
+                    .iter()
+                    .all(|l| l.verdict == Verdict::NotVerified && !l.complete)
+            );
             assert!(s.claim.is_selection() && !s.claim.is_claim(), "{reason:?}");
             assert_eq!(s.claim.gaps[0].reason, reason);
             assert!(
@@ -498,9 +515,16 @@ mod tests {
     /// old rule looked at MUST cases only); other specs keep their claim.
     #[test]
     fn cases_not_run_unclaim_their_levels_only() {
-        for reason in [SkipReason::Unsupported, SkipReason::Declined, SkipReason::NotRun] {
+        for reason in [
+            SkipReason::Unsupported,
+            SkipReason::Declined,
+            SkipReason::NotRun,
+        ] {
             let mut results = results();
-            for r in results.iter_mut().filter(|r| r.case.operation == "jcs-canonicalize") {
+            for r in results
+                .iter_mut()
+                .filter(|r| r.case.operation == "jcs-canonicalize")
+            {
                 r.status = Status::Skipped;
                 r.skip_reason = Some(reason);
             }

@@ -298,7 +298,9 @@ fn a_duplicate_case_id_does_not_load() {
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(errors[0].path, "canon/b.json");
     assert!(
-        errors[0].message.contains("duplicate case id `canon-a` (also in canon/a.json)"),
+        errors[0]
+            .message
+            .contains("duplicate case id `canon-a` (also in canon/a.json)"),
         "{}",
         errors[0].message
     );
@@ -318,7 +320,10 @@ fn a_duplicate_case_id_does_not_load() {
 #[test]
 fn selection_and_stale_xfail_entries() {
     let (_dir, suite) = temp_suite(&[
-        ("canon/a.json", file(vec![good_case("canon-a"), good_case("canon-b")])),
+        (
+            "canon/a.json",
+            file(vec![good_case("canon-a"), good_case("canon-b")]),
+        ),
         ("canon/b.json", file(vec![good_case("canon-c")])),
     ]);
     assert_eq!(suite.selection.loaded, 3);

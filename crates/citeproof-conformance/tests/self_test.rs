@@ -358,7 +358,10 @@ fn garbage_handshake_is_one_start_failure() {
     for r in &result.results {
         assert_eq!(r.skip_reason, Some(SkipReason::NotRun));
         assert!(
-            r.message.as_deref().unwrap().contains("could not be started"),
+            r.message
+                .as_deref()
+                .unwrap()
+                .contains("could not be started"),
             "{:?}",
             r.message
         );
@@ -433,12 +436,19 @@ fn hanging_handshake_times_out() {
     opts.process.start_timeout = Duration::from_millis(300);
     let clock = Instant::now();
     let result = run_command(&[&py, &broken("hang.py"), "--hang-hello"], &suite, &opts);
-    assert!(clock.elapsed() < Duration::from_secs(10), "one timeout, not one per case");
+    assert!(
+        clock.elapsed() < Duration::from_secs(10),
+        "one timeout, not one per case"
+    );
     let (m, _) = result.start_failure.as_ref().unwrap();
     assert!(m.contains("hello") && m.contains("timeout"), "{m}");
     assert_eq!(result.results[0].status, Status::Skipped);
     assert!(
-        result.aborted.as_deref().unwrap().contains("could not be started"),
+        result
+            .aborted
+            .as_deref()
+            .unwrap()
+            .contains("could not be started"),
         "{:?}",
         result.aborted
     );

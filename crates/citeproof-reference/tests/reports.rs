@@ -306,7 +306,9 @@ fn html_report_is_a_requirement_matrix() {
         "xfailed cases are listed"
     );
     assert!(
-        !listed.descendants().any(|n| n.text() == Some("canon-t-pass")),
+        !listed
+            .descendants()
+            .any(|n| n.text() == Some("canon-t-pass")),
         "passed cases are counted, not listed"
     );
     // Long text wraps inside a fixed-layout table (no overflow at 1280 px).
@@ -370,7 +372,10 @@ fn console_summary_says_plainly_that_skipped_cases_were_not_run() {
         text.contains("not supported by the implementation, not run: 1 operations, 1 cases:\n    aca-future-operation\n"),
         "{text}"
     );
-    assert!(text.contains("claim: subset, not a conformance claim"), "{text}");
+    assert!(
+        text.contains("claim: subset, not a conformance claim"),
+        "{text}"
+    );
     assert!(text.contains("FAIL: 2 failed, 1 errored"), "{text}");
     let aca = summary.levels.iter().find(|l| l.spec == "aca").unwrap();
     assert_eq!(

@@ -139,6 +139,21 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         ))
     })?;
     let mut suite = loaded.select(&args.suite, &args.case);
+    if args.vectors.is_some() {
+        let embedded = citeproof_conformance::suite::digest_of(
+            citeproof_suite::VECTOR_FILES
+                .iter()
+                .map(|(rel, bytes)| (*rel, *bytes)),
+        );
+        if loaded.digest != embedded {
+            suite.selection.other_suite = Some(format!(
+                "--vectors {} is not the suite of this citeproof ({} here, {} built in)",
+                vectors.display(),
+                loaded.digest,
+                embedded
+            ));
+        }
+    }
     if suite.is_empty() {
         return Err(Failure::Usage(
             "no case matches the --suite/--case filters".into(),
@@ -150,7 +165,10 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         );
     }
     let suite_profile = default_profile(&vectors);
-    let profile_path = args.profile.clone().unwrap_or_else(|| suite_profile.clone());
+    let profile_path = args
+        .profile
+        .clone()
+        .unwrap_or_else(|| suite_profile.clone());
     let profile = Profile::load(&profile_path).unwrap_or_default();
     if let Some(given) = &args.profile {
         if profile.requirements.is_empty() {
@@ -279,9 +297,8 @@ fn check_writable(out: &Path) -> Result<(), Failure> {
     if out == Path::new("-") {
         return Ok(());
     }
-    let cannot = |why: String| {
-        Failure::Usage(format!("cannot write a report to {}: {why}", out.display()))
-    };
+    let cannot =
+        |why: String| Failure::Usage(format!("cannot write a report to {}: {why}", out.display()));
     if out.is_dir() {
         return Err(cannot("it is a directory".into()));
     }
@@ -290,7 +307,10 @@ fn check_writable(out: &Path) -> Result<(), Failure> {
         _ => Path::new("."),
     };
     if !dir.is_dir() {
-        return Err(cannot(format!("the directory {} does not exist", dir.display())));
+        return Err(cannot(format!(
+            "the directory {} does not exist",
+            dir.display()
+        )));
     }
     tempfile::NamedTempFile::new_in(dir).map_err(|e| cannot(e.to_string()))?;
     Ok(())

@@ -48,7 +48,10 @@ fn count_cells(out: &mut String, c: &Counts) {
 }
 
 fn status_headers() -> String {
-    Status::ALL.iter().map(|s| format!("<th>{s}</th>")).collect()
+    Status::ALL
+        .iter()
+        .map(|s| format!("<th>{s}</th>"))
+        .collect()
 }
 
 pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> String {

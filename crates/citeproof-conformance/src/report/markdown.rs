@@ -42,11 +42,7 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
         }
     );
     let t = &summary.totals;
-    let _ = writeln!(
-        out,
-        "- Claim: **{}**",
-        cell(&summary.claim.statement())
-    );
+    let _ = writeln!(out, "- Claim: **{}**", cell(&summary.claim.statement()));
     let _ = writeln!(
         out,
         "- Result: **{}**: {} cases, {} passed, {} failed, {} errored, {} skipped, {} xfailed",

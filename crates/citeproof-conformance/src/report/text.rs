@@ -43,6 +43,9 @@ fn header(out: &mut String, run: &RunResult, ctx: &Context<'_>) {
         clip(&ctx.suite.digest, 19),
         selection_text(&run.selection)
     );
+    if let Some(suite) = &run.selection.other_suite {
+        let _ = writeln!(out, "  note: {suite}: not a conformance claim");
+    }
     if let Some(profile) = &run.selection.other_profile {
         let _ = writeln!(
             out,
