@@ -306,8 +306,8 @@ fn a_vectors_directory_other_than_the_suite_is_a_subset_in_every_report() {
         dir.path().join("docs/PROFILE.md"),
     )
     .unwrap();
-    let vectors = dir.path().join("vectors");
-    let r = run(&["--vectors", vectors.to_str().unwrap()]);
+    let picked = dir.path().join("vectors");
+    let r = run(&["--vectors", picked.to_str().unwrap()]);
     assert_subset(&r, "other-suite", "a one-file --vectors");
     assert_eq!(
         r.json["suite"]["selected_cases"],
