@@ -23,6 +23,7 @@ pub mod summary;
 pub mod target;
 pub mod transport;
 pub mod variants;
+pub mod xfail;
 
 pub use profile::Profile;
 pub use runner::{RunOptions, RunResult, Status, Target, run};

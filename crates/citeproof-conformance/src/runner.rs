@@ -6,16 +6,17 @@ use citeproof_model::vectors::Validity;
 use serde_json::Value;
 
 use crate::{
-    glob,
     process::{ProcessOptions, Stray},
     protocol::{Answer, ImplementationInfo, Reply, ResultReply},
     suite::{Case, Expected, Suite},
     variants::{self, Dropped, VariantPlan, VariantRng},
 };
 
+use crate::xfail::apply_xfail;
 pub use crate::{
     outcome::{CaseResult, SkipReason, Status},
     target::{InProcess, Target},
+    xfail::{parse_xfail, unmatched_xfail},
 };
 
 /// Options of a run.
@@ -186,30 +187,9 @@ pub fn run(
                     seq += 1;
                     seq_index.insert(seq, index);
                     let token = run_rng.token();
-                    let (reply, stderr) = target.run(seq, &token, case, || {
-                        if case.origin.is_generated() {
-                            variants::to_text_shuffled(
-                                &case.input,
-                                &mut VariantRng::for_label(seed, &case.id),
-                            )
-                        } else {
-                            case.input.to_string()
-                        }
-                    });
-                    judge(case, reply, stderr)
+                    send(target, seq, &token, case, seed)
                 } else {
-                    CaseResult {
-                        case: case.clone(),
-                        status: Status::Skipped,
-                        skip_reason: Some(SkipReason::Unsupported),
-                        message: Some(format!(
-                            "not run: the implementation does not support `{}`",
-                            case.operation
-                        )),
-                        actual: None,
-                        stderr: None,
-                        duration: Duration::ZERO,
-                    }
+                    unsupported(case)
                 }
             }
         };
@@ -261,6 +241,35 @@ pub fn run(
         selection: suite.selection.clone(),
         started_at,
         duration: clock.elapsed(),
+    }
+}
+
+/// Sends one case under `token` and judges the reply. A generated case's input goes on the
+/// wire with its members shuffled (from the seed and its id, so a rerun sends the same text).
+fn send(target: &mut Target, seq: u64, token: &str, case: &Case, seed: u64) -> CaseResult {
+    let (reply, stderr) = target.run(seq, token, case, || {
+        if case.origin.is_generated() {
+            variants::to_text_shuffled(&case.input, &mut VariantRng::for_label(seed, &case.id))
+        } else {
+            case.input.to_string()
+        }
+    });
+    judge(case, reply, stderr)
+}
+
+/// A case of an operation the implementation does not announce: skipped without being sent.
+fn unsupported(case: &Case) -> CaseResult {
+    CaseResult {
+        case: case.clone(),
+        status: Status::Skipped,
+        skip_reason: Some(SkipReason::Unsupported),
+        message: Some(format!(
+            "not run: the implementation does not support `{}`",
+            case.operation
+        )),
+        actual: None,
+        stderr: None,
+        duration: Duration::ZERO,
     }
 }
 
@@ -353,35 +362,6 @@ fn judge(case: &Case, reply: Result<Reply, String>, stderr: Option<String>) -> C
         actual,
         stderr,
         duration: Duration::ZERO,
-    }
-}
-
-/// Applies the xfail list. A pattern that matches a static case's id also covers the variants
-/// generated from it.
-fn apply_xfail(result: &mut CaseResult, xfail: &[String]) {
-    let from = match &result.case.origin {
-        variants::Origin::Generated { from, .. } => Some(from.as_str()),
-        variants::Origin::Static => None,
-    };
-    let Some(pattern) = xfail
-        .iter()
-        .find(|p| glob::matches(p, &result.case.id) || from.is_some_and(|f| glob::matches(p, f)))
-    else {
-        return;
-    };
-    match result.status {
-        Status::Failed => {
-            result.status = Status::Xfailed;
-            let why = result.message.take().unwrap_or_default();
-            result.message = Some(format!("expected failure (xfail `{pattern}`): {why}"));
-        }
-        Status::Passed => {
-            result.status = Status::Failed;
-            result.message = Some(format!(
-                "declared as an expected failure (xfail `{pattern}`) but passed; remove it from the xfail list"
-            ));
-        }
-        _ => {}
     }
 }
 
@@ -512,32 +492,6 @@ pub fn json_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Reads an xfail file: one case-id glob per line; `#` starts a comment.
-pub fn parse_xfail(text: &str) -> Vec<String> {
-    text.lines()
-        .map(|l| l.split('#').next().unwrap_or_default().trim())
-        .filter(|l| !l.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
-/// The xfail patterns that match no case id of `suite`: stale entries (a case renamed or
-/// removed, a typo), which would otherwise hide nothing, silently. Give the whole suite, not a
-/// selection, or entries for the cases left out are reported too. An entry naming a variant
-/// (`<id>~<n>`) is judged by the static case it is derived from.
-pub fn unmatched_xfail<'a>(patterns: &'a [String], suite: &Suite) -> Vec<&'a str> {
-    patterns
-        .iter()
-        .filter(|p| {
-            let of_static = p.split('~').next().unwrap_or_default();
-            !suite
-                .cases()
-                .any(|c| glob::matches(p, &c.id) || glob::matches(of_static, &c.id))
-        })
-        .map(String::as_str)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -626,13 +580,5 @@ mod tests {
     fn numbers_compare_by_value_nested_objects_exactly() {
         assert!(json_equal(&json!({"level": 1}), &json!({"level": 1.0})));
         assert!(!json_equal(&json!([{"a": 1}]), &json!([{"a": 1, "b": 2}])));
-    }
-
-    #[test]
-    fn xfail_parsing_and_strictness() {
-        assert_eq!(
-            parse_xfail("# header\naef-*  # not done\n\n  canon-x\n"),
-            ["aef-*", "canon-x"]
-        );
     }
 }

@@ -109,78 +109,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
                 Failure::Usage(format!("cannot read --xfail {}: {e}", path.display()))
             })?),
         };
-    // The suite embedded at build time, written to a temporary directory that lives as long as
-    // this run, unless --vectors names another: a `vectors/` directory that happens to be in
-    // the working directory (or above) is never picked up.
-    let embedded_dir;
-    let vectors = match &args.vectors {
-        Some(dir) => dir.clone(),
-        None => {
-            embedded_dir = tempfile::tempdir()
-                .map_err(|e| Failure::Usage(format!("cannot create a temporary directory: {e}")))?;
-            citeproof_suite::materialize(embedded_dir.path())
-                .map_err(|e| Failure::Usage(format!("cannot write the embedded suite: {e}")))?;
-            eprintln!(
-                "citeproof: using the suite embedded in this binary ({}); --vectors DIR runs another",
-                citeproof_suite::describe()
-            );
-            embedded_dir.path().join("vectors")
-        }
-    };
-    let loaded = Suite::load(&vectors).map_err(|errors| {
-        Failure::Usage(format!(
-            "cannot load the vectors in {}:\n  {}",
-            vectors.display(),
-            errors
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\n  ")
-        ))
-    })?;
-    let mut suite = loaded.select(&args.suite, &args.case);
-    if args.vectors.is_some() {
-        let embedded = citeproof_conformance::suite::digest_of(
-            citeproof_suite::VECTOR_FILES
-                .iter()
-                .map(|(rel, bytes)| (*rel, *bytes)),
-        );
-        if loaded.digest != embedded {
-            suite.selection.other_suite = Some(format!(
-                "--vectors {} is not the suite of this citeproof ({} here, {} built in)",
-                vectors.display(),
-                loaded.digest,
-                embedded
-            ));
-        }
-    }
-    if suite.is_empty() {
-        return Err(Failure::Usage(
-            "no case matches the --suite/--case filters".into(),
-        ));
-    }
-    for stale in runner::unmatched_xfail(&xfail, &loaded) {
-        eprintln!(
-            "citeproof: warning: --xfail entry `{stale}` matches no case of the suite (renamed or removed? remove it)"
-        );
-    }
-    let suite_profile = default_profile(&vectors);
-    let profile_path = args
-        .profile
-        .clone()
-        .unwrap_or_else(|| suite_profile.clone());
-    let profile = Profile::load(&profile_path).unwrap_or_default();
-    if let Some(given) = &args.profile {
-        if profile.requirements.is_empty() {
-            return Err(Failure::Usage(format!(
-                "no requirements in --profile {}",
-                given.display()
-            )));
-        }
-        if std::fs::read(given).ok() != std::fs::read(&suite_profile).ok() {
-            suite.selection.other_profile = Some(given.display().to_string());
-        }
-    }
+    let (suite, profile) = load_suite(&args, &xfail)?;
 
     let mut target = match &args.implementation {
         None => Target::in_process(Box::new(citeproof_reference::Reference::new())),
@@ -256,6 +185,84 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The selected suite and its profile. The suite is the one embedded at build time (written to
+/// a temporary directory for the loader), unless --vectors names another: a `vectors/`
+/// directory that happens to be in the working directory (or above) is never picked up. What
+/// makes the run a subset is recorded in the suite's selection.
+fn load_suite(args: &Args, xfail: &[String]) -> Result<(Suite, Profile), Failure> {
+    let embedded_dir;
+    let vectors = match &args.vectors {
+        Some(dir) => dir.clone(),
+        None => {
+            embedded_dir = tempfile::tempdir()
+                .map_err(|e| Failure::Usage(format!("cannot create a temporary directory: {e}")))?;
+            citeproof_suite::materialize(embedded_dir.path())
+                .map_err(|e| Failure::Usage(format!("cannot write the embedded suite: {e}")))?;
+            eprintln!(
+                "citeproof: using the suite embedded in this binary ({}); --vectors DIR runs another",
+                citeproof_suite::describe()
+            );
+            embedded_dir.path().join("vectors")
+        }
+    };
+    let loaded = Suite::load(&vectors).map_err(|errors| {
+        Failure::Usage(format!(
+            "cannot load the vectors in {}:\n  {}",
+            vectors.display(),
+            errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        ))
+    })?;
+    let mut suite = loaded.select(&args.suite, &args.case);
+    if args.vectors.is_some() {
+        let embedded = citeproof_conformance::suite::digest_of(
+            citeproof_suite::VECTOR_FILES
+                .iter()
+                .map(|(rel, bytes)| (*rel, *bytes)),
+        );
+        if loaded.digest != embedded {
+            suite.selection.other_suite = Some(format!(
+                "--vectors {} is not the suite of this citeproof ({} here, {} built in)",
+                vectors.display(),
+                loaded.digest,
+                embedded
+            ));
+        }
+    }
+    if suite.is_empty() {
+        return Err(Failure::Usage(
+            "no case matches the --suite/--case filters".into(),
+        ));
+    }
+    for stale in runner::unmatched_xfail(&xfail, &loaded) {
+        eprintln!(
+            "citeproof: warning: --xfail entry `{stale}` matches no case of the suite (renamed or removed? remove it)"
+        );
+    }
+    let suite_profile = default_profile(&vectors);
+    let profile_path = args
+        .profile
+        .clone()
+        .unwrap_or_else(|| suite_profile.clone());
+    let profile = Profile::load(&profile_path).unwrap_or_default();
+    if let Some(given) = &args.profile {
+        if profile.requirements.is_empty() {
+            return Err(Failure::Usage(format!(
+                "no requirements in --profile {}",
+                given.display()
+            )));
+        }
+        if std::fs::read(given).ok() != std::fs::read(&suite_profile).ok() {
+            suite.selection.other_profile = Some(given.display().to_string());
+        }
+    }
+
+    Ok((suite, profile))
 }
 
 /// Checks the --report/--out pairs before anything runs: a report that cannot be written is
