@@ -239,7 +239,7 @@ fn load_suite(args: &Args, xfail: &[String]) -> Result<(Suite, Profile), Failure
             "no case matches the --suite/--case filters".into(),
         ));
     }
-    for stale in runner::unmatched_xfail(&xfail, &loaded) {
+    for stale in runner::unmatched_xfail(xfail, &loaded) {
         eprintln!(
             "citeproof: warning: --xfail entry `{stale}` matches no case of the suite (renamed or removed? remove it)"
         );
