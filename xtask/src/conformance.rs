@@ -1,6 +1,7 @@
 //! `cargo xtask conformance [--strict] [--lint-only] [ARGS...]`: lints the vectors, writes the
-//! traceability matrix `vectors/TRACEABILITY.md`, then runs `citeproof conformance ARGS...`
-//! (the in-process reference unless ARGS has `--impl`).
+//! traceability matrix `vectors/TRACEABILITY.md`, then runs `citeproof conformance --vectors
+//! <root>/vectors ARGS...` (the in-process reference unless ARGS has `--impl`): the vectors of
+//! this tree, named explicitly, since the binary runs its embedded suite otherwise.
 //!
 //! MUST coverage: every MUST requirement of docs/PROFILE.md has a passing and a failing case,
 //! unless its spec has no vector file yet (deferred: the profile fixes seeds 002-004 ahead of
@@ -133,8 +134,14 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     if release {
         cmd.arg("--release");
     }
-    cmd.args(["-p", "citeproof-cli", "--", "conformance"])
-        .args(&pass);
+    cmd.args(["-p", "citeproof-cli", "--", "conformance"]);
+    if !pass
+        .iter()
+        .any(|a| a == "--vectors" || a.starts_with("--vectors="))
+    {
+        cmd.arg("--vectors").arg(&vectors);
+    }
+    cmd.args(&pass);
     let status = cmd.status().context("running cargo")?;
     Ok(match status.code() {
         Some(0) if coverage_ok => ExitCode::SUCCESS,

@@ -9,6 +9,7 @@ use anyhow::{Result, bail};
 
 mod bench;
 mod bench_checks;
+mod claims;
 mod conformance;
 mod devenv;
 mod fuzz;
@@ -37,7 +38,8 @@ Tasks:
                         --check fails (exit 1) when the committed files differ
   conformance [--strict] [--lint-only] [--release] [-- ARGS]
                         lint the vectors, write vectors/TRACEABILITY.md, then run
-                        `citeproof conformance ARGS` (in-process reference by default);
+                        `citeproof conformance --vectors vectors ARGS` (in-process
+                        reference by default);
                         --strict fails when a MUST requirement lacks a passing or failing case
   fuzz [--seconds N] [--jobs J] [--no-cmin] [TARGET...]
                         fuzz every target of fuzz/ (nightly, cargo-fuzz) for N seconds,

@@ -4,6 +4,13 @@
 //! deliberately broken adapter of `examples/adapters/mutants/mutants.json`, prints the mutation
 //! score (killed / total) and, for each mutant, the case that killed it. Exits 1 when a mutant
 //! survives: a suite that a known-broken implementation passes is a defect of the suite.
+//!
+//! A mutant marked `"kill": "no-claim"` passes every case it runs (it implements part of the
+//! suite correctly): no case can fail it, and what it tests is the runner's claim. It is run
+//! once per entry of its `runs` (extra `citeproof conformance` arguments: the whole suite,
+//! `--suite`, `--case`, `--no-variants`...) with every report format, and it is killed when every
+//! run exits 0 having passed some cases and no report of any run claims a level
+//! (`claims::claims`).
 
 use std::{
     path::{Path, PathBuf},
@@ -13,6 +20,8 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
+
+use crate::claims;
 
 const USAGE: &str = "\
 cargo xtask mutants [--seed N] [--release] [NAME...]
@@ -26,6 +35,10 @@ struct Mutant {
     name: String,
     class: String,
     command: Vec<String>,
+    /// `"kill": "no-claim"`: killed when its runs claim no level (module docs).
+    no_claim: bool,
+    /// Extra arguments of each run of a no-claim mutant.
+    runs: Vec<Vec<String>>,
 }
 
 /// What one run against a mutant showed.
@@ -74,10 +87,32 @@ fn load(root: &Path) -> Result<Vec<Mutant>> {
                 path.display()
             );
         }
+        let runs: Vec<Vec<String>> = m
+            .get("runs")
+            .and_then(Value::as_array)
+            .map(|runs| {
+                runs.iter()
+                    .map(|r| {
+                        r.as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(|w| w.as_str().map(str::to_owned))
+                            .collect()
+                    })
+                    .collect()
+            })
+            .unwrap_or_else(|| vec![Vec::new()]);
+        let no_claim = match m.get("kill").and_then(Value::as_str) {
+            None | Some("fails") => false,
+            Some("no-claim") => true,
+            Some(other) => bail!("{}: unknown kill `{other}`", path.display()),
+        };
         out.push(Mutant {
             name: text("name"),
             class: text("class"),
             command,
+            no_claim,
+            runs,
         });
     }
     Ok(out)
@@ -92,6 +127,35 @@ fn python() -> String {
     std::env::var("PYTHON").unwrap_or_else(|_| "python3".into())
 }
 
+/// The `--impl` command line of a mutant.
+fn implementation(citeproof: &Path, root: &Path, mutant: &Mutant) -> String {
+    let here = root.join("examples/adapters/mutants");
+    mutant
+        .command
+        .iter()
+        .map(|w| {
+            quote(
+                &w.replace("{python}", &python())
+                    .replace("{here}", &here.display().to_string())
+                    .replace("{citeproof}", &citeproof.display().to_string()),
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `citeproof conformance` over this tree's vectors, quiet, with a fixed seed.
+fn conformance(citeproof: &Path, root: &Path, seed: u64, implementation: &str) -> Command {
+    let mut cmd = Command::new(citeproof);
+    cmd.current_dir(root)
+        .args(["conformance", "--vectors"])
+        .arg(root.join("vectors"))
+        .args(["--no-progress", "--show-failures", "0", "--seed"])
+        .arg(seed.to_string())
+        .args(["--impl", implementation]);
+    cmd
+}
+
 fn run_one(
     citeproof: &Path,
     root: &Path,
@@ -99,30 +163,11 @@ fn run_one(
     seed: u64,
     out: &Path,
 ) -> Result<Outcome> {
-    let here = root.join("examples/adapters/mutants");
-    let words: Vec<String> = mutant
-        .command
-        .iter()
-        .map(|w| {
-            w.replace("{python}", &python())
-                .replace("{here}", &here.display().to_string())
-                .replace("{citeproof}", &citeproof.display().to_string())
-        })
-        .collect();
-    let implementation = words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ");
+    let implementation = implementation(citeproof, root, mutant);
     let report = out.join(format!("{}.json", mutant.name));
     let clock = Instant::now();
-    let status = Command::new(citeproof)
-        .current_dir(root)
-        .args([
-            "conformance",
-            "--no-progress",
-            "--show-failures",
-            "0",
-            "--seed",
-        ])
-        .arg(seed.to_string())
-        .args(["--impl", &implementation, "--report", "json", "--out"])
+    let status = conformance(citeproof, root, seed, &implementation)
+        .args(["--report", "json", "--out"])
         .arg(&report)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -184,6 +229,93 @@ fn run_one(
     })
 }
 
+/// What the runs of a no-claim mutant showed.
+struct ClaimOutcome {
+    killed: bool,
+    /// Per run: its arguments, passed cases, exit code, the claims its reports make.
+    runs: Vec<(String, u64, Option<i32>, Vec<String>)>,
+    seconds: f64,
+}
+
+/// Runs a no-claim mutant once per entry of its `runs`, with every report format.
+fn run_no_claim(
+    citeproof: &Path,
+    root: &Path,
+    mutant: &Mutant,
+    seed: u64,
+    out: &Path,
+) -> Result<ClaimOutcome> {
+    let implementation = implementation(citeproof, root, mutant);
+    let clock = Instant::now();
+    let mut runs = Vec::new();
+    for (i, extra) in mutant.runs.iter().enumerate() {
+        let file = |ext: &str| out.join(format!("{}-{i}.{ext}", mutant.name));
+        let mut cmd = conformance(citeproof, root, seed, &implementation);
+        cmd.args(extra);
+        for (format, ext) in [
+            ("json", "json"),
+            ("junit", "xml"),
+            ("markdown", "md"),
+            ("html", "html"),
+            ("svg", "svg"),
+        ] {
+            cmd.args(["--report", format, "--out"]).arg(file(ext));
+        }
+        let output = cmd
+            .stderr(Stdio::null())
+            .output()
+            .context("running citeproof conformance")?;
+        let read = |ext: &str| std::fs::read_to_string(file(ext)).unwrap_or_default();
+        let reports = claims::Reports {
+            text: String::from_utf8_lossy(&output.stdout).into_owned(),
+            json: read("json"),
+            junit: read("xml"),
+            markdown: read("md"),
+            html: read("html"),
+            svg: read("svg"),
+        };
+        let passed = serde_json::from_str::<Value>(&reports.json)
+            .ok()
+            .and_then(|v| v.pointer("/totals/passed").and_then(Value::as_u64))
+            .unwrap_or(0);
+        let what = if extra.is_empty() {
+            "the whole suite".to_owned()
+        } else {
+            extra.join(" ")
+        };
+        runs.push((what, passed, output.status.code(), claims::claims(&reports)));
+    }
+    let killed = runs
+        .iter()
+        .all(|(_, passed, code, found)| *passed > 0 && *code == Some(0) && found.is_empty());
+    Ok(ClaimOutcome {
+        killed,
+        runs,
+        seconds: clock.elapsed().as_secs_f64(),
+    })
+}
+
+/// Prints the outcome of a no-claim mutant; true when killed.
+fn report_no_claim(m: &Mutant, o: &ClaimOutcome) -> bool {
+    let verdict = if o.killed { "killed" } else { "SURVIVED" };
+    println!(
+        "  {verdict:<8} {:<24} {:<26} {} runs, every case run passed, no level claimed: {} ({:.1} s)",
+        m.name,
+        m.class,
+        o.runs.len(),
+        if o.killed { "yes" } else { "NO" },
+        o.seconds
+    );
+    for (what, passed, code, found) in &o.runs {
+        let status = code.map_or_else(|| "killed by a signal".to_owned(), |c| format!("exit {c}"));
+        println!("           {what}: {passed} passed, {status}");
+        for f in found {
+            println!("             CLAIMS: {f}");
+        }
+    }
+    o.killed
+}
+
 pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     let mut seed = None;
     let mut release = false;
@@ -238,6 +370,13 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     let clock = Instant::now();
     let mut survivors = Vec::new();
     for m in &mutants {
+        if m.no_claim {
+            let o = run_no_claim(&citeproof, root, m, seed, out.path())?;
+            if !report_no_claim(m, &o) {
+                survivors.push(m.name.clone());
+            }
+            continue;
+        }
         let o = run_one(&citeproof, root, m, seed, out.path())?;
         let verdict = if o.killed { "killed" } else { "SURVIVED" };
         println!(

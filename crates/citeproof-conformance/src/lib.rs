@@ -8,6 +8,7 @@
 //! reader/writer (`citeproof adapter`).
 
 pub mod adapter;
+pub mod claim;
 pub mod command;
 pub mod glob;
 pub mod lint;
@@ -22,6 +23,7 @@ pub mod summary;
 pub mod target;
 pub mod transport;
 pub mod variants;
+pub mod xfail;
 
 pub use profile::Profile;
 pub use runner::{RunOptions, RunResult, Status, Target, run};

@@ -110,6 +110,22 @@ impl Profile {
     }
 }
 
+/// The anchor GitHub gives the heading `### <id> [<keyword>] <title>` (github-slugger):
+/// lowercase, letters, digits, `_` and `-` kept, each space a `-`, everything else dropped.
+/// `CANON-003 [MUST] What each content hash covers` → `canon-003-must-what-each-content-hash-covers`.
+pub fn anchor(id: &str, keyword: Keyword, title: &str) -> String {
+    format!("{id} [{keyword}] {title}")
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '_' || c == '-' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
 fn parse_heading(rest: &str, line: usize) -> Option<Requirement> {
     let (id, rest) = rest.trim().split_once(' ')?;
     let rest = rest.trim_start();
@@ -179,5 +195,39 @@ mod tests {
         assert!(p.is_must_case(&["AEF-4-004".into(), "JSON-001".into()]));
         assert!(!p.is_must_case(&["AEF-4-004".into()]));
         assert!(p.is_must_case(&["UNKNOWN-001".into()]));
+    }
+
+    /// Expected anchors written by hand from GitHub's rule (github-slugger: lowercase, drop
+    /// punctuation but `-` and `_`, one `-` per space).
+    #[test]
+    fn anchors_follow_github_headings() {
+        assert_eq!(
+            anchor("CANON-003", Keyword::Must, "What each content hash covers"),
+            "canon-003-must-what-each-content-hash-covers"
+        );
+        assert_eq!(
+            anchor(
+                "ACA-L2-023",
+                Keyword::Must,
+                "The support check's work is bounded"
+            ),
+            "aca-l2-023-must-the-support-checks-work-is-bounded"
+        );
+        assert_eq!(
+            anchor(
+                "LEDGER-014",
+                Keyword::Should,
+                "Lenient thresholds of 90% or more"
+            ),
+            "ledger-014-should-lenient-thresholds-of-90-or-more"
+        );
+        assert_eq!(
+            anchor(
+                "ARCHIVE-009",
+                Keyword::Must,
+                "Coverage gate: never above `x`"
+            ),
+            "archive-009-must-coverage-gate-never-above-x"
+        );
     }
 }

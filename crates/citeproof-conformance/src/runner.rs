@@ -6,16 +6,17 @@ use citeproof_model::vectors::Validity;
 use serde_json::Value;
 
 use crate::{
-    glob,
     process::{ProcessOptions, Stray},
     protocol::{Answer, ImplementationInfo, Reply, ResultReply},
     suite::{Case, Expected, Suite},
     variants::{self, Dropped, VariantPlan, VariantRng},
 };
 
+use crate::xfail::apply_xfail;
 pub use crate::{
     outcome::{CaseResult, SkipReason, Status},
     target::{InProcess, Target},
+    xfail::{parse_xfail, unmatched_xfail},
 };
 
 /// Options of a run.
@@ -82,6 +83,12 @@ pub struct RunResult {
     pub generation: Option<GenerationReport>,
     /// Set when the run ended early.
     pub aborted: Option<String>,
+    /// Set when the implementation never answered a hello (a program that cannot be started,
+    /// a handshake that fails or times out on the first start): nothing could be checked.
+    /// The message and the stderr the program wrote.
+    pub start_failure: Option<(String, Option<String>)>,
+    /// What was selected of the suite (copied from the suite that was run).
+    pub selection: crate::claim::Selection,
     pub started_at: time::OffsetDateTime,
     pub duration: Duration,
 }
@@ -89,6 +96,11 @@ pub struct RunResult {
 impl RunResult {
     pub fn count(&self, status: Status) -> usize {
         self.results.iter().filter(|r| r.status == status).count()
+    }
+
+    /// True when the implementation could not be started: no case was checked.
+    pub fn could_not_start(&self) -> bool {
+        self.start_failure.is_some()
     }
 
     /// True when nothing failed or errored and the run was not aborted.
@@ -140,6 +152,7 @@ pub fn run(
     let mut implementation = None;
     let mut errored = 0usize;
     let mut aborted = None;
+    let mut start_failure = None;
     let mut seq = 0u64;
     let mut done = 0usize;
 
@@ -148,19 +161,20 @@ pub fn run(
             continue;
         };
         if aborted.is_some() {
-            slots[index] = Some(CaseResult {
-                case: case.clone(),
-                status: Status::Skipped,
-                skip_reason: Some(SkipReason::NotRun),
-                message: Some("not run: the run was aborted".into()),
-                actual: None,
-                stderr: None,
-                duration: Duration::ZERO,
-            });
+            slots[index] = Some(not_run(case));
             continue;
         }
         let case_clock = Instant::now();
         let mut result = match target.start() {
+            // Never started: one failure for the run, not one errored case per case.
+            Err((message, stderr)) if implementation.is_none() => {
+                aborted = Some(format!(
+                    "the implementation could not be started: {message}"
+                ));
+                start_failure = Some((message, stderr));
+                slots[index] = Some(not_run(case));
+                continue;
+            }
             Err((message, stderr)) => errored_result(
                 case,
                 format!("the implementation did not start: {message}"),
@@ -173,30 +187,9 @@ pub fn run(
                     seq += 1;
                     seq_index.insert(seq, index);
                     let token = run_rng.token();
-                    let (reply, stderr) = target.run(seq, &token, case, || {
-                        if case.origin.is_generated() {
-                            variants::to_text_shuffled(
-                                &case.input,
-                                &mut VariantRng::for_label(seed, &case.id),
-                            )
-                        } else {
-                            case.input.to_string()
-                        }
-                    });
-                    judge(case, reply, stderr)
+                    send(target, seq, &token, case, seed)
                 } else {
-                    CaseResult {
-                        case: case.clone(),
-                        status: Status::Skipped,
-                        skip_reason: Some(SkipReason::Unsupported),
-                        message: Some(format!(
-                            "not run: the implementation does not support `{}`",
-                            case.operation
-                        )),
-                        actual: None,
-                        stderr: None,
-                        duration: Duration::ZERO,
-                    }
+                    unsupported(case)
                 }
             }
         };
@@ -244,8 +237,52 @@ pub fn run(
             no_transform: g.no_transform,
         }),
         aborted,
+        start_failure,
+        selection: suite.selection.clone(),
         started_at,
         duration: clock.elapsed(),
+    }
+}
+
+/// Sends one case under `token` and judges the reply. A generated case's input goes on the
+/// wire with its members shuffled (from the seed and its id, so a rerun sends the same text).
+fn send(target: &mut Target, seq: u64, token: &str, case: &Case, seed: u64) -> CaseResult {
+    let (reply, stderr) = target.run(seq, token, case, || {
+        if case.origin.is_generated() {
+            variants::to_text_shuffled(&case.input, &mut VariantRng::for_label(seed, &case.id))
+        } else {
+            case.input.to_string()
+        }
+    });
+    judge(case, reply, stderr)
+}
+
+/// A case of an operation the implementation does not announce: skipped without being sent.
+fn unsupported(case: &Case) -> CaseResult {
+    CaseResult {
+        case: case.clone(),
+        status: Status::Skipped,
+        skip_reason: Some(SkipReason::Unsupported),
+        message: Some(format!(
+            "not run: the implementation does not support `{}`",
+            case.operation
+        )),
+        actual: None,
+        stderr: None,
+        duration: Duration::ZERO,
+    }
+}
+
+/// A case the run did not reach; its message is completed once the reason is known.
+fn not_run(case: &Case) -> CaseResult {
+    CaseResult {
+        case: case.clone(),
+        status: Status::Skipped,
+        skip_reason: Some(SkipReason::NotRun),
+        message: Some("not run: the run was aborted".into()),
+        actual: None,
+        stderr: None,
+        duration: Duration::ZERO,
     }
 }
 
@@ -325,35 +362,6 @@ fn judge(case: &Case, reply: Result<Reply, String>, stderr: Option<String>) -> C
         actual,
         stderr,
         duration: Duration::ZERO,
-    }
-}
-
-/// Applies the xfail list. A pattern that matches a static case's id also covers the variants
-/// generated from it.
-fn apply_xfail(result: &mut CaseResult, xfail: &[String]) {
-    let from = match &result.case.origin {
-        variants::Origin::Generated { from, .. } => Some(from.as_str()),
-        variants::Origin::Static => None,
-    };
-    let Some(pattern) = xfail
-        .iter()
-        .find(|p| glob::matches(p, &result.case.id) || from.is_some_and(|f| glob::matches(p, f)))
-    else {
-        return;
-    };
-    match result.status {
-        Status::Failed => {
-            result.status = Status::Xfailed;
-            let why = result.message.take().unwrap_or_default();
-            result.message = Some(format!("expected failure (xfail `{pattern}`): {why}"));
-        }
-        Status::Passed => {
-            result.status = Status::Failed;
-            result.message = Some(format!(
-                "declared as an expected failure (xfail `{pattern}`) but passed; remove it from the xfail list"
-            ));
-        }
-        _ => {}
     }
 }
 
@@ -484,15 +492,6 @@ pub fn json_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Reads an xfail file: one case-id glob per line; `#` starts a comment.
-pub fn parse_xfail(text: &str) -> Vec<String> {
-    text.lines()
-        .map(|l| l.split('#').next().unwrap_or_default().trim())
-        .filter(|l| !l.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -581,13 +580,5 @@ mod tests {
     fn numbers_compare_by_value_nested_objects_exactly() {
         assert!(json_equal(&json!({"level": 1}), &json!({"level": 1.0})));
         assert!(!json_equal(&json!([{"a": 1}]), &json!([{"a": 1, "b": 2}])));
-    }
-
-    #[test]
-    fn xfail_parsing_and_strictness() {
-        assert_eq!(
-            parse_xfail("# header\naef-*  # not done\n\n  canon-x\n"),
-            ["aef-*", "canon-x"]
-        );
     }
 }

@@ -15,7 +15,7 @@ use citeproof_model::vectors::{DerivationKind, Validity};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::glob;
+use crate::claim::Selection;
 
 /// Directories under `vectors/` that hold no vector files.
 /// `tools/` holds the independent generators, `meta/` the coverage exemptions, `fixtures/` the
@@ -29,6 +29,9 @@ pub struct Suite {
     pub files: Vec<VectorFile>,
     /// `sha256:` over every file's path and bytes, in path order: identifies the vector set.
     pub digest: String,
+    /// What was selected of the loaded files (everything, unless [`Suite::select`] left cases
+    /// out): a run of a selection is never a conformance claim.
+    pub selection: Selection,
 }
 
 /// One vector file.
@@ -158,7 +161,8 @@ impl Suite {
             });
         }
         paths.sort();
-        let mut files = Vec::new();
+        let mut files: Vec<VectorFile> = Vec::new();
+        let mut first_file_of: BTreeMap<String, String> = BTreeMap::new();
         let mut digest_input = Vec::new();
         for rel in paths {
             let full = root.join(&rel);
@@ -172,18 +176,21 @@ impl Suite {
                     continue;
                 }
             };
-            digest_input.extend_from_slice(rel.as_bytes());
-            digest_input.push(0);
-            digest_input.extend_from_slice(citeproof_model::sha256_bytes(&bytes).digest());
+            digest_entry(&mut digest_input, &rel, &bytes);
             match parse_file(&rel, &bytes) {
-                Ok(file) => files.push(file),
+                Ok(file) => {
+                    errors.extend(duplicate_ids(&file, &mut first_file_of));
+                    files.push(file);
+                }
                 Err(message) => errors.push(LoadError { path: rel, message }),
             }
         }
+        let loaded = files.iter().map(|f| f.cases.len()).sum();
         let suite = Suite {
             root: root.to_path_buf(),
             files,
             digest: citeproof_model::sha256_bytes(&digest_input).to_string(),
+            selection: Selection::everything(loaded),
         };
         (suite, errors)
     }
@@ -195,18 +202,21 @@ impl Suite {
 
     /// A suite restricted to the files matching any of `patterns` (all when empty).
     pub fn filtered(&self, patterns: &[String]) -> Suite {
-        let files = self
-            .files
-            .iter()
-            .filter(|f| {
-                patterns.is_empty() || patterns.iter().any(|p| glob::matches_suite(p, &f.path))
-            })
-            .cloned()
-            .collect();
+        self.select(patterns, &[])
+    }
+
+    /// A suite restricted to the files matching any of `file_patterns` (`--suite`), then to the
+    /// cases whose id matches any of `case_patterns` (`--case`); empty lists keep everything.
+    /// What is left out is recorded in [`Suite::selection`].
+    pub fn select(&self, file_patterns: &[String], case_patterns: &[String]) -> Suite {
+        let mut files = self.files.clone();
+        let mut selection = self.selection.clone();
+        selection.apply(&mut files, file_patterns, case_patterns);
         Suite {
             root: self.root.clone(),
             files,
             digest: self.digest.clone(),
+            selection,
         }
     }
 
@@ -288,10 +298,51 @@ pub fn parse_file(rel: &str, bytes: &[u8]) -> Result<VectorFile, String> {
     })
 }
 
-/// Finds the vectors directory: `./vectors` in the current directory or one of its ancestors.
-pub fn find_vectors_dir() -> Option<PathBuf> {
-    let cwd = std::env::current_dir().ok()?;
-    cwd.ancestors()
-        .map(|d| d.join("vectors"))
-        .find(|d| d.is_dir())
+/// One file's part of the suite digest: its path, a NUL, the SHA-256 of its bytes.
+fn digest_entry(input: &mut Vec<u8>, rel: &str, bytes: &[u8]) {
+    input.extend_from_slice(rel.as_bytes());
+    input.push(0);
+    input.extend_from_slice(citeproof_model::sha256_bytes(bytes).digest());
+}
+
+/// The digest [`Suite::load`] would compute for these files (paths relative to the vectors
+/// directory, `/`-separated): what identifies a suite without loading it, e.g. the one embedded
+/// in the binary. Files [`Suite::load`] does not read (outside `*.json`, under
+/// [`NON_VECTOR_DIRS`], hidden) are left out here too.
+pub fn digest_of<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> String {
+    let mut files: Vec<(&str, &[u8])> = files
+        .into_iter()
+        .filter(|(rel, _)| {
+            let top = rel.split('/').next().unwrap_or_default();
+            rel.ends_with(".json")
+                && !NON_VECTOR_DIRS.contains(&top)
+                && !rel.split('/').any(|c| c.starts_with('.'))
+        })
+        .collect();
+    files.sort();
+    let mut input = Vec::new();
+    for (rel, bytes) in files {
+        digest_entry(&mut input, rel, bytes);
+    }
+    citeproof_model::sha256_bytes(&input).to_string()
+}
+
+/// Case ids of `file` already seen in an earlier file or earlier in the same file: a second
+/// case with one id would be reported, xfailed and reproduced as if it were the first.
+fn duplicate_ids(
+    file: &VectorFile,
+    first_file_of: &mut BTreeMap<String, String>,
+) -> Vec<LoadError> {
+    let mut errors = Vec::new();
+    for case in &file.cases {
+        if let Some(first) = first_file_of.get(&case.id) {
+            errors.push(LoadError {
+                path: file.path.clone(),
+                message: format!("duplicate case id `{}` (also in {first})", case.id),
+            });
+        } else {
+            first_file_of.insert(case.id.clone(), file.path.clone());
+        }
+    }
+    errors
 }

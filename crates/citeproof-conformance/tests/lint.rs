@@ -285,3 +285,60 @@ fn deferred_specs_and_exemptions() {
     let full = Traceability::new(&profile(), &vectors()).with_exemptions(&committed);
     assert!(full.stale_exemptions().is_empty());
 }
+
+/// The runner refuses a suite with a duplicate case id (a second case under one id would be
+/// reported, xfailed and reproduced as if it were the first), across files and within one.
+#[test]
+fn a_duplicate_case_id_does_not_load() {
+    let (dir, _) = temp_suite(&[
+        ("canon/a.json", file(vec![good_case("canon-a")])),
+        ("canon/b.json", file(vec![good_case("canon-a")])),
+    ]);
+    let errors = citeproof_conformance::Suite::load(dir.path()).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].path, "canon/b.json");
+    assert!(
+        errors[0]
+            .message
+            .contains("duplicate case id `canon-a` (also in canon/a.json)"),
+        "{}",
+        errors[0].message
+    );
+    let (dir, _) = temp_suite(&[(
+        "canon/a.json",
+        file(vec![good_case("canon-a"), good_case("canon-a")]),
+    )]);
+    assert!(citeproof_conformance::Suite::load(dir.path()).is_err());
+    let (dir, _) = temp_suite(&[(
+        "canon/a.json",
+        file(vec![good_case("canon-a"), good_case("canon-b")]),
+    )]);
+    assert!(citeproof_conformance::Suite::load(dir.path()).is_ok());
+}
+
+/// A selection records what it left out; an xfail entry that matches no case is reported.
+#[test]
+fn selection_and_stale_xfail_entries() {
+    let (_dir, suite) = temp_suite(&[
+        (
+            "canon/a.json",
+            file(vec![good_case("canon-a"), good_case("canon-b")]),
+        ),
+        ("canon/b.json", file(vec![good_case("canon-c")])),
+    ]);
+    assert_eq!(suite.selection.loaded, 3);
+    let only_a = suite.select(&["canon/a".into()], &["canon-b".into()]);
+    assert_eq!(only_a.len(), 1);
+    assert_eq!(only_a.selection.left_out_by_files, 1);
+    assert_eq!(only_a.selection.left_out_by_cases, 1);
+    assert_eq!(only_a.selection.selected(), 1);
+    assert_eq!(suite.select(&[], &[]).selection, suite.selection);
+    let xfail: Vec<String> = ["canon-a", "canon-c~1", "canon-z*", "canon-?"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    assert_eq!(
+        citeproof_conformance::runner::unmatched_xfail(&xfail, &suite),
+        ["canon-z*"]
+    );
+}

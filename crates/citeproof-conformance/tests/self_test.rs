@@ -339,8 +339,10 @@ fn garbage_is_errored_and_max_errors_ends_the_run() {
     assert_eq!(result.starts, 6, "restarted after every garbage line");
 }
 
+/// A malformed hello on the first start: the implementation never started, so nothing could be
+/// checked: one start failure for the run, every case not run (not one errored case each).
 #[test]
-fn garbage_handshake_is_errored() {
+fn garbage_handshake_is_one_start_failure() {
     let Some(py) = python() else { return };
     let suite = vectors().filtered(&["canon/hash-bytes.json".into()]);
     let result = run_command(
@@ -348,21 +350,25 @@ fn garbage_handshake_is_errored() {
         &suite,
         &options(10_000, Some(3)),
     );
-    let errored = ids_with(&result, Status::Errored);
-    assert_eq!(errored.len(), 3);
-    for r in result
-        .results
-        .iter()
-        .filter(|r| r.status == Status::Errored)
-    {
-        let m = r.message.as_deref().unwrap();
+    assert!(result.could_not_start());
+    let (message, _) = result.start_failure.as_ref().unwrap();
+    assert!(message.contains("bad handshake"), "{message}");
+    assert_eq!(result.count(Status::Errored), 0);
+    assert_eq!(result.count(Status::Skipped), suite.len());
+    for r in &result.results {
+        assert_eq!(r.skip_reason, Some(SkipReason::NotRun));
         assert!(
-            m.contains("did not start") && m.contains("bad handshake"),
-            "{m}"
+            r.message
+                .as_deref()
+                .unwrap()
+                .contains("could not be started"),
+            "{:?}",
+            r.message
         );
     }
-    assert_eq!(result.count(Status::Skipped), suite.len() - 3);
+    assert_eq!(result.starts, 1, "not restarted for every case");
     assert!(result.implementation.is_none());
+    assert!(!result.success());
 }
 
 #[test]
@@ -428,30 +434,39 @@ fn hanging_handshake_times_out() {
     let suite = vectors().filtered(&["canon/hash-bytes.json".into()]);
     let mut opts = options(300, Some(1));
     opts.process.start_timeout = Duration::from_millis(300);
+    let clock = Instant::now();
     let result = run_command(&[&py, &broken("hang.py"), "--hang-hello"], &suite, &opts);
-    let first = &result.results[0];
-    assert_eq!(first.status, Status::Errored);
-    let m = first.message.as_deref().unwrap();
     assert!(
-        m.contains("did not start") && m.contains("hello") && m.contains("timeout"),
-        "{m}"
+        clock.elapsed() < Duration::from_secs(10),
+        "one timeout, not one per case"
+    );
+    let (m, _) = result.start_failure.as_ref().unwrap();
+    assert!(m.contains("hello") && m.contains("timeout"), "{m}");
+    assert_eq!(result.results[0].status, Status::Skipped);
+    assert!(
+        result
+            .aborted
+            .as_deref()
+            .unwrap()
+            .contains("could not be started"),
+        "{:?}",
+        result.aborted
     );
 }
 
+/// A program that does not exist: one "cannot start" for the run (the CLI exits 3), not one
+/// errored case per case.
 #[test]
-fn missing_command_is_errored_not_a_crash_of_the_runner() {
+fn missing_command_is_one_start_failure_not_a_crash_of_the_runner() {
     let suite = vectors().filtered(&["canon/hash-bytes.json".into()]);
     let result = run_command(
         &["/nonexistent/citeproof-adapter"],
         &suite,
         &options(1000, Some(2)),
     );
-    assert_eq!(result.count(Status::Errored), 2);
-    assert!(
-        result.results[0]
-            .message
-            .as_deref()
-            .unwrap()
-            .contains("cannot start")
-    );
+    assert_eq!(result.count(Status::Errored), 0);
+    assert_eq!(result.count(Status::Skipped), suite.len());
+    let (m, _) = result.start_failure.as_ref().unwrap();
+    assert!(m.contains("cannot start"), "{m}");
+    assert_eq!(result.starts, 1);
 }

@@ -1,6 +1,7 @@
 //! The conformance suite as data: the vector files, the profile and the adapter contract of the
-//! tree the binary was built from. `citeproof conformance` uses them when it runs outside a
-//! checkout; [`materialize`] writes them out so the file-based loader and lint apply unchanged.
+//! tree the binary was built from. `citeproof conformance` runs them unless `--vectors DIR` names
+//! another suite; [`materialize`] writes them out so the file-based loader and lint apply
+//! unchanged.
 
 #![allow(clippy::large_include_file)] // the vector files are the point of this crate
 

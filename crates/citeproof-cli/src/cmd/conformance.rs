@@ -13,7 +13,6 @@ use citeproof_conformance::{
     process::{ProcessOptions, split_command},
     report::{self, Format},
     runner::{self, DEFAULT_MAX_ERRORS},
-    suite::find_vectors_dir,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -27,10 +26,11 @@ pub struct Args {
     #[arg(long = "impl", value_name = "CMD")]
     implementation: Option<String>,
     /// Only vector files matching this glob (path under vectors/, e.g. `canon`, `aef/level1`,
-    /// `aca/*/header.json`). Repeatable.
+    /// `aca/*/header.json`). Repeatable. A selection is a subset, not a conformance claim.
     #[arg(long, value_name = "GLOB")]
     suite: Vec<String>,
-    /// Only cases whose id matches this glob (e.g. `canon-jcs-*`). Repeatable.
+    /// Only cases whose id matches this glob (e.g. `canon-jcs-*`). Repeatable. A selection is
+    /// a subset, not a conformance claim.
     #[arg(long, value_name = "GLOB")]
     case: Vec<String>,
     /// Expected failures: a file with one case-id glob per line (`#` comments). An expected
@@ -55,11 +55,13 @@ pub struct Args {
     /// never.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ERRORS)]
     max_errors: usize,
-    /// Directory of the vector files (default: `vectors/` in the current directory or above).
+    /// Directory of the vector files to run instead of the suite embedded in this binary (a
+    /// `vectors/` directory nearby is never used unless given here).
     #[arg(long, value_name = "DIR")]
     vectors: Option<PathBuf>,
-    /// The profile whose MUST requirements decide levels (default: ../docs/PROFILE.md next to
-    /// the vectors directory).
+    /// The profile whose MUST requirements decide levels (default: the suite's own, the
+    /// embedded one or ../docs/PROFILE.md next to --vectors). Another profile makes the run a
+    /// subset, not a conformance claim.
     #[arg(long, value_name = "FILE")]
     profile: Option<PathBuf>,
     /// How many failures to print (all are in the reports).
@@ -94,21 +96,7 @@ fn seconds(name: &str, value: f64) -> Result<Duration, Failure> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    if args.report.len() != args.out.len() {
-        return Err(Failure::Usage(
-            "every --report FORMAT needs an --out FILE (in the same order)".into(),
-        ));
-    }
-    if args.json && args.out.iter().any(|o| o == Path::new("-")) {
-        return Err(Failure::Usage(
-            "--json prints on stdout: write the other reports to files".into(),
-        ));
-    }
-    let formats = args
-        .report
-        .iter()
-        .map(|f| f.parse::<Format>().map_err(Failure::Usage))
-        .collect::<Result<Vec<_>, _>>()?;
+    let formats = check_reports(&args)?;
     let process = ProcessOptions {
         case_timeout: seconds("--case-timeout", args.case_timeout)?,
         start_timeout: seconds("--start-timeout", args.start_timeout)?,
@@ -121,61 +109,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
                 Failure::Usage(format!("cannot read --xfail {}: {e}", path.display()))
             })?),
         };
-    // Outside a checkout, the suite embedded at build time is written to a temporary
-    // directory that lives as long as this run.
-    let embedded_dir;
-    let vectors = match args.vectors.clone().or_else(find_vectors_dir) {
-        Some(dir) => dir,
-        None => {
-            embedded_dir = tempfile::tempdir()
-                .map_err(|e| Failure::Usage(format!("cannot create a temporary directory: {e}")))?;
-            citeproof_suite::materialize(embedded_dir.path())
-                .map_err(|e| Failure::Usage(format!("cannot write the embedded suite: {e}")))?;
-            eprintln!(
-                "citeproof: no vectors/ directory here or above: using the suite embedded in this binary ({})",
-                citeproof_suite::describe()
-            );
-            embedded_dir.path().join("vectors")
-        }
-    };
-    let suite = Suite::load(&vectors).map_err(|errors| {
-        Failure::Usage(format!(
-            "cannot load the vectors in {}:\n  {}",
-            vectors.display(),
-            errors
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\n  ")
-        ))
-    })?;
-    let mut suite = suite.filtered(&args.suite);
-    if !args.case.is_empty() {
-        for file in &mut suite.files {
-            file.cases.retain(|c| {
-                args.case
-                    .iter()
-                    .any(|p| citeproof_conformance::glob::matches(p, &c.id))
-            });
-        }
-        suite.files.retain(|f| !f.cases.is_empty());
-    }
-    if suite.is_empty() {
-        return Err(Failure::Usage(
-            "no case matches the --suite/--case filters".into(),
-        ));
-    }
-    let profile_path = args
-        .profile
-        .clone()
-        .unwrap_or_else(|| default_profile(&vectors));
-    let profile = Profile::load(&profile_path).unwrap_or_default();
-    if args.profile.is_some() && profile.requirements.is_empty() {
-        return Err(Failure::Usage(format!(
-            "no requirements in --profile {}",
-            profile_path.display()
-        )));
-    }
+    let (suite, profile) = load_suite(&args, &xfail)?;
 
     let mut target = match &args.implementation {
         None => Target::in_process(Box::new(citeproof_reference::Reference::new())),
@@ -208,25 +142,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let summary = Summary::new(&result, &profile);
     let ctx = report::Context {
         suite: &suite,
-        filters: &args.suite,
         profile_loaded: !profile.requirements.is_empty(),
     };
-    let mut stdout_used = false;
-    for (format, out) in formats.iter().zip(&args.out) {
-        let text = report::render(*format, &result, &summary, &ctx);
-        if out == Path::new("-") {
-            stdout_used = true;
-            print!("{text}");
-        } else {
-            std::fs::write(out, text).map_err(|e| {
-                Failure::Usage(format!(
-                    "cannot write {} report to {}: {e}",
-                    format,
-                    out.display()
-                ))
-            })?;
-        }
-    }
+    write_reports(&formats, &args.out, &result, &summary, &ctx)?;
     // A dropped variant is a bug of the suite, not of the implementation: it fails the run so
     // that the suite's own CI cannot stay green with a broken generator.
     let suite_bug = result
@@ -240,20 +158,18 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         report::failures_text(&result, args.show_failures),
         report::summary_text(&result, &summary, &ctx)
     );
+    let stdout_used = args.out.iter().any(|o| o == Path::new("-"));
     if stdout_used || args.json {
         eprint!("{console}");
     } else {
         crate::out::print(&console)?;
     }
     if args.json {
-        let text = report::render(Format::Json, &result, &summary, &ctx);
-        let report: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| Failure::Usage(format!("cannot read back the JSON report: {e}")))?;
         crate::out::json_report(
             "conformance",
             ok,
             &crate::out::NO_INCIDENTS,
-            &serde_json::json!({ "report": report }),
+            &serde_json::json!({ "report": report::json_value(&result, &summary, &ctx) }),
         )?;
     }
     if suite_bug {
@@ -261,13 +177,178 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             "citeproof: the variant generator produced cases the reference disagrees with (listed above): a bug in citeproof's suite; please report it"
         );
     }
-    Ok(if ok {
+    Ok(if result.could_not_start() {
+        // "Could not check": nothing was run, which is neither a pass nor a failure.
+        ExitCode::from(3)
+    } else if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
 }
 
+/// The selected suite and its profile. The suite is the one embedded at build time (written to
+/// a temporary directory for the loader), unless --vectors names another: a `vectors/`
+/// directory that happens to be in the working directory (or above) is never picked up. What
+/// makes the run a subset is recorded in the suite's selection.
+fn load_suite(args: &Args, xfail: &[String]) -> Result<(Suite, Profile), Failure> {
+    let embedded_dir;
+    let vectors = match &args.vectors {
+        Some(dir) => dir.clone(),
+        None => {
+            embedded_dir = tempfile::tempdir()
+                .map_err(|e| Failure::Usage(format!("cannot create a temporary directory: {e}")))?;
+            citeproof_suite::materialize(embedded_dir.path())
+                .map_err(|e| Failure::Usage(format!("cannot write the embedded suite: {e}")))?;
+            eprintln!(
+                "citeproof: using the suite embedded in this binary ({}); --vectors DIR runs another",
+                citeproof_suite::describe()
+            );
+            embedded_dir.path().join("vectors")
+        }
+    };
+    let loaded = Suite::load(&vectors).map_err(|errors| {
+        Failure::Usage(format!(
+            "cannot load the vectors in {}:\n  {}",
+            vectors.display(),
+            errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        ))
+    })?;
+    let mut suite = loaded.select(&args.suite, &args.case);
+    if args.vectors.is_some() {
+        let embedded = citeproof_conformance::suite::digest_of(
+            citeproof_suite::VECTOR_FILES
+                .iter()
+                .map(|(rel, bytes)| (*rel, *bytes)),
+        );
+        if loaded.digest != embedded {
+            suite.selection.other_suite = Some(format!(
+                "--vectors {} is not the suite of this citeproof ({} here, {} built in)",
+                vectors.display(),
+                loaded.digest,
+                embedded
+            ));
+        }
+    }
+    if suite.is_empty() {
+        return Err(Failure::Usage(
+            "no case matches the --suite/--case filters".into(),
+        ));
+    }
+    for stale in runner::unmatched_xfail(xfail, &loaded) {
+        eprintln!(
+            "citeproof: warning: --xfail entry `{stale}` matches no case of the suite (renamed or removed? remove it)"
+        );
+    }
+    let suite_profile = default_profile(&vectors);
+    let profile_path = args
+        .profile
+        .clone()
+        .unwrap_or_else(|| suite_profile.clone());
+    let profile = Profile::load(&profile_path).unwrap_or_default();
+    if let Some(given) = &args.profile {
+        if profile.requirements.is_empty() {
+            return Err(Failure::Usage(format!(
+                "no requirements in --profile {}",
+                given.display()
+            )));
+        }
+        if std::fs::read(given).ok() != std::fs::read(&suite_profile).ok() {
+            suite.selection.other_profile = Some(given.display().to_string());
+        }
+    }
+
+    Ok((suite, profile))
+}
+
+/// Checks the --report/--out pairs before anything runs: a report that cannot be written is
+/// found now, not after the whole run.
+fn check_reports(args: &Args) -> Result<Vec<Format>, Failure> {
+    if args.report.len() != args.out.len() {
+        return Err(Failure::Usage(
+            "every --report FORMAT needs an --out FILE (in the same order)".into(),
+        ));
+    }
+    let stdout_outs = args.out.iter().filter(|o| *o == Path::new("-")).count();
+    if args.json && stdout_outs > 0 {
+        return Err(Failure::Usage(
+            "--json prints on stdout: write the other reports to files".into(),
+        ));
+    }
+    if stdout_outs > 1 {
+        return Err(Failure::Usage(
+            "only one report can go to stdout (--out -)".into(),
+        ));
+    }
+    for (i, out) in args.out.iter().enumerate() {
+        if out != Path::new("-") && args.out[..i].contains(out) {
+            return Err(Failure::Usage(format!(
+                "two reports would be written to {}",
+                out.display()
+            )));
+        }
+        check_writable(out)?;
+    }
+    args.report
+        .iter()
+        .map(|f| f.parse::<Format>().map_err(Failure::Usage))
+        .collect()
+}
+
+/// The report file `out` can be created: its directory exists and takes a new file.
+fn check_writable(out: &Path) -> Result<(), Failure> {
+    if out == Path::new("-") {
+        return Ok(());
+    }
+    let cannot =
+        |why: String| Failure::Usage(format!("cannot write a report to {}: {why}", out.display()));
+    if out.is_dir() {
+        return Err(cannot("it is a directory".into()));
+    }
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(cannot(format!(
+            "the directory {} does not exist",
+            dir.display()
+        )));
+    }
+    tempfile::NamedTempFile::new_in(dir).map_err(|e| cannot(e.to_string()))?;
+    Ok(())
+}
+
+fn write_reports(
+    formats: &[Format],
+    outs: &[PathBuf],
+    result: &citeproof_conformance::RunResult,
+    summary: &Summary,
+    ctx: &report::Context<'_>,
+) -> Result<(), Failure> {
+    for (format, out) in formats.iter().zip(outs) {
+        let text = report::render(*format, result, summary, ctx);
+        if out == Path::new("-") {
+            print!("{text}");
+        } else {
+            std::fs::write(out, text).map_err(|e| {
+                Failure::Usage(format!(
+                    "cannot write {} report to {}: {e}",
+                    format,
+                    out.display()
+                ))
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The suite's own profile: `../docs/PROFILE.md` next to the vectors directory (the embedded
+/// suite is written out with its profile there).
 fn default_profile(vectors: &Path) -> PathBuf {
     vectors
         .parent()

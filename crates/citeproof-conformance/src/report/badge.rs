@@ -15,38 +15,54 @@ fn text_width(text: &str) -> u32 {
         .sum()
 }
 
-/// The right-hand text and its colour.
+const RED: &str = "#e05d44";
+const YELLOW: &str = "#dfb317";
+const GREEN: &str = "#4c1";
+const GREY: &str = "#9f9f9f";
+
+/// The right-hand text and its colour. Green only for a complete run; a level appears only when
+/// it is claimed (achieved over a complete coverage), so a subset shows none.
 pub(crate) fn message(run: &RunResult, summary: &Summary) -> (String, &'static str) {
     let t = &summary.totals;
+    if run.could_not_start() {
+        return ("could not start".to_owned(), RED);
+    }
     if !run.success() {
         let bad = t.failed + t.errored;
-        return (
-            if run.aborted.is_some() {
-                format!("aborted, {bad} failing")
-            } else {
-                format!("{bad} failing")
-            },
-            "#e05d44",
-        );
-    }
-    let mut parts = Vec::new();
-    for spec in summary.specs() {
-        match summary.highest_level(spec) {
-            Some(0) => parts.push(format!("{spec} ✓")),
-            Some(l) => parts.push(format!("{spec} L{l}")),
-            None => {}
+        let mut text = format!("{bad} failing");
+        if run.aborted.is_some() {
+            text = format!("aborted, {text}");
         }
+        if summary.claim.is_selection() {
+            text.push_str(", subset");
+        }
+        return (text, RED);
     }
+    let claim = &summary.claim;
+    if claim.is_selection() || (claim.is_subset() && !claim.is_claim()) {
+        return ("subset, not a claim".to_owned(), GREY);
+    }
+    let parts: Vec<String> = claim
+        .levels
+        .iter()
+        .map(|(spec, level)| match level {
+            0 => format!("{spec} ✓"),
+            l => format!("{spec} L{l}"),
+        })
+        .collect();
     let mut text = if parts.is_empty() {
         "no level".to_owned()
     } else {
         parts.join(" · ")
     };
-    if t.skipped > 0 {
-        text.push_str(&format!(" ({} not run)", t.skipped));
-        (text, "#dfb317")
+    if claim.is_subset() {
+        let dropped = run.generation.as_ref().map_or(0, |g| g.dropped.len());
+        text.push_str(&format!(" ({} not run)", t.skipped + dropped));
+        (text, YELLOW)
+    } else if claim.is_claim() {
+        (text, GREEN)
     } else {
-        (text, "#4c1")
+        (text, GREY)
     }
 }
 

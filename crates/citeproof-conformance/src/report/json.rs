@@ -19,6 +19,19 @@ fn counts(c: &Counts) -> Value {
     })
 }
 
+/// The claim as data: whether the run is a subset, the levels it claims, why not more.
+fn claim(summary: &Summary) -> Value {
+    let claim = &summary.claim;
+    json!({
+        "subset": claim.is_subset(),
+        "conformance_claim": claim.is_claim(),
+        "statement": claim.statement(),
+        "levels": claim.levels.iter().map(|(spec, level)| json!({"spec": spec, "level": level})).collect::<Vec<_>>(),
+        "gaps": claim.gaps,
+    })
+}
+
+/// The JSON report as a value (`--report json` writes it, `--json` embeds it).
 pub(super) fn report(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> Value {
     let implementation = match &run.implementation {
         Some(i) => json!({
@@ -40,7 +53,7 @@ pub(super) fn report(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> V
         .iter()
         .map(|l| {
             json!({
-                "spec": l.spec, "level": l.level, "verdict": l.verdict,
+                "spec": l.spec, "level": l.level, "verdict": l.verdict, "complete": l.complete,
                 "cases": counts(&l.cases), "must_cases": counts(&l.must_cases),
                 "static": {"verdict": l.static_verdict, "cases": counts(&l.static_cases)},
                 "generated": {"verdict": l.generated_verdict, "cases": counts(&l.generated_cases)},
@@ -108,9 +121,13 @@ pub(super) fn report(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> V
             "version": env!("CARGO_PKG_VERSION"),
             "digest": ctx.suite.digest,
             "files": ctx.suite.files.iter().map(|f| f.path.clone()).collect::<Vec<_>>(),
-            "filters": ctx.filters,
+            "filters": run.selection.files,
+            "case_filters": run.selection.cases,
+            "static_cases": run.selection.loaded,
+            "selected_cases": run.selection.selected(),
             "profile_loaded": ctx.profile_loaded,
         },
+        "claim": claim(summary),
         "run": {
             "seed": run.seed,
             "shuffled": run.shuffled,
@@ -126,6 +143,7 @@ pub(super) fn report(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> V
         "duration_ms": run.duration.as_secs_f64() * 1000.0,
         "success": run.success(),
         "aborted": run.aborted,
+        "could_not_start": run.could_not_start(),
         "totals": counts(&summary.totals),
         "levels": levels,
         "requirements": requirements,

@@ -1,18 +1,29 @@
 //! JUnit XML, in the form CI systems ingest (Jenkins/Surefire, GitLab, GitHub actions): one
 //! `<testsuite>` per vector file, one `<testcase>` per case; `failed` is `<failure>`, `errored`
-//! is `<error>`, `skipped` and `xfailed` are `<skipped>`.
+//! is `<error>`, `skipped` and `xfailed` are `<skipped>`. CI shows a green JUnit file as a
+//! pass: the claim statement (a subset is "not a conformance claim") is in the name of the
+//! `<testsuites>` and a `claim` property of every `<testsuite>`.
 
 use std::fmt::Write as _;
 
 use super::{Context, actual_line, expected_line, xml_escape};
-use crate::runner::{RunResult, Status};
+use crate::{
+    runner::{RunResult, Status},
+    summary::Summary,
+};
 
-pub(super) fn render(run: &RunResult, ctx: &Context<'_>) -> String {
+pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> String {
+    let claim = &summary.claim;
+    let scope = if claim.is_subset() {
+        " (subset, not a conformance claim)"
+    } else {
+        ""
+    };
     let count = |s: Status| run.count(s);
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,
-        "<testsuites name=\"citeproof conformance: {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3}\">",
+        "<testsuites name=\"citeproof conformance: {}{scope}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3}\">",
         xml_escape(&super::implementation_name(run)),
         run.results.len(),
         count(Status::Failed),
@@ -49,10 +60,13 @@ pub(super) fn render(run: &RunResult, ctx: &Context<'_>) -> String {
         );
         let _ = writeln!(
             out,
-            "    <properties>\n      <property name=\"operation\" value=\"{}\"/>\n      <property name=\"spec\" value=\"{}\"/>\n      <property name=\"seed\" value=\"{}\"/>\n    </properties>",
+            "    <properties>\n      <property name=\"operation\" value=\"{}\"/>\n      <property name=\"spec\" value=\"{}\"/>\n      <property name=\"seed\" value=\"{}\"/>\n      <property name=\"subset\" value=\"{}\"/>\n      <property name=\"conformance_claim\" value=\"{}\"/>\n      <property name=\"claim\" value=\"{}\"/>\n    </properties>",
             xml_escape(&file.operation),
             xml_escape(&file.spec),
-            run.seed
+            run.seed,
+            claim.is_subset(),
+            claim.is_claim(),
+            xml_escape(&claim.statement())
         );
         let classname = file.path.trim_end_matches(".json").replace('/', ".");
         for r in results {

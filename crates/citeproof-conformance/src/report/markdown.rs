@@ -42,10 +42,11 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
         }
     );
     let t = &summary.totals;
+    let _ = writeln!(out, "- Claim: **{}**", cell(&summary.claim.statement()));
     let _ = writeln!(
         out,
         "- Result: **{}**: {} cases, {} passed, {} failed, {} errored, {} skipped, {} xfailed",
-        if run.success() { "pass" } else { "fail" },
+        super::result_word(run, summary),
         t.total,
         t.passed,
         t.failed,
@@ -64,7 +65,7 @@ pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> S
         let _ = writeln!(out, "- **Aborted:** {}", cell(reason));
     }
     out.push_str(
-        "\n## Levels\n\nLevel N is achieved only if every MUST case of levels up to N passed, static and generated.\n\n",
+        "\n## Levels\n\nA level counts only when every case of it and the levels below ran, static and generated, in a run of the whole suite, and every MUST case of them passed.\n\n",
     );
     out.push_str("| spec | level | verdict | static | generated | cases | passed | failed | errored | skipped | xfailed |\n|---|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
     for l in &summary.levels {

@@ -73,12 +73,16 @@ impl FromStr for Format {
 /// What a report needs besides the run.
 #[derive(Debug, Clone, Copy)]
 pub struct Context<'a> {
-    /// The suite that was run (after `--suite` filtering).
+    /// The suite that was run (after `--suite`/`--case` selection, recorded in its
+    /// `selection`).
     pub suite: &'a Suite,
-    /// The `--suite` patterns (empty: all).
-    pub filters: &'a [String],
     /// Whether docs/PROFILE.md was found (levels and MUST cases depend on it).
     pub profile_loaded: bool,
+}
+
+/// The JSON report as a value (what `--report json` writes).
+pub fn json_value(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> serde_json::Value {
+    json::report(run, summary, ctx)
 }
 
 /// Renders a report.
@@ -90,10 +94,23 @@ pub fn render(format: Format, run: &RunResult, summary: &Summary, ctx: &Context<
             text.push('\n');
             text
         }
-        Format::Junit => junit::render(run, ctx),
+        Format::Junit => junit::render(run, summary, ctx),
         Format::Markdown => markdown::render(run, summary, ctx),
         Format::Html => html::render(run, summary, ctx),
         Format::Svg => badge::render(run, summary),
+    }
+}
+
+/// The run's result in a few words: `pass` only for a complete run with nothing failed.
+pub(crate) fn result_word(run: &RunResult, summary: &Summary) -> &'static str {
+    if run.could_not_start() {
+        "could not check"
+    } else if !run.success() {
+        "fail"
+    } else if summary.claim.is_subset() {
+        "pass for the cases run (subset)"
+    } else {
+        "pass"
     }
 }
 
