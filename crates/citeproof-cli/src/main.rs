@@ -127,14 +127,13 @@ fn report_failure(failure: &cmd::Failure, json: bool) -> ExitCode {
             "error": {"code": failure.code(), "message": failure.message()},
         });
         let text = serde_json::to_string_pretty(&object).unwrap_or_default();
-        if out::println(&text).is_err() {
-            eprintln!("citeproof: {}", failure.message());
-        }
-    } else {
-        match failure {
-            cmd::Failure::Invalid(m) => eprintln!("citeproof: {m}"),
-            other => eprintln!("citeproof: error: {}", other.message()),
-        }
+        // A failed write to stdout still leaves the message on stderr below.
+        let _ = out::println(&text);
+    }
+    // The message goes to stderr in every mode: a person watching a `--json` run sees it too.
+    match failure {
+        cmd::Failure::Invalid(m) => eprintln!("citeproof: {m}"),
+        other => eprintln!("citeproof: error: {}", other.message()),
     }
     ExitCode::from(failure.exit_status())
 }

@@ -568,6 +568,18 @@ fn usage_errors_exit_2() {
     for args in [
         vec!["aca", "verify"],
         vec!["aca", "verify", "--level", "4", "https://example.com/"],
+        vec!["demo", "serve", "--addr", "8.8.8.8:80"],
+    ] {
+        let out = citeproof().args(&args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // Files that cannot be read: nothing was checked (3).
+    for args in [
         vec!["aca", "verify", "--snapshot", "/definitely/not/here.json"],
         vec![
             "sign",
@@ -586,12 +598,11 @@ fn usage_errors_exit_2() {
             "--key",
             "k",
         ],
-        vec!["demo", "serve", "--addr", "8.8.8.8:80"],
     ] {
         let out = citeproof().args(&args).output().unwrap();
         assert_eq!(
             out.status.code(),
-            Some(2),
+            Some(3),
             "{args:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
