@@ -12,7 +12,9 @@
 //!   number-preserving tree of [`lossless`].
 //! - [`ops`]: the conformance operations.
 
+mod answer;
 pub mod canonical;
+mod checks;
 pub mod envelope;
 pub mod esjson;
 pub mod id;
@@ -29,7 +31,7 @@ pub mod signing;
 pub mod verify;
 
 pub use keys::{Algorithm, TrustConfig};
-pub use report::{ChainReport, Verdict};
+pub use report::{ChainReport, Freshness, Verdict};
 pub use sign::{SignKey, SignOptions, Signed, sign};
 pub use signing::SigningInput;
 pub use verify::{VerifyOptions, verify};
