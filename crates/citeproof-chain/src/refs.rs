@@ -69,6 +69,26 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// `s` with every character of General_Category Cc, Cf, Zl or Zp written `\u{XXXX}` and
+/// everything else kept: for lines a person reads, so that a line break, a bidirectional
+/// override or a terminal escape taken from a document cannot forge or hide a line.
+pub fn escape_invisible(s: &str) -> String {
+    let gc = CodePointMapData::<GeneralCategory>::new();
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match gc.get(c) {
+            GeneralCategory::Control
+            | GeneralCategory::Format
+            | GeneralCategory::LineSeparator
+            | GeneralCategory::ParagraphSeparator => {
+                out.push_str(&format!("\\u{{{:04X}}}", u32::from(c)));
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// `true` when the NFKC form of `c` is `target` (an ASCII character).
 fn nfkc_is(c: char, target: char) -> bool {
     if c.is_ascii() {
@@ -296,6 +316,10 @@ mod tests {
             ["ad17e76a8baad7a1"]
         );
         assert_eq!(escape("a\u{200b}b\n"), "a\\u{200B}b\\u{000A}");
+        assert_eq!(
+            escape_invisible("é — x\n\u{1b}[2J\u{202e}"),
+            "é — x\\u{000A}\\u{001B}[2J\\u{202E}"
+        );
     }
 
     #[test]

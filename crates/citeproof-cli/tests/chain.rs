@@ -606,3 +606,31 @@ fn answers_that_verify_nothing_or_hide_an_id_say_so() {
         "{stdout}"
     );
 }
+
+#[test]
+fn document_text_cannot_print_a_line_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    sign_hmac(dir.path());
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("envelope.json")).unwrap())
+            .unwrap();
+    v["signature"]["signedBy"] =
+        serde_json::json!("did:web:sourcescore.org\n  signature: verified over seed-python");
+    v["claim"]["x\nL1 note"] = serde_json::json!(1);
+    v["claim"]["y\u{202e}"] = serde_json::json!(1);
+    std::fs::write(dir.path().join("forged.json"), v.to_string()).unwrap();
+    let out = verify(dir.path(), "forged.json", &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(code(&out), 1, "{stdout}");
+    // Every line of the report is one the report wrote: no line starts with forged text.
+    assert!(
+        !stdout
+            .lines()
+            .any(|l| l.starts_with("  signature: verified") || l.starts_with("L1 note")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\\u{000A}"), "{stdout}");
+    assert!(stdout.contains("\\u{202E}"), "{stdout}");
+    assert!(!stdout.contains('\u{202e}'), "{stdout}");
+}

@@ -14,7 +14,7 @@
 
 use std::process::ExitCode;
 
-use citeproof_chain::refs::escape;
+use citeproof_chain::refs::{escape, escape_invisible};
 use citeproof_chain::report::{ChainReport, EnvelopeReport, Freshness, SignatureStatus};
 use citeproof_chain::sign::{SignError, claim_id_of};
 use citeproof_chain::{SignKey, SignOptions, TrustConfig, VerifyOptions};
@@ -419,7 +419,8 @@ fn outcome(r: &ChainReport) -> String {
 
 fn signature_line(e: &EnvelopeReport) -> String {
     let alg = e.algorithm.map(|a| a.as_str()).unwrap_or("?");
-    let by = e.signed_by.as_deref().unwrap_or("?");
+    // signedBy is the document's: escaped so that it cannot print a line of its own.
+    let by = escape(e.signed_by.as_deref().unwrap_or("?"));
     let input = e.signing_input.map(|i| i.as_str()).unwrap_or("?");
     let key = e.key_used.as_deref().unwrap_or("?");
     let status = match e.signature {
@@ -434,7 +435,7 @@ fn signature_line(e: &EnvelopeReport) -> String {
         SignatureStatus::KeyUnresolved => "no key configured for this signer".into(),
         SignatureStatus::NotChecked => "not checked".into(),
     };
-    format!("  signature: {alg} by {by}: {status}\n")
+    format!("  signature: {alg} by `{by}`: {status}\n")
 }
 
 fn freshness_line(e: &EnvelopeReport) -> String {
@@ -520,7 +521,9 @@ fn readable(file: &str, r: &ChainReport) -> String {
     } else {
         out.push_str(&format!("\nincidents ({}):\n", r.incidents.len()));
         for i in &r.incidents {
-            out.push_str(&format!("  L{} {}\n", i.level, i.incident));
+            // Messages quote the document (member names, values): never let them break a line.
+            let line = escape_invisible(&i.incident.to_string());
+            out.push_str(&format!("  L{} {line}\n", i.level));
         }
     }
     out
