@@ -298,9 +298,10 @@ pub struct VerifyArgs {
     /// Verification time, Unix seconds (default: now); decides staleness (CHAIN-010).
     #[arg(long)]
     now: Option<i64>,
-    /// Print the report as JSON: `command`, `ok`, `incidents`, `document`, `level`,
-    /// `required_level`, `verified`, `envelopes` (signing input, key, verdict, uncovered
-    /// members) and `references`.
+    /// Print the report as JSON: `command`, `ok` (the exit status: the level was met),
+    /// `incidents`, `document`, `level`, `required_level`, `accepted` (= `ok`), `verified`
+    /// (accepted and no envelope partially signed), `envelopes` (signing input, key, verdict,
+    /// `unsigned` members, `freshness`) and `references`.
     #[arg(long)]
     json: bool,
 }
