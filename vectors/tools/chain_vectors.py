@@ -1000,10 +1000,10 @@ def main():
     write("chain/level1/signing-input.json", "chain", "chain-signing-input",
           "The seed-python and deployed-js signing inputs of CHAIN-006.", signing_input_cases(), FLAGS)
     write("chain/level1/verify.json", "chain", "chain-verify",
-          "Chain envelopes and responses, Level 1 (offline): CHAIN-001 to CHAIN-011, CHAIN-014.",
+          "Chain envelopes and responses, Level 1 (offline): CHAIN-001 to CHAIN-011, CHAIN-014 to CHAIN-019.",
           verify_l1_cases(), FLAGS)
     write("chain/level2/verify.json", "chain", "chain-verify",
-          "Chain envelopes, Level 2 (canonical URL and sources from stored responses): CHAIN-012, CHAIN-013.",
+          "Chain envelopes, Level 2 (canonical URL and sources from stored responses): CHAIN-012, CHAIN-013, CHAIN-020.",
           verify_l2_cases(), FLAGS)
     if "--check-node" in sys.argv[1:]:
         check_node()

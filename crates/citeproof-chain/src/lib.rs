@@ -1,4 +1,4 @@
-//! Citation-chain envelopes (seed 004, profile CHAIN-001 to CHAIN-014): content-addressed claim
+//! Citation-chain envelopes (seed 004, profile CHAIN-001 to CHAIN-020): content-addressed claim
 //! ids, envelopes signed with HMAC-SHA256 or Ed25519 over the signing inputs that exist in the
 //! wild, canonical URLs, and answers that reference claims by id.
 //!
