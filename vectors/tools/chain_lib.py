@@ -173,3 +173,44 @@ def jcs_payload(envelope):
             return es_number(v)
         return es_quote(v)
     return enc(claim).encode()
+
+
+# ---- what the deployed-js input leaves unsigned (profile CHAIN-014) ----
+
+def _pointer_token(name):
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+def deployed_unsigned(envelope, base=""):
+    """JSON pointers of the members whose value the deployed-js bytes do not depend on, sorted
+    by code point: claim members outside the payload, every member of every source, members of
+    objects nested in a covered value that the property list filters out, and signedAt and
+    signedBy. Written from the profile's rule, not from citeproof."""
+    keys = set(PAYLOAD_KEYS)
+    claim = envelope["claim"]
+    out = []
+
+    def filtered(value, at):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                here = at + "/" + _pointer_token(k)
+                if k in keys:
+                    filtered(v, here)
+                else:
+                    out.append(here)
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                filtered(v, "%s/%d" % (at, i))
+
+    for name, value in claim.items():
+        at = base + "/claim/" + _pointer_token(name)
+        if name not in keys:
+            out.append(at)
+        elif name == "sources":
+            for i, source in enumerate(value):
+                for k in source:
+                    out.append("%s/%d/%s" % (at, i, _pointer_token(k)))
+        else:
+            filtered(value, at)
+    out += [base + "/signature/signedAt", base + "/signature/signedBy"]
+    return sorted(out)

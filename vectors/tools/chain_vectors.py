@@ -254,9 +254,12 @@ def hand(detail):
     return derivation("hand", detail)
 
 
-def verify_input(doc, secrets=None, keys=None, level=1, resources=None, now=NOW):
+def verify_input(doc, secrets=None, keys=None, level=1, resources=None, now=NOW,
+                 accept_partial=False):
     text = doc if isinstance(doc, str) else render(doc)
     i = {"document": text, "now": now, "required_level": level}
+    if accept_partial:
+        i["accept_partial_signature"] = True
     if secrets is None:
         secrets = {SIGNER: [SECRET]}
     if secrets:
@@ -285,7 +288,16 @@ FLAGS = {
     "reference": "Claim references in the answer.",
     "fetch": "Level 2 fetches (canonical URL, sources).",
     "json": "The document is not I-JSON.",
+    "partial": "The signature covers only part of the envelope (deployed-js): partially signed, never verified.",
+    "dates": "Dates checked against the verification time.",
+    "forward-compatible": "Members and date forms beyond the profile's, as a newer producer may write them.",
+    "invisible": "Invisible, compatibility or line-break characters in a bracketed item.",
 }
+
+
+def unsigned_of(env, key=SEED_ID):
+    """The `unsigned` output for an envelope that verifies only under deployed-js."""
+    return {key: cl.deployed_unsigned(json.loads(render(env)))}
 
 
 # ---- chain-claim-id ----
@@ -396,28 +408,54 @@ def verify_l1_cases():
                         result, errors=errors, warnings=warnings, output=output, derivation_=d,
                         flags=list(flags)))
 
-    def ok(cid, desc, reqs, doc, form="seed-python", warnings=(), d=None, flags=(), key_name=SEED_ID, **inputs):
-        add(cid, desc, reqs, doc, "valid", warnings=list(warnings),
-            output={"level": 1, "signing_inputs": {key_name: form}},
+    def ok(cid, desc, reqs, doc, form="seed-python", warnings=(), d=None, flags=(), key_name=SEED_ID,
+           verdict="verified", **inputs):
+        output = {"level": 1, "signing_inputs": {key_name: form}, "verdicts": {key_name: verdict}}
+        if form == "deployed-js":
+            output["unsigned"] = unsigned_of(doc, key_name)
+        add(cid, desc, reqs, doc, "valid", warnings=list(warnings), output=output,
             d=d or (D_DEPLOYED if form == "deployed-js" else D_SEED), flags=flags, **inputs)
 
-    def bad(cid, desc, reqs, doc, errors, d, warnings=None, flags=(), **inputs):
-        add(cid, desc, reqs, doc, "invalid", errors=errors, warnings=warnings, d=d, flags=flags, **inputs)
+    def bad(cid, desc, reqs, doc, errors, d, warnings=None, flags=(), output=None, **inputs):
+        add(cid, desc, reqs, doc, "invalid", errors=errors, warnings=warnings, output=output, d=d, flags=flags,
+            **inputs)
+
+    def partial_output(env, level=0, key_name=SEED_ID):
+        return {"level": level, "signing_inputs": {key_name: "deployed-js"},
+                "verdicts": {key_name: "partially-signed"}, "unsigned": unsigned_of(env, key_name)}
 
     # --- the two signing inputs ---
     ok("seed-example", "The seed's example envelope (confidence 1.0), signed over the seed's json.dumps input, verifies offline.",
        ["CHAIN-001", "CHAIN-002", "CHAIN-003", "CHAIN-004", "CHAIN-005", "CHAIN-006", "CHAIN-007", "CHAIN-014"],
        seed_envelope(), flags=["seed-example", "seed-python"])
-    ok("producer-deployed-js", "An envelope as the producer's deployed signer makes it verifies, with the warning that sources, tags, lastVerified and the signing metadata are not covered.",
-       ["CHAIN-006", "CHAIN-007", "CHAIN-014", "CHAIN-003"], producer_envelope(), form="deployed-js",
-       warnings=["chain-signature-partial"], flags=["producer", "deployed-js", "warning"])
+    env = producer_envelope()
+    bad("producer-deployed-js", "An envelope as the producer's deployed signer makes it: the signature matches only over the deployed-js input, which leaves the sources, tags, lastVerified, signedAt and signedBy unsigned. Partially signed, not verified, unless the user accepts partial signatures.",
+        ["CHAIN-006", "CHAIN-007", "CHAIN-014", "CHAIN-003"], env, ["chain-signature-partial"], D_DEPLOYED,
+        warnings=[], output=partial_output(env), flags=["producer", "deployed-js", "partial"])
+    ok("producer-deployed-js-accepted", "The same envelope with accept_partial_signature: it reaches Level 1 with a warning, its verdict stays partially-signed and the unsigned members are listed.",
+       ["CHAIN-015", "CHAIN-014", "CHAIN-006"], env, form="deployed-js", verdict="partially-signed",
+       warnings=["chain-signature-partial-accepted"], flags=["producer", "deployed-js", "partial", "warning"],
+       accept_partial=True)
     env = producer_envelope()
     env["claim"]["sources"][0]["url"] = "https://attacker.example/fake-paper"
     env["claim"]["sources"][0]["excerpt"] = "Anything at all."
-    ok("deployed-js-source-tampered", "Under the deployed input a changed source URL and excerpt still verify: the partial-coverage warning is the only sign.",
-       ["CHAIN-014", "CHAIN-007"], env, form="deployed-js", warnings=["chain-signature-partial"],
-       d=hand("the deployed payload writes each source as {} (CHAIN-006), so its bytes, and the HMAC, are unchanged"),
-       flags=["deployed-js", "tampered", "warning"])
+    bad("deployed-js-source-tampered", "Under the deployed input a changed source URL and excerpt leave the signature matching: the envelope is partially signed, not verified, and /claim/sources/0/url is listed as unsigned.",
+        ["CHAIN-014", "CHAIN-007"], env, ["chain-signature-partial"],
+        hand("the deployed payload writes each source as {} (CHAIN-006), so its bytes, and the HMAC, are unchanged; CHAIN-014 makes that partially signed"),
+        warnings=[], output=partial_output(env), flags=["deployed-js", "tampered", "partial"])
+    ok("deployed-js-source-tampered-accepted", "Accepted on request, the swapped source still matches the partial signature: the verdict is partially-signed (never verified) and the swapped URL is in the unsigned list.",
+       ["CHAIN-015", "CHAIN-014"], env, form="deployed-js", verdict="partially-signed",
+       warnings=["chain-signature-partial-accepted"],
+       d=hand("as deployed-js-source-tampered; CHAIN-015 turns the error into a warning and keeps the verdict"),
+       flags=["deployed-js", "tampered", "partial", "warning"], accept_partial=True)
+    env = producer_envelope()
+    env["claim"]["lastVerified"] = "2024-01-01"
+    env["signature"]["signedAt"] = "2024-01-01T00:00:00.000Z"
+    ok("deployed-js-freshness-not-judged", "Under the deployed input lastVerified and signedAt are unsigned, so anyone can set them: freshness is not judged from them (no chain-stale from dates 870 days old), the verdict is partially-signed.",
+       ["CHAIN-010", "CHAIN-015"], env, form="deployed-js", verdict="partially-signed",
+       warnings=["chain-signature-partial-accepted"],
+       d=hand("CHAIN-010: only signed dates are judged; deployed-js signs neither date, and the HMAC is unchanged"),
+       flags=["deployed-js", "partial", "dates", "warning"], accept_partial=True)
     env = producer_envelope()
     env["claim"]["confidence"] = 0.95
     bad("deployed-js-confidence-tampered", "Under the deployed input confidence is covered: changing it breaks the signature.",
@@ -554,8 +592,74 @@ def verify_l1_cases():
        ["CHAIN-003"], sign(envelope(c)), flags=["structure"])
     c = seed_claim()
     c["reviewer"] = "a"
-    bad("claim-unknown-member", "An unknown claim member without x- prefix.", ["CHAIN-003"], sign(envelope(c)),
-        ["unknown-member"], hand("JSON-004"), flags=["structure"])
+    ok("claim-unknown-member", "A claim member the profile does not define (no x- prefix), covered by the seed-python signature: kept with a warning (the envelope shape is forward-compatible).",
+       ["CHAIN-017", "CHAIN-003"], sign(envelope(c)), warnings=["chain-member-unrecognized"],
+       flags=["structure", "forward-compatible", "warning"])
+    env = seed_envelope()
+    env["claim"]["reviewer"] = "a"
+    bad("claim-unknown-member-unsigned", "A member outside the profile added after signing: the signature fails, and the member, covered by no verified signature, is an unknown member.",
+        ["CHAIN-003", "CHAIN-017", "CHAIN-007"], env, ["chain-signature-invalid", "unknown-member"],
+        hand("the seed's payload now holds `reviewer`, so the HMAC fails; CHAIN-003: not covered, so unknown-member"),
+        flags=["structure", "forward-compatible", "tampered"],
+        output={"level": 0, "verdicts": {SEED_ID: "tampered"}})
+    c = seed_claim()
+    c["sources"][0]["doi"] = "10.48550/arXiv.1706.03762"
+    c["category"] = {"field": "machine learning"}
+    ok("source-unknown-member", "Members outside the profile in a source and in the claim (an object value), both covered by the seed-python signature: kept with warnings.",
+       ["CHAIN-017", "CHAIN-003"], sign(envelope(c)), warnings=["chain-member-unrecognized"],
+       flags=["structure", "forward-compatible", "warning"])
+    c = producer_claim()
+    c["category"] = "architecture"
+    env = envelope(c, cited_as=None)
+    sign(env, "deployed-js")
+    bad("deployed-js-unknown-member", "A member outside the profile under a deployed-js signature, which does not cover it: an unknown member, even with partial signatures accepted.",
+        ["CHAIN-003", "CHAIN-017", "CHAIN-015"], env, ["unknown-member"], D_DEPLOYED,
+        warnings=["chain-signature-partial-accepted"],
+        output={"level": 0, "signing_inputs": {SEED_ID: "deployed-js"}, "verdicts": {SEED_ID: "unverified"},
+                "unsigned": unsigned_of(env)},
+        flags=["deployed-js", "forward-compatible", "partial"], accept_partial=True)
+    for did, date in [("year", "2017"), ("year-month", "2017-06")]:
+        c = seed_claim()
+        c["sources"][0]["publishedDate"] = date
+        ok("published-date-" + did, "A source publishedDate of %s (reduced precision, as papers are often dated): accepted with a warning." % date,
+           ["CHAIN-017", "CHAIN-003"], sign(envelope(c)), warnings=["chain-date-reduced-precision"],
+           flags=["structure", "forward-compatible", "warning"])
+    c = seed_claim()
+    c["sources"][0]["publishedDate"] = "2017-13"
+    bad("published-date-month-13", "A year-month publishedDate with month 13 is not a date.", ["CHAIN-003", "CHAIN-017"],
+        sign(envelope(c)), ["schema-timestamp-invalid"], hand("months are 01-12"), flags=["structure"])
+    # --- dates in the future (CHAIN-016) ---
+    c = seed_claim()
+    c["lastVerified"] = "2099-01-01"
+    bad("last-verified-future", "lastVerified in 2099 (signed): a date in the future is an incident, never fresh.",
+        ["CHAIN-016"], sign(envelope(c)), ["chain-date-in-future"], hand("2099-01-01 is after 2026-05-20 + 300 s"),
+        flags=["dates"], output={"level": 0, "verdicts": {SEED_ID: "unverified"}})
+    c = seed_claim()
+    c["lastVerified"] = "2026-05-21"
+    bad("last-verified-tomorrow", "lastVerified is tomorrow's date: no time zone has reached it yet.", ["CHAIN-016"],
+        sign(envelope(c)), ["chain-date-in-future"],
+        hand("2026-05-21 begins at the earliest at 2026-05-20T10:00:00Z (UTC+14:00), 36000 s after the verification time"),
+        flags=["dates"])
+    c = seed_claim()
+    c["lastVerified"] = "2026-05-21"
+    ok("last-verified-date-ahead-in-utc-plus-14", "At 12:00Z on 2026-05-20 it is already 2026-05-21 at UTC+14:00: that date is not in the future.",
+       ["CHAIN-016"], sign(envelope(c)), d=hand("earliest instant 2026-05-20T10:00:00Z <= 2026-05-20T12:00:00Z"),
+       flags=["dates"], now=NOW + 12 * 3600)
+    env = sign(envelope(seed_claim(), signed_at="2026-05-21T00:00:00Z"))
+    bad("signed-at-future", "signedAt a day after the verification time.", ["CHAIN-016"], env, ["chain-date-in-future"],
+        hand("86400 s > 300 s"), flags=["dates"])
+    env = sign(envelope(seed_claim(), signed_at="2026-05-20T00:04:59Z"))
+    ok("signed-at-within-skew", "signedAt 299 seconds after the verification time: within the clock skew tolerance.",
+       ["CHAIN-016"], env, d=hand("299 s <= 300 s"), flags=["dates"])
+    c = seed_claim()
+    c["sources"][1]["accessedDate"] = "2027-01-01"
+    bad("accessed-date-future", "A source accessed in 2027.", ["CHAIN-016"], sign(envelope(c)), ["chain-date-in-future"],
+        hand("2027-01-01 at UTC+14:00 is after 2026-05-20"), flags=["dates"])
+    env = producer_envelope()
+    env["claim"]["lastVerified"] = "2099-01-01"
+    bad("deployed-js-last-verified-future", "An unsigned lastVerified in the future is an incident too, even with partial signatures accepted.",
+        ["CHAIN-016", "CHAIN-015"], env, ["chain-date-in-future"], hand("CHAIN-016 applies to every date, signed or not"),
+        warnings=["chain-signature-partial-accepted"], flags=["dates", "deployed-js", "partial"], accept_partial=True)
     env = seed_envelope()
     env["canonical"] = "http://sourcescore.org/claims/%s/" % SEED_ID
     bad("canonical-http", "canonical is http, not https.", ["CHAIN-004"], env, ["chain-canonical-invalid"],
@@ -611,6 +715,29 @@ def verify_l1_cases():
     bad("duplicate-member", "A duplicate member name in the envelope.", ["CHAIN-001", "JSON-002"],
         render(seed_envelope()).replace('"apiVersion": "v1",', '"apiVersion": "v1", "apiVersion": "v1",', 1),
         ["json-duplicate-member"], hand("JSON-002"), flags=["json"])
+    # The producer's verify endpoint (functions/api/v1/verify.js, signResponse) signs
+    # JSON.stringify({apiVersion, query, bestMatchId, notVerified}): ASCII strings here, so
+    # Python's compact json.dumps writes the same bytes as JSON.stringify.
+    query = "The Transformer architecture was introduced in 2017"
+    projection = json.dumps({"apiVersion": "v1", "query": query, "bestMatchId": SEED_ID, "notVerified": False},
+                            separators=(",", ":"), ensure_ascii=False).encode()
+    summary = {"id": SEED_ID, "vertical": "ai-ml", "subject": "Transformer architecture",
+               "predicate": "introduced_in_paper", "object": "Attention Is All You Need (Vaswani et al., 2017)",
+               "statement": "Transformer architecture introduced in paper: Attention Is All You Need (Vaswani et al., 2017).",
+               "confidence": 1, "signatureShort": "0f3c9a1e",
+               "detailUrl": "https://sourcescore.org/api/v1/claims/%s.json" % SEED_ID}
+    verify_response = {
+        "apiVersion": "v1", "methodology": "https://sourcescore.org/methodology/", "query": query,
+        "minConfidence": 0.85, "method": "keyword",
+        "matches": [{"claim": summary, "matchScore": 0.8, "rationale": "Keyword overlap on: transformer, architecture."}],
+        "bestMatch": summary,
+        "signature": {"algorithm": "HMAC-SHA256", "signedBy": SIGNER, "signedAt": "2026-05-16T12:00:00.000Z",
+                      "signature": cl.hmac_hex(SECRET, projection)},
+    }
+    bad("producer-verify-response", "A response of the producer's verify endpoint, whose genuine signature covers only {apiVersion, query, bestMatchId, notVerified}: it is not a chain envelope (no claim, no canonical URL), and no signing input of this profile is defined for it.",
+        ["CHAIN-001", "CHAIN-006"], verify_response, ["schema-violation", "unknown-member"],
+        hand("CHAIN-001: claim and canonical missing; query, minConfidence, method, matches, bestMatch are not envelope members; CHAIN-006 Decision"),
+        flags=["producer", "structure"], output={"level": 0, "verdicts": {}})
     # --- SHOULD warnings ---
     c = seed_claim()
     del c["sources"][0]["excerpt"]
@@ -622,15 +749,15 @@ def verify_l1_cases():
        warnings=["chain-cited-as-mismatch"], flags=["warning"])
     c = seed_claim()
     c["lastVerified"] = "2025-11-20"
-    ok("stale", "lastVerified 181 days before the verification time: stale.", ["CHAIN-010"], sign(envelope(c)),
-       warnings=["chain-stale"], d=hand("2025-11-20 to 2026-05-20 is 181 days > 180"), flags=["warning"])
+    ok("stale", "lastVerified 181 days before the verification time, signed over seed-python: stale.", ["CHAIN-010"], sign(envelope(c)),
+       warnings=["chain-stale"], d=hand("2025-11-20 to 2026-05-20 is 181 days > 180"), flags=["warning"], verdict="stale")
     c = seed_claim()
     c["lastVerified"] = "2025-11-21"
     ok("not-stale-180-days", "lastVerified exactly 180 days before: not stale.", ["CHAIN-010"], sign(envelope(c)),
        d=hand("2025-11-21 to 2026-05-20 is 180 days, not more"), flags=["warning"])
     env = sign(envelope(seed_claim(), signed_at="2025-09-01T00:00:00Z"))
     ok("stale-from-signed-at", "Without lastVerified, an envelope signed 261 days ago is stale.", ["CHAIN-010"], env,
-       warnings=["chain-stale"], d=hand("signedAt 2025-09-01 stands in; 261 days > 180"), flags=["warning"])
+       warnings=["chain-stale"], d=hand("signedAt 2025-09-01 stands in; 261 days > 180"), flags=["warning"], verdict="stale")
     # --- responses ---
     first = seed_envelope()
     second = second_envelope()
@@ -641,54 +768,100 @@ def verify_l1_cases():
     def resp(answer, chains):
         return {"answer": answer, "chains": chains}
 
-    bad("response-seed-answer", "The seed's own answer: [ce8a...] is a truncated id that resolves to nothing.",
+    def refs(*pairs):
+        return [{"text": t, "verdict": v} for t, v in pairs]
+
+    bad("response-seed-answer", "The seed's own answer: [ce8a...] is a truncated id that resolves to nothing: the seed's \"\u26a0 unverified\" (its envelope is verified).",
         ["CHAIN-011"], resp(seed_answer, {SEED_ID: first}), ["chain-ref-unresolved"],
-        derivation("published", SEED + " \"Chains and LLM agents\" answer; [ce8a...] matches CHAIN-011 rule (b)"),
-        flags=["seed-example", "response", "reference"])
+        derivation("published", SEED + " \"Chains and LLM agents\" answer; [ce8a...] matches CHAIN-011 rule (b); Failure modes l.116 \"unverified\""),
+        flags=["seed-example", "response", "reference"],
+        output={"level": 0, "verdicts": {SEED_ID: "verified"},
+                "references": refs((SEED_ID, "verified"), (SEED_ID, "verified"), ("ce8a...", "unverified"))})
     good_answer = ("The Transformer architecture was introduced in 2017 [ad17e76a8baad7a1]. "
                    "It is the substrate of GPT-4 [%s]." % sid)
-    add("response-resolved", "Every reference is a full id with its envelope in chains.", ["CHAIN-011", "CHAIN-007"],
+    both = {SEED_ID: "seed-python", sid: "seed-python"}
+    add("response-resolved", "Every reference is a full id with its envelope in chains.", ["CHAIN-011", "CHAIN-018", "CHAIN-007"],
         resp(good_answer, {SEED_ID: first, sid: second}), "valid", warnings=[],
-        output={"level": 1, "signing_inputs": {SEED_ID: "seed-python", sid: "seed-python"}}, d=D_SEED,
+        output={"level": 1, "signing_inputs": both, "verdicts": {SEED_ID: "verified", sid: "verified"},
+                "references": refs((SEED_ID, "verified"), (sid, "verified"))}, d=D_SEED,
         flags=["response", "reference"])
-    add("response-ordinary-brackets", "Footnotes, years, author-year citations and editorial brackets are not claim references.",
-        ["CHAIN-011"], resp("Shown in [1] and [12], first in [2017] and [2017a] [Smith et al., 2024]; it [sic] was [added] [ad17e76a8baad7a1].",
-                            {SEED_ID: first}), "valid", warnings=[],
-        output={"level": 1, "signing_inputs": {SEED_ID: "seed-python"}}, d=hand("none of these items satisfies CHAIN-011 (a), (b) or (c)"),
-        flags=["response", "reference"])
+    add("response-ordinary-brackets", "Footnotes, years, author-year citations, editorial brackets, a conference name and a markdown link are not claim references: each is reported as text with a warning, and the answer verifies.",
+        ["CHAIN-011", "CHAIN-019"],
+        resp("Shown in [1] and [12], first in [2017] and [2017a] [Smith et al., 2024] at [ACE 2020]; it [sic] was [added], "
+             "see [the paper](https://arxiv.org/abs/1706.03762) [ad17e76a8baad7a1].", {SEED_ID: first}),
+        "valid", warnings=["chain-bracket-not-reference"],
+        output={"level": 1, "signing_inputs": {SEED_ID: "seed-python"}, "verdicts": {SEED_ID: "verified"},
+                "references": refs((SEED_ID, "verified"))},
+        d=hand("none of these items' skeletons satisfies CHAIN-011 (a), (b) or (c): 'ACE 2020' keeps its inner space; each is a CHAIN-019 text item"),
+        flags=["response", "reference", "warning"])
     for rid, ref, why in [
         ("short", "abc123", "(c): 6 digits, a decimal digit and a letter"),
-        ("unicode-ellipsis", "ce8a\u2026", "(b): 4 digits and U+2026"),
+        ("unicode-ellipsis", "ce8a\u2026", "(b): 4 digits and U+2026 (NFKC '...')"),
         ("uppercase", SEED_ID.upper(), "(a): 16 digits, but not lowercase"),
         ("fabricated-full", "0123456789abcdef", "(a): a full id that is not a key of chains"),
         ("in-list", "ad17e76a8baad7a1, ce8a4b2c...", "two items; the second is (b)"),
+        ("newline", "0123456789abcdef\n", "the skeleton drops the line feed (Cc): (a), not written exactly"),
+        ("newline-inside", "abc\n123", "the skeleton drops the line feed (Cc): 'abc123', (c)"),
+        ("nbsp", "\u00a0abc123", "NFKC turns U+00A0 into a space (Zs), trimmed: (c)"),
+        ("zero-width-space", "0123456789abcdef\u200b", "U+200B is Cf, dropped: (a)"),
+        ("zero-width-inside", "abc\u200b123", "U+200B is Cf, dropped: 'abc123', (c)"),
+        ("word-joiner-on-real-id", SEED_ID + "\u2060", "U+2060 (Cf) dropped: the skeleton is the real id, but the item is not written exactly as it"),
+        ("nbsp-on-real-id", "\u00a0" + SEED_ID, "the skeleton is the real id, but the item is not written exactly as it"),
+        ("fullwidth", "\uff41\uff42\uff43\uff11\uff12\uff13", "NFKC maps fullwidth letters and digits to ASCII: 'abc123', (c)"),
+        ("long", "ab12" * 80, "320 characters: no length bound; (a)"),
     ]:
-        bad("response-ref-" + rid, "The reference [%s] does not resolve." % ref, ["CHAIN-011"],
-            resp("The Transformer [%s] is the substrate of GPT-4." % ref, {SEED_ID: first}),
-            ["chain-ref-unresolved"], hand("CHAIN-011 " + why), flags=["response", "reference"])
+        text = "The Transformer [%s] is the substrate of GPT-4 [%s]." % (SEED_ID, ref)
+        flags = ["response", "reference"] + (["invisible"] if any(ord(ch) > 0x7e or ch == "\n" for ch in ref) else [])
+        bad("response-ref-" + rid, "The reference [%s] does not resolve." % ref.encode("unicode_escape").decode(),
+            ["CHAIN-011"], resp(text, {SEED_ID: first}),
+            ["chain-ref-unresolved"], hand("CHAIN-011 " + why), flags=flags)
+    text = "The Transformer [%s] is the substrate of GPT-4 \uff3babc123\uff3d." % SEED_ID
+    bad("response-ref-fullwidth-brackets", "Fullwidth square brackets (NFKC '[' and ']') delimit a bracket too: [abc123] does not resolve.",
+        ["CHAIN-011"], resp(text, {SEED_ID: first}), ["chain-ref-unresolved"],
+        hand("U+FF3B and U+FF3D have NFKC forms '[' and ']'"), flags=["response", "reference", "invisible"])
+    bad("response-no-reference-no-envelope", "An answer with no envelope and no claim reference: nothing was verified, so it is not verified.",
+        ["CHAIN-018"], resp("The Transformer architecture was introduced in 2017.", {}), ["chain-answer-unreferenced"],
+        hand("CHAIN-018: at least one claim reference"), flags=["response", "reference"],
+        output={"level": 0, "verdicts": {}, "references": []})
+    bad("response-envelope-not-referenced", "A verified envelope, but the answer cites no claim: nothing in the answer was verified.",
+        ["CHAIN-018"], resp("The Transformer architecture was introduced in 2017 [1].", {SEED_ID: first}),
+        ["chain-answer-unreferenced"], hand("CHAIN-018; [1] is text (CHAIN-019)"), warnings=["chain-bracket-not-reference"],
+        flags=["response", "reference"], output={"level": 0, "verdicts": {SEED_ID: "verified"}, "references": []})
     bad("response-map-key-mismatch", "The seed's chains key ce8a4b2c... is not the id of its envelope.", ["CHAIN-011"],
         resp("GPT-4 is the substrate [%s]." % sid, {SEED_ID: first, "ce8a4b2c...": second}),
         ["chain-map-key-mismatch", "chain-ref-unresolved"],
-        hand("the key differs from claim.id; the reference names an id that is not a key"), flags=["response", "seed-example"])
+        hand("the key differs from claim.id; the reference names an id that is not a key"), flags=["response", "seed-example"],
+        output={"verdicts": {SEED_ID: "verified", "ce8a4b2c...": "tampered"}, "references": refs((sid, "unverified"))})
     tampered = seed_envelope()
     tampered["claim"]["statement"] = "The Transformer was introduced in 2015."
-    bad("response-tampered-envelope", "A referenced envelope was edited in transit: tampered.", ["CHAIN-007", "CHAIN-011"],
+    bad("response-tampered-envelope", "A referenced envelope was edited in transit: the seed's \"\u26a0 tampered\", and the reference to it is tampered too.", ["CHAIN-007", "CHAIN-011"],
         resp(good_answer, {SEED_ID: tampered, sid: second}), ["chain-signature-invalid"],
-        hand("the statement is covered by the seed's input"), flags=["response", "tampered"])
+        hand("the statement is covered by the seed's input; Failure modes l.117"), flags=["response", "tampered"],
+        output={"level": 0, "verdicts": {SEED_ID: "tampered", sid: "verified"},
+                "references": refs((SEED_ID, "tampered"), (sid, "verified"))})
     stale_claim = seed_claim()
     stale_claim["lastVerified"] = "2025-01-01"
-    add("response-stale-envelope", "A referenced envelope last verified long ago: valid, stale.", ["CHAIN-010", "CHAIN-011"],
+    add("response-stale-envelope", "A referenced envelope last verified long ago (a signed date): valid, stale, as the seed's l.118 describes.", ["CHAIN-010", "CHAIN-011"],
         resp(good_answer, {SEED_ID: sign(envelope(stale_claim)), sid: second}), "valid", warnings=["chain-stale"],
-        output={"level": 1, "signing_inputs": {SEED_ID: "seed-python", sid: "seed-python"}}, d=D_SEED,
+        output={"level": 1, "signing_inputs": both, "verdicts": {SEED_ID: "stale", sid: "verified"},
+                "references": refs((SEED_ID, "stale"), (sid, "verified"))}, d=D_SEED,
         flags=["response", "warning"])
-    bad("response-too-many-chains", "A response with 1025 envelopes is over the bound.", ["CHAIN-001"],
-        json.dumps({"answer": "", "chains": {"%016x" % i: {} for i in range(1025)}}), ["schema-violation"],
-        hand("CHAIN-001: at most 1024"), flags=["response", "structure"])
+    deployed = producer_envelope()
+    bad("response-partially-signed-envelope", "A referenced envelope signed only in part (deployed-js): the reference is partially-signed, not verified.",
+        ["CHAIN-014", "CHAIN-011"], resp("The Transformer [%s] was introduced in 2017." % SEED_ID, {SEED_ID: deployed}),
+        ["chain-signature-partial"], D_DEPLOYED, flags=["response", "deployed-js", "partial"],
+        output={"level": 0, "verdicts": {SEED_ID: "partially-signed"}, "references": refs((SEED_ID, "partially-signed")),
+                "unsigned": {SEED_ID: cl.deployed_unsigned(json.loads(render(deployed)), "/chains/" + SEED_ID)}})
+    bad("response-too-many-chains", "A response with 1025 envelopes is over the bound.", ["CHAIN-001", "CHAIN-018"],
+        json.dumps({"answer": "", "chains": {"%016x" % i: {} for i in range(1025)}}),
+        ["schema-violation", "chain-answer-unreferenced"],
+        hand("CHAIN-001: at most 1024; the empty answer cites nothing (CHAIN-018)"), flags=["response", "structure"])
     bad("response-unknown-member", "A response member without x- prefix.", ["CHAIN-001"],
         {"answer": good_answer, "chains": {SEED_ID: first, sid: second}, "model": "x"}, ["unknown-member"],
         hand("CHAIN-001"), flags=["response", "structure"])
-    bad("response-chains-array", "chains must be an object.", ["CHAIN-001"], {"answer": "no references", "chains": [first]},
-        ["schema-violation"], hand("CHAIN-001"), flags=["response", "structure"])
+    bad("response-chains-array", "chains must be an object.", ["CHAIN-001", "CHAIN-018"], {"answer": "no references", "chains": [first]},
+        ["schema-violation", "chain-answer-unreferenced"], hand("CHAIN-001; the answer cites nothing (CHAIN-018)"),
+        flags=["response", "structure"])
     return out
 
 
@@ -718,12 +891,13 @@ def verify_l2_cases():
                 r[url] = v
         return r
 
-    def add(cid, desc, reqs, doc, resources, result, errors=None, warnings=None, output=None, d=None, flags=()):
+    def add(cid, desc, reqs, doc, resources, result, errors=None, warnings=None, output=None, d=None, flags=(),
+            **inputs):
         out.append(case("chain-l2-verify-" + cid, desc, list(reqs), 2,
-                        verify_input(doc, level=2, resources=resources), result, errors=errors,
+                        verify_input(doc, level=2, resources=resources, **inputs), result, errors=errors,
                         warnings=warnings, output=output, derivation_=d, flags=list(flags)))
 
-    full = {"level": 2, "signing_inputs": {SEED_ID: "seed-python"}}
+    full = {"level": 2, "signing_inputs": {SEED_ID: "seed-python"}, "verdicts": {SEED_ID: "verified"}}
     add("seed-example", "The seed's example at Level 2: the canonical page shows the id and the first source answers.",
         ["CHAIN-012", "CHAIN-013"], seed_envelope(), res(), "valid", warnings=[], output=full, d=D_SEED,
         flags=["seed-example", "fetch"])
@@ -739,7 +913,8 @@ def verify_l2_cases():
     add("no-source-reachable", "Every source fails: one 404, one not recorded.", ["CHAIN-013"], seed_envelope(),
         res(src0=stored(404), src1=None), "invalid",
         errors=["chain-sources-unreachable", "fetch-http-status", "fetch-not-in-snapshot"],
-        d=hand("CHAIN-013 and reporting rule 4"), flags=["fetch"])
+        output={"level": 1, "verdicts": {SEED_ID: "unverified"}},
+        d=hand("CHAIN-013 and reporting rule 4; Level 1 holds"), flags=["fetch"])
     add("source-gzip", "The only reachable source is served with a content coding: it fails the fetch.", ["CHAIN-013"],
         seed_envelope(), res(src0=stored(200, b"x", [["content-encoding", "gzip"]]), src1=stored(500)), "invalid",
         errors=["chain-sources-unreachable", "fetch-content-encoding", "fetch-http-status"],
@@ -760,14 +935,29 @@ def verify_l2_cases():
     tampered["claim"]["statement"] = "edited"
     add("tampered-online-ok", "Level 2 checks pass but the envelope was edited: Level 0.", ["CHAIN-007", "CHAIN-012"],
         tampered, res(), "invalid", errors=["chain-signature-invalid"], d=hand("Level 1 fails, so Level 0"),
-        flags=["fetch", "tampered"])
+        output={"level": 0, "verdicts": {SEED_ID: "tampered"}}, flags=["fetch", "tampered"])
     env = producer_envelope()
     env["claim"]["sources"][0]["url"] = "https://attacker.example/paper"
-    add("deployed-js-source-swapped", "Under the deployed input a swapped source URL pointing at a reachable page still reaches Level 2, with the partial-coverage warning.",
-        ["CHAIN-013", "CHAIN-014"], env,
-        {CANONICAL: page(SEED_ID), "https://attacker.example/paper": stored(200, b"fake")}, "valid",
-        warnings=["chain-signature-partial"], output={"level": 2, "signing_inputs": {SEED_ID: "deployed-js"}},
-        d=D_DEPLOYED, flags=["deployed-js", "fetch", "tampered", "warning"])
+    swapped = {CANONICAL: page(SEED_ID), "https://attacker.example/paper": stored(200, b"fake")}
+    add("deployed-js-source-swapped", "Under the deployed input a swapped source URL pointing at a reachable page leaves the signature matching: partially signed, Level 0, whatever the online checks find.",
+        ["CHAIN-013", "CHAIN-014"], env, swapped, "invalid", errors=["chain-signature-partial"], warnings=[],
+        output={"level": 0, "signing_inputs": {SEED_ID: "deployed-js"}, "verdicts": {SEED_ID: "partially-signed"},
+                "unsigned": unsigned_of(env)},
+        d=D_DEPLOYED, flags=["deployed-js", "fetch", "tampered", "partial"])
+    add("deployed-js-source-swapped-accepted", "Accepted on request, the swapped source reaches Level 2 but the verdict is partially-signed and its URL is listed as unsigned: never verified.",
+        ["CHAIN-013", "CHAIN-015"], env, swapped, "valid", warnings=["chain-signature-partial-accepted"],
+        output={"level": 2, "signing_inputs": {SEED_ID: "deployed-js"}, "verdicts": {SEED_ID: "partially-signed"},
+                "unsigned": unsigned_of(env)},
+        d=D_DEPLOYED, flags=["deployed-js", "fetch", "tampered", "partial", "warning"], accept_partial=True)
+    c = seed_claim()
+    other = "https://cdn.example.net/claims/%s/" % SEED_ID
+    env = sign(envelope(c, signer="sourcescore-hmac-v0", canonical=other,
+                        cited_as="SourceScore Claim %s %s" % (SEED_ID, other)))
+    add("canonical-unbound-non-did", "A signer id that is not a did:web names no host: the canonical page shows the id, but the check is reported as not bound to the signer.",
+        ["CHAIN-020", "CHAIN-012"], env, dict(res(canonical=None), **{other: page(SEED_ID)}), "valid",
+        warnings=["chain-canonical-unbound"], output={"level": 2, "verdicts": {SEED_ID: "verified"}},
+        d=hand("CHAIN-020: sourcescore-hmac-v0 is not a did:web DID"), flags=["fetch", "trust", "warning"],
+        secrets={"sourcescore-hmac-v0": [SECRET]})
     return out
 
 
@@ -810,10 +1000,10 @@ def main():
     write("chain/level1/signing-input.json", "chain", "chain-signing-input",
           "The seed-python and deployed-js signing inputs of CHAIN-006.", signing_input_cases(), FLAGS)
     write("chain/level1/verify.json", "chain", "chain-verify",
-          "Chain envelopes and responses, Level 1 (offline): CHAIN-001 to CHAIN-011, CHAIN-014.",
+          "Chain envelopes and responses, Level 1 (offline): CHAIN-001 to CHAIN-011, CHAIN-014 to CHAIN-019.",
           verify_l1_cases(), FLAGS)
     write("chain/level2/verify.json", "chain", "chain-verify",
-          "Chain envelopes, Level 2 (canonical URL and sources from stored responses): CHAIN-012, CHAIN-013.",
+          "Chain envelopes, Level 2 (canonical URL and sources from stored responses): CHAIN-012, CHAIN-013, CHAIN-020.",
           verify_l2_cases(), FLAGS)
     if "--check-node" in sys.argv[1:]:
         check_node()

@@ -69,7 +69,18 @@ pub struct CheckedEnvelope {
     pub last_verified: Option<(i64, String)>,
     /// Source URLs that are web URLs, with their pointers, in order.
     pub sources: Vec<(String, String)>,
+    /// Claim and source members this profile does not define (not `x-`): the pointer of the
+    /// object that has each, and its name. Whether each is accepted depends on what the
+    /// signature covers (CHAIN-017), so the verification flow reports them.
+    pub unrecognized: Vec<(String, String)>,
+    /// The dates checked against the verification time (CHAIN-016): pointer, text, and the
+    /// earliest instant the text can denote (Unix seconds).
+    pub dates: Vec<(String, String, i64)>,
 }
+
+/// Seconds from the start of a day in UTC to its start at UTC+14:00, the earliest offset in
+/// use: a date written without offset denotes no instant earlier than its start minus this.
+pub const EARLIEST_OFFSET_SECONDS: i64 = 14 * 3600;
 
 impl CheckedEnvelope {
     pub(crate) fn at(&self, code: IncidentCode, pointer: &str, message: String) -> Incident {
@@ -111,6 +122,38 @@ pub(crate) fn timestamp(v: &Value) -> Result<Timestamp, (IncidentCode, String)> 
 /// A date (RFC 3339 `full-date`) or a profile timestamp; Unix seconds of its start (a date
 /// starts at 00:00:00Z).
 pub(crate) fn date_or_timestamp(v: &Value) -> Result<i64, (IncidentCode, String)> {
+    date_or_timestamp_kind(v).map(|(t, _)| t)
+}
+
+/// The earliest instant a date or timestamp value denotes (CHAIN-016): a timestamp is its
+/// instant, a date its start at UTC+14:00.
+fn earliest_instant(t: i64, is_date: bool) -> i64 {
+    if is_date {
+        t.saturating_sub(EARLIEST_OFFSET_SECONDS)
+    } else {
+        t
+    }
+}
+
+/// `YYYY` or `YYYY-MM` with year 0001-9999 and month 01-12 (CHAIN-017): a reduced-precision
+/// ISO 8601 calendar date, as bibliographic records write publication dates.
+pub(crate) fn reduced_precision_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    let year_ok = |y: &[u8]| y.iter().all(u8::is_ascii_digit) && y != b"0000";
+    match b.len() {
+        4 => year_ok(b),
+        7 => {
+            year_ok(&b[..4])
+                && b[4] == b'-'
+                && b[5..].iter().all(u8::is_ascii_digit)
+                && (1..=12).contains(&((b[5] - b'0') * 10 + (b[6] - b'0')))
+        }
+        _ => false,
+    }
+}
+
+/// [`date_or_timestamp`], and whether the value was a date.
+fn date_or_timestamp_kind(v: &Value) -> Result<(i64, bool), (IncidentCode, String)> {
     let Some(s) = v.as_str() else {
         return Err((
             IncidentCode::SchemaViolation,
@@ -129,14 +172,14 @@ pub(crate) fn date_or_timestamp(v: &Value) -> Result<i64, (IncidentCode, String)
             None
         };
         return match t {
-            Some(t) if t.profile_violation().is_none() => Ok(t.unix_seconds()),
+            Some(t) if t.profile_violation().is_none() => Ok((t.unix_seconds(), true)),
             _ => Err((
                 IncidentCode::SchemaTimestampInvalid,
                 format!("`{s}` is not an RFC 3339 full-date (YYYY-MM-DD, year 0001-9999)"),
             )),
         };
     }
-    timestamp(v).map(|t| t.unix_seconds())
+    timestamp(v).map(|t| (t.unix_seconds(), false))
 }
 
 fn unknown_members(
@@ -317,7 +360,7 @@ fn check_claim(e: &mut CheckedEnvelope, c: &Map<String, Value>, out: &mut Vec<In
         .copied()
         .chain(["signedAt", "signedBy"])
         .collect();
-    unknown_members(e, c, &known, true, base, out);
+    unrecognized_members(e, c, &known, base);
     match c.get("id") {
         None => missing(e, base, "id", out),
         Some(Value::String(id)) if is_claim_id(id) => {}
@@ -384,14 +427,29 @@ fn check_claim(e: &mut CheckedEnvelope, c: &Map<String, Value>, out: &mut Vec<In
             format!("tags must be an array of strings, found {}", kind(v)),
         )),
     }
-    if let Some(v) = c.get("publishedAt")
-        && let Err((code, msg)) = timestamp(v)
-    {
-        out.push(e.at(code, "/claim/publishedAt", format!("publishedAt: {msg}")));
+    if let Some(v) = c.get("publishedAt") {
+        match timestamp(v) {
+            Ok(t) => e.dates.push((
+                "/claim/publishedAt".into(),
+                t.as_str().to_owned(),
+                t.unix_seconds(),
+            )),
+            Err((code, msg)) => {
+                out.push(e.at(code, "/claim/publishedAt", format!("publishedAt: {msg}")));
+            }
+        }
     }
     if let Some(v) = c.get("lastVerified") {
-        match date_or_timestamp(v) {
-            Ok(t) => e.last_verified = Some((t, v.as_str().unwrap_or_default().to_owned())),
+        match date_or_timestamp_kind(v) {
+            Ok((t, is_date)) => {
+                let text = v.as_str().unwrap_or_default().to_owned();
+                e.dates.push((
+                    "/claim/lastVerified".into(),
+                    text.clone(),
+                    earliest_instant(t, is_date),
+                ));
+                e.last_verified = Some((t, text));
+            }
             Err((code, msg)) => {
                 out.push(e.at(code, "/claim/lastVerified", format!("lastVerified: {msg}")));
             }
@@ -427,18 +485,50 @@ fn check_source(e: &mut CheckedEnvelope, s: &Value, base: &str, out: &mut Vec<In
         ));
         return;
     };
-    unknown_members(e, obj, SOURCE_MEMBERS, true, base, out);
+    unrecognized_members(e, obj, SOURCE_MEMBERS, base);
     if let Some(url) = url_member(e, obj, "url", base, out) {
         e.sources.push((child(base, "url"), url));
     }
     for name in ["title", "publisher", "type", "excerpt"] {
         string_member(e, obj, name, base, false, false, out);
     }
-    for name in ["publishedDate", "accessedDate"] {
-        if let Some(v) = obj.get(name)
-            && let Err((code, msg)) = date_or_timestamp(v)
-        {
-            out.push(e.at(code, &child(base, name), format!("{name}: {msg}")));
+    if let Some(v) = obj.get("publishedDate") {
+        let pointer = child(base, "publishedDate");
+        match (date_or_timestamp(v), v.as_str()) {
+            (Ok(_), _) => {}
+            (Err(_), Some(text)) if reduced_precision_date(text) => out.push(e.at(
+                IncidentCode::ChainDateReducedPrecision,
+                &pointer,
+                format!("publishedDate `{text}` gives only a year or a year and month"),
+            )),
+            (Err((code, msg)), _) => {
+                out.push(e.at(code, &pointer, format!("publishedDate: {msg}")));
+            }
+        }
+    }
+    if let Some(v) = obj.get("accessedDate") {
+        let pointer = child(base, "accessedDate");
+        match date_or_timestamp_kind(v) {
+            Ok((t, is_date)) => e.dates.push((
+                pointer,
+                v.as_str().unwrap_or_default().to_owned(),
+                earliest_instant(t, is_date),
+            )),
+            Err((code, msg)) => out.push(e.at(code, &pointer, format!("accessedDate: {msg}"))),
+        }
+    }
+}
+
+/// Records the members of a claim or source object that are neither defined nor `x-`.
+fn unrecognized_members(
+    e: &mut CheckedEnvelope,
+    obj: &Map<String, Value>,
+    known: &[&str],
+    base: &str,
+) {
+    for k in obj.keys() {
+        if !known.contains(&k.as_str()) && !k.starts_with("x-") {
+            e.unrecognized.push((base.to_owned(), k.clone()));
         }
     }
 }
@@ -474,7 +564,14 @@ fn check_signature(e: &mut CheckedEnvelope, s: &Map<String, Value>, out: &mut Ve
     match s.get("signedAt") {
         None => missing(e, base, "signedAt", out),
         Some(v) => match timestamp(v) {
-            Ok(t) => e.signed_at = Some(t),
+            Ok(t) => {
+                e.dates.push((
+                    "/signature/signedAt".into(),
+                    t.as_str().to_owned(),
+                    t.unix_seconds(),
+                ));
+                e.signed_at = Some(t);
+            }
             Err((code, msg)) => {
                 out.push(e.at(code, "/signature/signedAt", format!("signedAt: {msg}")))
             }
@@ -545,6 +642,25 @@ mod tests {
                 IncidentCode::SchemaTimestampInvalid,
                 "{bad}"
             );
+        }
+    }
+
+    #[test]
+    fn reduced_precision_dates() {
+        for ok in ["2017", "2017-06", "0001", "9999-12"] {
+            assert!(reduced_precision_date(ok), "{ok}");
+        }
+        for bad in [
+            "17",
+            "0000",
+            "2017-13",
+            "2017-00",
+            "2017-6",
+            "2017/06",
+            "２０１７",
+            "",
+        ] {
+            assert!(!reduced_precision_date(bad), "{bad}");
         }
     }
 }

@@ -6,6 +6,13 @@
 //! tried, so keys can rotate (profile review F13): a key's `kid` names the key in reports and
 //! need not equal `signedBy`. An envelope whose `signedBy` has no configured key of its
 //! algorithm is `chain-key-unresolved`, whatever key would have verified it.
+//!
+//! Keys may also be given for *any* signer (the seed's `verify_chain(envelope, shared_secret)`
+//! names none; `citeproof chain verify` does this when one secret or key is given without
+//! `--signed-by`). They are tried only when no key of the envelope's algorithm is configured for
+//! its `signedBy`, and a match says so ([`KeyMatch::signer_configured`] is `false`): the signer
+//! id is then only as trustworthy as the signing input that covers it (`seed-python` does,
+//! `deployed-js` does not).
 
 use std::collections::BTreeMap;
 
@@ -31,6 +38,10 @@ pub struct BrokenKeys {
 pub struct TrustConfig {
     secrets: BTreeMap<String, Vec<Zeroizing<Vec<u8>>>>,
     keys: BTreeMap<String, Result<KeySet, BrokenKeys>>,
+    /// Secrets tried for an envelope of any signer without its own secrets.
+    any_signer_secrets: Vec<Zeroizing<Vec<u8>>>,
+    /// Keys tried for an envelope of any signer without its own keys.
+    any_signer_keys: Option<KeySet>,
 }
 
 /// The signature algorithms of CHAIN-005.
@@ -72,8 +83,12 @@ impl Algorithm {
 pub struct KeyMatch {
     pub signing_input: SigningInput,
     /// `secret 1` (the first configured secret of the signer, counting from 1), or the key's
-    /// `kid`, or `key 1` for a key without `kid`.
+    /// `kid`, or `key 1` for a key without `kid`; `(any signer)` is appended for a key given
+    /// for any signer.
     pub key: String,
+    /// `true` when the key was configured for the envelope's `signedBy`, `false` when it was
+    /// given for any signer.
+    pub signer_configured: bool,
 }
 
 /// Outcome of checking one signature.
@@ -112,6 +127,27 @@ impl TrustConfig {
             }
         };
         self.keys.insert(signer.to_owned(), merged);
+    }
+
+    /// Adds an HMAC-SHA256 secret tried for envelopes of any signer that has no secret of its
+    /// own (the module docs say what such a match proves).
+    pub fn add_secret_for_any_signer(&mut self, secret: &str) {
+        self.any_signer_secrets
+            .push(Zeroizing::new(secret.as_bytes().to_vec()));
+    }
+
+    /// Adds Ed25519 public keys tried for envelopes of any signer that has no key of its own.
+    pub fn add_keys_for_any_signer(&mut self, keys: KeySet) -> Result<(), String> {
+        let merged = match self.any_signer_keys.take() {
+            None => keys,
+            Some(existing) => {
+                let mut entries = existing.entries().to_vec();
+                entries.extend(keys.entries().iter().cloned());
+                KeySet::new(entries).map_err(|e| e.to_string())?
+            }
+        };
+        self.any_signer_keys = Some(merged);
+        Ok(())
     }
 
     /// Records that the key set given for `signer` could not be loaded.
@@ -172,7 +208,10 @@ impl TrustConfig {
 
     /// `true` when nothing is configured.
     pub fn is_empty(&self) -> bool {
-        self.secrets.is_empty() && self.keys.is_empty()
+        self.secrets.is_empty()
+            && self.keys.is_empty()
+            && self.any_signer_secrets.is_empty()
+            && self.any_signer_keys.is_none()
     }
 
     /// Checks `signature` over each signing input in order (`inputs` holds the ones that could
@@ -186,15 +225,21 @@ impl TrustConfig {
     ) -> Check {
         match algorithm {
             Algorithm::HmacSha256 => {
-                let Some(secrets) = self.secrets.get(signer).filter(|s| !s.is_empty()) else {
-                    return Check::NoKey;
-                };
+                let (secrets, signer_configured) =
+                    match self.secrets.get(signer).filter(|s| !s.is_empty()) {
+                        Some(own) => (own, true),
+                        None if !self.any_signer_secrets.is_empty() => {
+                            (&self.any_signer_secrets, false)
+                        }
+                        None => return Check::NoKey,
+                    };
                 for (input, bytes) in inputs {
                     for (i, secret) in secrets.iter().enumerate() {
                         if hmac_verify(secret, bytes, signature) {
                             return Check::Verified(KeyMatch {
                                 signing_input: *input,
-                                key: format!("secret {}", i + 1),
+                                key: key_name(format!("secret {}", i + 1), signer_configured),
+                                signer_configured,
                             });
                         }
                     }
@@ -204,21 +249,25 @@ impl TrustConfig {
                 }
             }
             Algorithm::Ed25519 => {
-                let keys = match self.keys.get(signer) {
-                    None => return Check::NoKey,
-                    Some(Err(broken)) => return Check::Broken(broken.clone()),
-                    Some(Ok(keys)) => keys,
+                let (keys, signer_configured) = match (self.keys.get(signer), &self.any_signer_keys)
+                {
+                    (Some(Err(broken)), _) => return Check::Broken(broken.clone()),
+                    (Some(Ok(keys)), _) => (keys, true),
+                    (None, Some(keys)) => (keys, false),
+                    (None, None) => return Check::NoKey,
                 };
                 for (input, bytes) in inputs {
                     for (i, entry) in keys.entries().iter().enumerate() {
                         // Strict verification (SIG-002) by citeproof-jose.
                         if entry.key.verify(bytes, signature).is_ok() {
+                            let name = entry
+                                .kid
+                                .clone()
+                                .unwrap_or_else(|| format!("key {}", i + 1));
                             return Check::Verified(KeyMatch {
                                 signing_input: *input,
-                                key: entry
-                                    .kid
-                                    .clone()
-                                    .unwrap_or_else(|| format!("key {}", i + 1)),
+                                key: key_name(name, signer_configured),
+                                signer_configured,
                             });
                         }
                     }
@@ -226,6 +275,14 @@ impl TrustConfig {
                 Check::Invalid { tried: keys.len() }
             }
         }
+    }
+}
+
+fn key_name(name: String, signer_configured: bool) -> String {
+    if signer_configured {
+        name
+    } else {
+        format!("{name} (any signer)")
     }
 }
 
@@ -297,7 +354,8 @@ mod tests {
             trust.check(Algorithm::HmacSha256, "did:web:a.example", &tag, &inputs),
             Check::Verified(KeyMatch {
                 signing_input: SigningInput::SeedPython,
-                key: "secret 2".into()
+                key: "secret 2".into(),
+                signer_configured: true,
             })
         );
         assert_eq!(
@@ -311,6 +369,29 @@ mod tests {
         assert_eq!(
             trust.check(Algorithm::Ed25519, "did:web:a.example", &tag, &inputs),
             Check::NoKey
+        );
+    }
+
+    #[test]
+    fn secrets_for_any_signer_are_tried_last_and_say_so() {
+        let mut trust = TrustConfig::default();
+        trust.add_secret("did:web:a.example", "a's own secret");
+        trust.add_secret_for_any_signer("the one secret given");
+        let msg = b"payload".to_vec();
+        let inputs = [(SigningInput::SeedPython, msg.clone())];
+        let tag = hmac_sign(b"the one secret given", &msg);
+        // A signer with its own secrets never falls back to the any-signer secret.
+        assert_eq!(
+            trust.check(Algorithm::HmacSha256, "did:web:a.example", &tag, &inputs),
+            Check::Invalid { tried: 1 }
+        );
+        assert_eq!(
+            trust.check(Algorithm::HmacSha256, "anyone", &tag, &inputs),
+            Check::Verified(KeyMatch {
+                signing_input: SigningInput::SeedPython,
+                key: "secret 1 (any signer)".into(),
+                signer_configured: false,
+            })
         );
     }
 }

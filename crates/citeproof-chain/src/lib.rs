@@ -1,4 +1,4 @@
-//! Citation-chain envelopes (seed 004, profile CHAIN-001 to CHAIN-014): content-addressed claim
+//! Citation-chain envelopes (seed 004, profile CHAIN-001 to CHAIN-020): content-addressed claim
 //! ids, envelopes signed with HMAC-SHA256 or Ed25519 over the signing inputs that exist in the
 //! wild, canonical URLs, and answers that reference claims by id.
 //!
@@ -12,7 +12,9 @@
 //!   number-preserving tree of [`lossless`].
 //! - [`ops`]: the conformance operations.
 
+mod answer;
 pub mod canonical;
+mod checks;
 pub mod envelope;
 pub mod esjson;
 pub mod id;
@@ -29,7 +31,7 @@ pub mod signing;
 pub mod verify;
 
 pub use keys::{Algorithm, TrustConfig};
-pub use report::{ChainReport, Verdict};
+pub use report::{ChainReport, Freshness, Verdict};
 pub use sign::{SignKey, SignOptions, Signed, sign};
 pub use signing::SigningInput;
 pub use verify::{VerifyOptions, verify};

@@ -149,19 +149,16 @@ fn chain_verify(input: &Value) -> Reply {
         Ok(f) => f,
         Err(e) => return bad(format!("`resources`: {e}")),
     };
-    let options = VerifyOptions::new(now, required, trust);
+    let accept_partial_signature = match input.get("accept_partial_signature") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return bad("`accept_partial_signature` must be a boolean"),
+    };
+    let mut options = VerifyOptions::new(now, required, trust);
+    options.accept_partial_signature = accept_partial_signature;
     let report = verify(document.as_bytes(), &fetcher, &options);
-    let signing_inputs: Map<String, Value> = report
-        .envelopes
-        .iter()
-        .filter_map(|e| {
-            let name = e.key.clone().or_else(|| e.claim_id.clone())?;
-            let input = e.signing_input?;
-            Some((name, Value::String(input.as_str().to_owned())))
-        })
-        .collect();
     Reply::Result(ResultReply {
-        result: Some(if report.verified {
+        result: Some(if report.accepted {
             Answer::Valid
         } else {
             Answer::Invalid
@@ -176,8 +173,43 @@ fn chain_verify(input: &Value) -> Reply {
             .into_iter()
             .map(str::to_owned)
             .collect(),
-        output: report
-            .verified
-            .then(|| json!({ "level": report.level, "signing_inputs": signing_inputs })),
+        output: Some(verify_output(&report)),
     })
+}
+
+/// The `chain-verify` output (docs/ADAPTER.md), given for valid and invalid answers alike: the
+/// level, and per envelope (by claim id for a lone envelope, by `chains` key in a response) the
+/// signing input that verified, the verdict and the unsigned members; the answer's references
+/// with their verdicts, in order.
+fn verify_output(report: &crate::ChainReport) -> Value {
+    let name = |e: &crate::report::EnvelopeReport| e.key.clone().or_else(|| e.claim_id.clone());
+    let mut signing_inputs = Map::new();
+    let mut verdicts = Map::new();
+    let mut unsigned = Map::new();
+    for e in &report.envelopes {
+        let Some(name) = name(e) else { continue };
+        if let Some(input) = e.signing_input {
+            signing_inputs.insert(name.clone(), json!(input.as_str()));
+        }
+        if !e.unsigned.is_empty() {
+            unsigned.insert(name.clone(), json!(e.unsigned));
+        }
+        verdicts.insert(name, json!(e.verdict.as_str()));
+    }
+    let mut out = json!({
+        "level": report.level,
+        "signing_inputs": signing_inputs,
+        "verdicts": verdicts,
+        "unsigned": unsigned,
+    });
+    if report.document == "response" {
+        out["references"] = Value::Array(
+            report
+                .references
+                .iter()
+                .map(|r| json!({"text": r.text, "verdict": r.verdict.as_str()}))
+                .collect(),
+        );
+    }
+    out
 }

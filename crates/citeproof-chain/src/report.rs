@@ -15,14 +15,19 @@ pub struct ChainIncident {
 }
 
 /// The seed's verdicts for a citation ("⚠ unverified", "⚠ tampered", stale), per envelope and
-/// per answer reference.
+/// per answer reference, and the profile's `partially-signed` (CHAIN-014).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Verdict {
-    /// Every required check passed and the envelope is recent.
+    /// Every required check passed, the signature covers the whole claim and the envelope is
+    /// recent by its signed dates.
     Verified,
     /// Every required check passed but `chain-stale` was raised (CHAIN-010).
     Stale,
+    /// The signature verifies only under `deployed-js`, which leaves the sources, `tags`,
+    /// `lastVerified`, `signedAt` and `signedBy` unsigned (CHAIN-014). Never counts as
+    /// verified, even when the user accepted partial signatures (CHAIN-015).
+    PartiallySigned,
     /// The id or the signature does not match the envelope's content, or the `chains` key does
     /// not match the envelope (`chain-id-mismatch`, `chain-signature-invalid`,
     /// `chain-map-key-mismatch`).
@@ -30,6 +35,29 @@ pub enum Verdict {
     /// The reference resolves to no envelope (`chain-ref-unresolved`), or another required
     /// check failed (no key, unreachable, malformed).
     Unverified,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Verified => "verified",
+            Verdict::Stale => "stale",
+            Verdict::PartiallySigned => "partially-signed",
+            Verdict::Tampered => "tampered",
+            Verdict::Unverified => "unverified",
+        }
+    }
+}
+
+/// Whether the envelope is recent (CHAIN-010), judged from signed dates only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Freshness {
+    Fresh,
+    Stale,
+    /// No signed date to judge from: the signature did not verify, or verified only under
+    /// `deployed-js`, which signs neither `lastVerified` nor `signedAt`.
+    NotJudged,
 }
 
 /// The state of an envelope's signature.
@@ -62,10 +90,13 @@ pub struct EnvelopeReport {
     pub signing_input: Option<SigningInput>,
     /// The configured secret or key that verified (`secret 1`, a `kid`, `key 1`).
     pub key_used: Option<String>,
-    /// Members the verified signature does not cover (non-empty only for `deployed-js`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub uncovered: Vec<String>,
-    /// The date staleness was judged from: `claim.lastVerified`, else `signature.signedAt`.
+    /// JSON pointers of the members the verified signature does not cover, in code point
+    /// order (non-empty only for `deployed-js`).
+    pub unsigned: Vec<String>,
+    /// Recent, stale, or not judged (no signed date).
+    pub freshness: Freshness,
+    /// The signed date freshness was judged from: `claim.lastVerified`, else
+    /// `signature.signedAt` (`None` when not judged).
     pub fresh_as_of: Option<String>,
     pub canonical: Option<String>,
     /// Level 2: whether the canonical page showed the id (`None`: not fetched).
@@ -93,7 +124,10 @@ pub struct ChainReport {
     /// Level achieved: 0, 1 (offline checks) or 2 (online checks too).
     pub level: u8,
     pub required_level: u8,
-    /// `level >= required_level`.
+    /// `level >= required_level`: the exit status and the operation's `valid`. Partially
+    /// signed envelopes reach a level only when the user accepted them (CHAIN-015).
+    pub accepted: bool,
+    /// `accepted` and no envelope is partially signed: what may be called VERIFIED.
     pub verified: bool,
     pub envelopes: Vec<EnvelopeReport>,
     #[serde(skip_serializing_if = "Vec::is_empty")]

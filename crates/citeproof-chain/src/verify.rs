@@ -6,13 +6,16 @@ use citeproof_fetch::{BudgetedFetcher, FetchBudget, Fetcher};
 use citeproof_model::{Incident, IncidentCode, Location, Severity};
 use serde_json::Value;
 
+use crate::answer::check_answer;
+use crate::checks::{
+    check_dates, excerpt_and_citation, freshness, members_outside_the_profile, unbound_canonical,
+};
 use crate::envelope::{CheckedEnvelope, check_envelope, kind};
 use crate::keys::{Check, TrustConfig};
 use crate::lossless::{self, Node};
 use crate::online::{check_canonical, check_sources};
-use crate::refs::find_references;
 use crate::report::{
-    ChainIncident, ChainReport, EnvelopeReport, ReferenceReport, SignatureStatus, Verdict,
+    ChainIncident, ChainReport, EnvelopeReport, Freshness, SignatureStatus, Verdict,
 };
 use crate::signing::{SigningInput, child, deployed_uncovered, signing_bytes};
 
@@ -21,6 +24,9 @@ pub const MAX_CHAINS: usize = 1024;
 
 /// Default of [`VerifyOptions::stale_after_days`] (CHAIN-010).
 pub const STALE_AFTER_DAYS: i64 = 180;
+
+/// Clock skew tolerance, seconds (profile "Definitions"; CHAIN-016).
+pub const CLOCK_SKEW_SECONDS: i64 = 300;
 
 /// How to verify.
 #[derive(Debug, Clone)]
@@ -35,6 +41,10 @@ pub struct VerifyOptions {
     pub stale_after_days: i64,
     /// The fetches one verification may make (FETCH-009).
     pub budget: FetchBudget,
+    /// CHAIN-015: let a partially signed envelope (`deployed-js` only) reach a level, with the
+    /// warning `chain-signature-partial-accepted` instead of the error
+    /// `chain-signature-partial`. Its verdict stays `partially-signed`, never verified.
+    pub accept_partial_signature: bool,
 }
 
 impl VerifyOptions {
@@ -45,17 +55,21 @@ impl VerifyOptions {
             trust,
             stale_after_days: STALE_AFTER_DAYS,
             budget: FetchBudget::default(),
+            accept_partial_signature: false,
         }
     }
 }
 
-struct Run {
+/// Incidents of one verification, each with the level it counts toward.
+pub(crate) struct Run {
     required_level: u8,
-    incidents: Vec<ChainIncident>,
+    /// Document checks only (`citeproof validate`): no key, no clock, no network.
+    pub(crate) validate_only: bool,
+    pub(crate) incidents: Vec<ChainIncident>,
 }
 
 impl Run {
-    fn push(&mut self, level: u8, incident: Incident) {
+    pub(crate) fn push(&mut self, level: u8, incident: Incident) {
         self.incidents.push(ChainIncident { level, incident });
     }
 
@@ -84,14 +98,19 @@ impl Run {
         self,
         document: &'static str,
         envelopes: Vec<EnvelopeReport>,
-        references: Vec<ReferenceReport>,
+        references: Vec<crate::report::ReferenceReport>,
     ) -> ChainReport {
         let level = self.level();
+        let accepted = level >= self.required_level;
+        let partial = envelopes
+            .iter()
+            .any(|e| e.verdict == Verdict::PartiallySigned);
         ChainReport {
             document,
             level,
             required_level: self.required_level,
-            verified: level >= self.required_level,
+            accepted,
+            verified: accepted && !partial,
             envelopes,
             references,
             incidents: self.incidents,
@@ -102,7 +121,7 @@ impl Run {
 /// Verifies a chain envelope or a chain response given as bytes (CHAIN-001 tells them apart).
 /// Fetches (Level 2 only) go through `fetcher`, within `options.budget`.
 pub fn verify(bytes: &[u8], fetcher: &dyn Fetcher, options: &VerifyOptions) -> ChainReport {
-    verify_as(bytes, fetcher, options, None)
+    verify_as(bytes, fetcher, options, None, false)
 }
 
 /// A fetcher for offline checks: every fetch fails (never called at Level 1).
@@ -120,15 +139,15 @@ impl Fetcher for NoNetwork {
 }
 
 /// The checks of a document that need no key, no clock and no network (`citeproof validate`):
-/// CHAIN-001 to CHAIN-006, CHAIN-008, CHAIN-009, CHAIN-011. `response` says which kind the
-/// document must be.
+/// CHAIN-001 to CHAIN-006, CHAIN-008, CHAIN-009, CHAIN-011, CHAIN-017 to CHAIN-019 (a member
+/// outside the profile is a warning here: whether the signature covers it needs a key).
+/// `response` says which kind the document must be.
 pub fn validate_value(value: &Value, response: bool) -> Vec<Incident> {
     let Ok(bytes) = serde_json::to_vec(value) else {
         return Vec::new();
     };
-    let mut options = VerifyOptions::new(0, 1, TrustConfig::default());
-    options.stale_after_days = i64::MAX;
-    verify_as(&bytes, &NoNetwork, &options, Some(response))
+    let options = VerifyOptions::new(0, 1, TrustConfig::default());
+    verify_as(&bytes, &NoNetwork, &options, Some(response), true)
         .incidents
         .into_iter()
         .map(|i| i.incident)
@@ -141,9 +160,11 @@ fn verify_as(
     fetcher: &dyn Fetcher,
     options: &VerifyOptions,
     response: Option<bool>,
+    validate_only: bool,
 ) -> ChainReport {
     let mut run = Run {
         required_level: options.required_level.clamp(1, 2),
+        validate_only,
         incidents: Vec::new(),
     };
     let (value, node) = match lossless::parse_with_value(bytes) {
@@ -269,40 +290,10 @@ fn verify_response(
             ),
         ),
     }
-    let mut references = Vec::new();
-    if let Some(answer) = answer {
-        for r in find_references(answer) {
-            let resolved = r
-                .full_id()
-                .and_then(|id| envelopes.iter().find(|e| e.key.as_deref() == Some(id)));
-            let verdict = match resolved {
-                Some(e) => e.verdict,
-                None => {
-                    let why = if r.full_id().is_some() {
-                        "is not a key of `chains`"
-                    } else {
-                        "is not a complete claim id (16 lowercase hex digits)"
-                    };
-                    let mut location = Location::pointer("/answer");
-                    location.claim_id = Some(r.text.clone());
-                    run.push(
-                        1,
-                        Incident::new(
-                            IncidentCode::ChainRefUnresolved,
-                            format!("the reference [{}] at character {} {why}", r.text, r.offset),
-                            location,
-                        ),
-                    );
-                    Verdict::Unverified
-                }
-            };
-            references.push(ReferenceReport {
-                text: r.text,
-                offset: r.offset,
-                verdict,
-            });
-        }
-    }
+    let references = match answer {
+        Some(answer) => check_answer(answer, &envelopes, &mut run),
+        None => Vec::new(),
+    };
     run.report("response", envelopes, references)
 }
 
@@ -329,8 +320,7 @@ fn verify_envelope(
             .unwrap_or("?");
         run.push(
             1,
-            checked_at(
-                &checked,
+            checked.at(
                 IncidentCode::ChainMapKeyMismatch,
                 "",
                 format!(
@@ -350,20 +340,27 @@ fn verify_envelope(
         signature: SignatureStatus::NotChecked,
         signing_input: None,
         key_used: None,
-        uncovered: Vec::new(),
+        unsigned: Vec::new(),
+        freshness: Freshness::NotJudged,
         fresh_as_of: None,
         canonical: checked.canonical.clone(),
         canonical_contains_id: None,
         reachable_source: None,
         verdict: Verdict::Unverified,
     };
-    check_signature(&checked, node, options, run, &mut report);
-    warnings(&checked, value, options, run, &mut report);
+    let signer_configured = check_signature(&checked, node, options, run, &mut report);
+    members_outside_the_profile(&checked, &report, run);
+    excerpt_and_citation(&checked, value, run);
+    if !run.validate_only {
+        check_dates(&checked, options.now, run);
+        freshness(&checked, options, run, &mut report);
+    }
     if options.required_level >= 2 {
         if let (Some(canonical), Some(id)) = (&checked.canonical, &checked.claim_id) {
             let outcome = check_canonical(fetcher, canonical, id, base);
             report.canonical_contains_id = outcome.contains_id;
             run.extend(2, outcome.incidents);
+            unbound_canonical(&checked, &report, signer_configured, run);
         }
         if !checked.sources.is_empty() {
             let outcome =
@@ -372,38 +369,34 @@ fn verify_envelope(
             run.extend(2, outcome.incidents);
         }
     }
-    report.verdict = verdict(&run.incidents[first..]);
+    report.verdict = verdict(&run.incidents[first..], report.signing_input);
     report
 }
 
-fn checked_at(e: &CheckedEnvelope, code: IncidentCode, pointer: &str, message: String) -> Incident {
-    let mut location = Location::pointer(format!("{}{pointer}", e.base));
-    location.claim_id = e.claim_id.clone();
-    Incident::new(code, message, location)
-}
-
-/// CHAIN-006, CHAIN-007, CHAIN-014.
+/// CHAIN-006, CHAIN-007, CHAIN-014, CHAIN-015. Returns whether the key that verified was
+/// configured for the envelope's signer (`false` for a key given for any signer, or when
+/// nothing verified).
 fn check_signature(
     e: &CheckedEnvelope,
     node: &Node,
     options: &VerifyOptions,
     run: &mut Run,
     report: &mut EnvelopeReport,
-) {
+) -> bool {
     let (Some(algorithm), Some(signer), Some(_), Some(signature)) =
         (e.algorithm, &e.signed_by, &e.signed_at, &e.signature)
     else {
-        return;
+        return false;
     };
     if e.payload_conflict {
-        return;
+        return false;
     }
     let (Some(claim), Some(at), Some(by)) = (
         node.get("claim"),
         node.pointer("/signature/signedAt"),
         node.pointer("/signature/signedBy"),
     ) else {
-        return;
+        return false;
     };
     let inputs: Vec<(SigningInput, Vec<u8>)> = SigningInput::ORDER
         .iter()
@@ -414,7 +407,7 @@ fn check_signature(
         })
         .collect();
     if inputs.is_empty() {
-        return;
+        return false;
     }
     match options.trust.check(algorithm, signer, signature, &inputs) {
         Check::Verified(m) => {
@@ -422,21 +415,22 @@ fn check_signature(
             report.signing_input = Some(m.signing_input);
             report.key_used = Some(m.key);
             if m.signing_input == SigningInput::DeployedJs {
-                report.uncovered = deployed_uncovered(claim, &e.base);
-                run.push(1, checked_at(e, IncidentCode::ChainSignaturePartial, "/signature", format!(
-                    "the signature verifies only under the deployed-js signing input, which does not cover: {}",
-                    report.uncovered.join(", ")
-                )));
+                let mut unsigned = deployed_uncovered(claim, &e.base);
+                unsigned.sort_unstable();
+                report.unsigned = unsigned;
+                run.push(1, partial_incident(e, options, &report.unsigned));
             }
+            m.signer_configured
         }
         Check::Invalid { tried } => {
             report.signature = SignatureStatus::Invalid;
             let names: Vec<&str> = inputs.iter().map(|(i, _)| i.as_str()).collect();
-            run.push(1, checked_at(e, IncidentCode::ChainSignatureInvalid, "/signature/signature", format!(
+            run.push(1, e.at(IncidentCode::ChainSignatureInvalid, "/signature/signature", format!(
                 "the {} signature does not verify under the signing inputs {} with any of the {tried} keys configured for `{signer}`",
                 algorithm.as_str(),
                 names.join(", ")
             )));
+            false
         }
         Check::NoKey => {
             report.signature = SignatureStatus::KeyUnresolved;
@@ -446,19 +440,18 @@ fn check_signature(
             };
             run.push(
                 1,
-                checked_at(
-                    e,
+                e.at(
                     IncidentCode::ChainKeyUnresolved,
                     "/signature/signedBy",
                     format!("no {what} is configured for the signer `{signer}`"),
                 ),
             );
+            false
         }
         Check::Broken(broken) => {
             run.push(
                 1,
-                checked_at(
-                    e,
+                e.at(
                     broken.code,
                     "/signature/signedBy",
                     format!(
@@ -467,73 +460,38 @@ fn check_signature(
                     ),
                 ),
             );
+            false
         }
     }
 }
 
-/// CHAIN-008, CHAIN-009, CHAIN-010 (warnings).
-fn warnings(
-    e: &CheckedEnvelope,
-    value: &Value,
-    options: &VerifyOptions,
-    run: &mut Run,
-    report: &mut EnvelopeReport,
-) {
-    if let Some(Value::Array(sources)) = value.pointer("/claim/sources") {
-        let has_excerpt = sources.iter().any(|s| {
-            s.get("excerpt")
-                .and_then(Value::as_str)
-                .is_some_and(|x| !x.is_empty())
-        });
-        if !sources.is_empty() && !has_excerpt {
-            run.push(
-                1,
-                checked_at(
-                    e,
-                    IncidentCode::ChainExcerptMissing,
-                    "/claim/sources",
-                    "no source carries a verbatim excerpt".into(),
-                ),
-            );
-        }
-    }
-    if let (Some(Value::String(cited)), Some(id), Some(canonical)) =
-        (value.get("citedAs"), &e.claim_id, &e.canonical)
-        && !(cited.contains(id.as_str()) && cited.contains(canonical.as_str()))
-    {
-        run.push(
-            1,
-            checked_at(
-                e,
-                IncidentCode::ChainCitedAsMismatch,
-                "/citedAs",
-                "citedAs does not contain both the claim id and the canonical URL".into(),
+/// CHAIN-014 (an error) or, when the user accepted partial signatures, CHAIN-015 (a warning):
+/// both list every unsigned member.
+fn partial_incident(e: &CheckedEnvelope, options: &VerifyOptions, unsigned: &[String]) -> Incident {
+    let list = unsigned.join(", ");
+    if options.accept_partial_signature {
+        e.at(
+            IncidentCode::ChainSignaturePartialAccepted,
+            "/signature",
+            format!(
+                "PARTIALLY SIGNED, accepted on request: the signature verifies only under the deployed-js signing input; unsigned: {list}"
             ),
-        );
-    }
-    let fresh = match (&e.last_verified, &e.signed_at) {
-        (Some((t, text)), _) => Some((*t, text.clone(), "/claim/lastVerified")),
-        (None, Some(t)) => Some((
-            t.unix_seconds(),
-            t.as_str().to_owned(),
-            "/signature/signedAt",
-        )),
-        (None, None) => None,
-    };
-    if let Some((t, text, pointer)) = fresh {
-        report.fresh_as_of = Some(text.clone());
-        let age = options.now.saturating_sub(t);
-        if age > options.stale_after_days.saturating_mul(86_400) {
-            run.push(1, checked_at(e, IncidentCode::ChainStale, pointer, format!(
-                "last verified {text}, {} days before the verification time (stale after {})",
-                age / 86_400,
-                options.stale_after_days
-            )));
-        }
+        )
+    } else {
+        e.at(
+            IncidentCode::ChainSignaturePartial,
+            "/signature",
+            format!(
+                "partially signed, not verified: the signature verifies only under the deployed-js signing input, which leaves {} members unsigned: {list}",
+                unsigned.len()
+            ),
+        )
     }
 }
 
-fn verdict(incidents: &[ChainIncident]) -> Verdict {
+/// The envelope's verdict from its incidents: tampered, then unverified (any other error but
+/// the partial signature's), then partially signed, stale, verified.
+fn verdict(incidents: &[ChainIncident], signing_input: Option<SigningInput>) -> Verdict {
     let codes = || incidents.iter().map(|i| i.incident.code);
     let tampered = [
         IncidentCode::ChainIdMismatch,
@@ -542,11 +500,13 @@ fn verdict(incidents: &[ChainIncident]) -> Verdict {
     ];
     if codes().any(|c| tampered.contains(&c)) {
         Verdict::Tampered
-    } else if incidents
-        .iter()
-        .any(|i| i.incident.severity == Severity::Error)
-    {
+    } else if incidents.iter().any(|i| {
+        i.incident.severity == Severity::Error
+            && i.incident.code != IncidentCode::ChainSignaturePartial
+    }) {
         Verdict::Unverified
+    } else if signing_input == Some(SigningInput::DeployedJs) {
+        Verdict::PartiallySigned
     } else if codes().any(|c| c == IncidentCode::ChainStale) {
         Verdict::Stale
     } else {

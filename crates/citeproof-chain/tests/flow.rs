@@ -253,7 +253,11 @@ fn a_response_gives_each_reference_its_own_verdict() {
         report.codes(Severity::Error),
         ["chain-signature-invalid", "chain-ref-unresolved"]
     );
-    assert_eq!(report.codes(Severity::Warning), ["chain-stale"]);
+    // `[2017]` is text, reported as such.
+    assert_eq!(
+        report.codes(Severity::Warning),
+        ["chain-stale", "chain-bracket-not-reference"]
+    );
     assert_eq!(report.level, 0);
 }
 
@@ -443,4 +447,118 @@ fn hostile_documents_get_incidents_never_panics() {
         assert_eq!(report.level, 0, "{}", String::from_utf8_lossy(&input));
         assert!(!report.incidents.is_empty());
     }
+}
+
+/// `env` re-signed over the `deployed-js` input with `secret` (as the producer's signer does).
+fn deployed_signed(env: &str, secret: &str) -> String {
+    use citeproof_chain::keys::hmac_sign;
+    use citeproof_chain::lossless::parse;
+    use citeproof_chain::signing::signing_bytes;
+    let node = parse(env.as_bytes()).unwrap();
+    let bytes = signing_bytes(
+        SigningInput::DeployedJs,
+        node.get("claim").unwrap(),
+        node.pointer("/signature/signedAt").unwrap(),
+        node.pointer("/signature/signedBy").unwrap(),
+    )
+    .unwrap();
+    let mut v: Value = serde_json::from_str(env).unwrap();
+    v["signature"]["signature"] = json!(hex::encode(hmac_sign(secret.as_bytes(), &bytes)));
+    serde_json::to_string_pretty(&v).unwrap()
+}
+
+#[test]
+fn a_relabeled_signer_under_a_partial_signature_and_an_any_signer_key_binds_nothing() {
+    // The producer's envelope, relabeled to an attacker's did:web and canonical page: the
+    // deployed-js input covers neither, so an any-signer secret still matches.
+    let mut v: Value = serde_json::from_str(&signed("Transformer architecture")).unwrap();
+    v["signature"]["signedBy"] = json!("did:web:attacker.example");
+    v["canonical"] = json!("https://attacker.example/claims/ad17e76a8baad7a1/");
+    v.as_object_mut().unwrap().remove("citedAs");
+    let env = deployed_signed(&v.to_string(), SECRET);
+    let table = Table::new(
+        &[
+            (
+                "GET",
+                "https://attacker.example/claims/ad17e76a8baad7a1/",
+                200,
+            ),
+            ("HEAD", "https://a.example/1", 200),
+        ],
+        "ad17e76a8baad7a1",
+    );
+    let mut any = TrustConfig::default();
+    any.add_secret_for_any_signer(SECRET);
+    let mut options = VerifyOptions::new(NOW, 2, any);
+    options.accept_partial_signature = true;
+    let report = verify(env.as_bytes(), &table, &options);
+    assert!(report.accepted && !report.verified, "{report:#?}");
+    let e = &report.envelopes[0];
+    assert_eq!(e.verdict, Verdict::PartiallySigned);
+    assert_eq!(e.key_used.as_deref(), Some("secret 1 (any signer)"));
+    assert!(e.unsigned.iter().any(|u| u == "/signature/signedBy"));
+    assert_eq!(
+        report.codes(Severity::Warning),
+        [
+            "chain-signature-partial-accepted",
+            "chain-canonical-unbound"
+        ],
+        "the canonical page proves nothing about the signer"
+    );
+    // Without the user's opt-in the same envelope reaches no level at all.
+    options.accept_partial_signature = false;
+    let report = verify(env.as_bytes(), &table, &options);
+    assert_eq!(report.level, 0);
+    assert_eq!(report.codes(Severity::Error), ["chain-signature-partial"]);
+    // With the secret bound to the real signer, the relabeled envelope finds no key.
+    let report = verify(env.as_bytes(), &table, &VerifyOptions::new(NOW, 2, trust()));
+    assert!(report.has(IncidentCode::ChainKeyUnresolved));
+}
+
+#[test]
+fn dates_members_and_answers_the_profile_added() {
+    // A signed lastVerified in the future: an error, never fresh.
+    let future = claim("Transformer architecture").replace("2026-05-16", "2099-01-01");
+    let env = sign(future.as_bytes(), SignKey::Hmac(SECRET), &options())
+        .unwrap()
+        .envelope;
+    let report = verify(
+        env.as_bytes(),
+        &Table::new(&[], ""),
+        &VerifyOptions::new(NOW, 1, trust()),
+    );
+    assert_eq!(report.codes(Severity::Error), ["chain-date-in-future"]);
+    assert_eq!(report.envelopes[0].verdict, Verdict::Unverified);
+
+    // A signed member outside the profile: a warning; validation without a key says the same.
+    let mut c: Value = serde_json::from_str(&claim("Transformer architecture")).unwrap();
+    c["category"] = json!("architecture");
+    let env = sign(c.to_string().as_bytes(), SignKey::Hmac(SECRET), &options())
+        .unwrap()
+        .envelope;
+    let report = verify(
+        env.as_bytes(),
+        &Table::new(&[], ""),
+        &VerifyOptions::new(NOW, 1, trust()),
+    );
+    assert!(report.verified, "{report:#?}");
+    assert_eq!(
+        report.codes(Severity::Warning),
+        ["chain-member-unrecognized"]
+    );
+    let codes: Vec<IncidentCode> = validate_value(&serde_json::from_str(&env).unwrap(), false)
+        .iter()
+        .map(|i| i.code)
+        .collect();
+    assert_eq!(codes, [IncidentCode::ChainMemberUnrecognized]);
+
+    // An answer that cites nothing verifies nothing.
+    let doc = json!({"answer": "No citation here.", "chains": {}}).to_string();
+    let report = verify(
+        doc.as_bytes(),
+        &Table::new(&[], ""),
+        &VerifyOptions::new(NOW, 1, trust()),
+    );
+    assert!(!report.verified && !report.accepted);
+    assert_eq!(report.codes(Severity::Error), ["chain-answer-unreferenced"]);
 }

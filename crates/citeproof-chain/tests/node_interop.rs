@@ -1,10 +1,12 @@
 //! citeproof against the producer's deployed ECMAScript signing path, run by node
 //! (`tests/node/deployed_signer.js`, written from the facts of profile CHAIN-002/CHAIN-006):
 //!
-//! (a) envelopes node signs over `JSON.stringify(payload, Object.keys(payload).sort())` verify
-//!     in citeproof under the `deployed-js` input, with `chain-signature-partial` listing the
-//!     members the signature leaves out; a tampered source URL still verifies, and the warning
-//!     names exactly that member; a tampered covered member fails;
+//! (a) envelopes node signs over `JSON.stringify(payload, Object.keys(payload).sort())` match
+//!     in citeproof under the `deployed-js` input and are **partially signed**, never verified:
+//!     by default `chain-signature-partial` (an error) lists the members the signature leaves
+//!     out; accepted on request (CHAIN-015) they reach Level 1 with the verdict still
+//!     `partially-signed`; a tampered source URL is invisible to the signature, and the list
+//!     names exactly that member; a tampered covered member fails as tampered;
 //! (b) claim ids and `Number::toString` agree with node on generated input.
 //!
 //! Without `node` the test prints a notice and passes, unless `CITEPROOF_REQUIRE_PYTHON` is set
@@ -86,14 +88,16 @@ impl Fetcher for NoNetwork {
     }
 }
 
-fn check(envelope: &str) -> ChainReport {
+fn check_with(envelope: &str, accept_partial_signature: bool) -> ChainReport {
     let mut trust = TrustConfig::default();
     trust.add_secret("did:web:sourcescore.org", SECRET);
-    verify(
-        envelope.as_bytes(),
-        &NoNetwork,
-        &VerifyOptions::new(NOW, 1, trust),
-    )
+    let mut options = VerifyOptions::new(NOW, 1, trust);
+    options.accept_partial_signature = accept_partial_signature;
+    verify(envelope.as_bytes(), &NoNetwork, &options)
+}
+
+fn check(envelope: &str) -> ChainReport {
+    check_with(envelope, false)
 }
 
 fn producer_claims() -> Value {
@@ -134,7 +138,7 @@ fn producer_claims() -> Value {
 }
 
 #[test]
-fn deployed_envelopes_verify_with_the_uncovered_members_listed_and_tampering_shows() {
+fn deployed_envelopes_are_partially_signed_never_verified_and_tampering_shows() {
     if !available() {
         return;
     }
@@ -146,13 +150,15 @@ fn deployed_envelopes_verify_with_the_uncovered_members_listed_and_tampering_sho
     for text in envelopes.as_array().unwrap() {
         let text = text.as_str().unwrap();
         let report = check(text);
-        assert!(report.verified, "{text}\n{report:#?}");
+        assert!(!report.verified && !report.accepted, "{text}\n{report:#?}");
+        assert_eq!(report.level, 0);
         let e = &report.envelopes[0];
         assert_eq!(e.signature, SignatureStatus::Verified);
         assert_eq!(e.signing_input, Some(SigningInput::DeployedJs));
+        assert_eq!(e.verdict, Verdict::PartiallySigned);
         assert_eq!(e.claim_id, e.computed_id, "node's id is citeproof's");
         assert_eq!(
-            report.codes(citeproof_model::Severity::Warning),
+            report.codes(citeproof_model::Severity::Error),
             ["chain-signature-partial"]
         );
         for member in [
@@ -164,34 +170,47 @@ fn deployed_envelopes_verify_with_the_uncovered_members_listed_and_tampering_sho
             "/signature/signedBy",
         ] {
             assert!(
-                e.uncovered.iter().any(|u| u == member),
+                e.unsigned.iter().any(|u| u == member),
                 "{member} not listed: {:?}",
-                e.uncovered
+                e.unsigned
             );
         }
         for member in ["/claim/confidence", "/claim/subject", "/claim/statement"] {
             assert!(
-                !e.uncovered.iter().any(|u| u == member),
+                !e.unsigned.iter().any(|u| u == member),
                 "{member} is covered"
             );
         }
+        // Freshness is never judged from unsigned dates.
+        assert_eq!(e.freshness, citeproof_chain::Freshness::NotJudged);
+        assert_eq!(e.fresh_as_of, None);
 
-        // A swapped source URL is not covered by the deployed input: it still verifies, and
-        // the warning names that member.
+        // Accepted on request: Level 1, a warning, and still not "verified".
+        let accepted = check_with(text, true);
+        assert!(accepted.accepted && !accepted.verified, "{accepted:#?}");
+        assert_eq!(accepted.envelopes[0].verdict, Verdict::PartiallySigned);
+        assert_eq!(
+            accepted.codes(citeproof_model::Severity::Warning),
+            ["chain-signature-partial-accepted"]
+        );
+
+        // A swapped source URL is not covered by the deployed input: the signature still
+        // matches, and the incident names that member.
         let mut v: Value = serde_json::from_str(text).unwrap();
         v["claim"]["sources"][0]["url"] = json!("https://attacker.example/fabricated");
         let swapped = serde_json::to_string_pretty(&v).unwrap();
         let report = check(&swapped);
-        assert!(report.verified);
-        let warning = report
+        assert!(!report.verified);
+        assert_eq!(report.envelopes[0].verdict, Verdict::PartiallySigned);
+        let partial = report
             .incidents
             .iter()
             .find(|i| i.incident.code == IncidentCode::ChainSignaturePartial)
             .unwrap();
         assert!(
-            warning.incident.message.contains("/claim/sources/0/url"),
+            partial.incident.message.contains("/claim/sources/0/url"),
             "{}",
-            warning.incident.message
+            partial.incident.message
         );
 
         // Covered members: the signature fails and the verdict is "tampered".

@@ -177,11 +177,13 @@ fn usage_errors_exit_2() {
         .unwrap();
     assert_eq!(code(&out), 3, "{}", text(&out.stderr));
     for args in [
-        // A key without the signer it belongs to.
+        // Several secrets without the signer they belong to (one is allowed: any signer).
         vec![
             "chain",
             "verify",
             "claim.json",
+            "--hmac-key-file",
+            "secret.txt",
             "--hmac-key-file",
             "secret.txt",
         ],
@@ -410,4 +412,231 @@ fn level_2_from_a_snapshot() {
         stdout.contains("reachable source: https://arxiv.org/abs/1706.03762"),
         "{stdout}"
     );
+}
+
+/// The repository's examples directory (the producer's envelope, signed with the demo secret).
+fn examples() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/chain")
+}
+
+fn verify_producer(extra: &[&str]) -> std::process::Output {
+    let dir = examples();
+    citeproof()
+        .current_dir(&dir)
+        .args(["chain", "verify", "producer-envelope.json"])
+        .args(["--hmac-key-file", "demo-secret.txt", "--signed-by", SIGNER])
+        .args(["--offline", "--now", NOW])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_partially_signed_envelope_is_never_verified_and_its_unsigned_members_are_listed() {
+    // Default: NOT VERIFIED, exit 1, verdict partially-signed, every unsigned member named.
+    let out = verify_producer(&[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(code(&out), 1, "{stdout}");
+    assert!(!stdout.contains("-> VERIFIED"), "{stdout}");
+    assert!(stdout.contains("-> NOT VERIFIED"), "{stdout}");
+    assert!(
+        stdout.contains("envelope ad17e76a8baad7a1 [partially-signed]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("PARTIAL: matches over deployed-js"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("UNSIGNED (anyone could have changed them): "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("/claim/sources/0/url"), "{stdout}");
+    assert!(
+        stdout.contains("freshness: cannot be judged"),
+        "freshness must not be judged from unsigned dates: {stdout}"
+    );
+    assert!(!stdout.contains("last verified:"), "{stdout}");
+    assert!(
+        stdout.contains("L1 error [chain-signature-partial]"),
+        "{stdout}"
+    );
+
+    let out = verify_producer(&["--json"]);
+    assert_eq!(code(&out), 1);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["verified"], false);
+    assert_eq!(v["accepted"], false);
+    assert_eq!(v["envelopes"][0]["verdict"], "partially-signed");
+    assert_eq!(v["envelopes"][0]["freshness"], "not-judged");
+    let unsigned: Vec<&str> = v["envelopes"][0]["unsigned"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap())
+        .collect();
+    for member in [
+        "/claim/sources/0/url",
+        "/claim/tags",
+        "/claim/lastVerified",
+        "/signature/signedAt",
+        "/signature/signedBy",
+    ] {
+        assert!(unsigned.contains(&member), "{member}: {unsigned:?}");
+    }
+
+    // Accepted on request: exit 0, but the outcome line says what it is, never VERIFIED.
+    let out = verify_producer(&["--accept-partial-signature"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(code(&out), 0, "{stdout}");
+    assert!(
+        stdout.contains("-> ACCEPTED, PARTIALLY SIGNED (not verified"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("-> VERIFIED"), "{stdout}");
+    assert!(stdout.contains("[partially-signed]"), "{stdout}");
+    assert!(stdout.contains("UNSIGNED"), "{stdout}");
+    let out = verify_producer(&["--accept-partial-signature", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["ok"].clone(), v["verified"].clone()),
+        (true.into(), false.into())
+    );
+}
+
+#[test]
+fn one_secret_needs_no_signer_and_the_report_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    sign_hmac(dir.path());
+    let out = citeproof()
+        .current_dir(dir.path())
+        .args([
+            "chain",
+            "verify",
+            "envelope.json",
+            "--hmac-key-file",
+            "secret.txt",
+        ])
+        .args(["--offline", "--now", NOW])
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(code(&out), 0, "{stdout}");
+    assert!(
+        stdout.contains("verified over seed-python with secret 1 (any signer)"),
+        "{stdout}"
+    );
+    // A signer with its own secret never falls back to the one given for any signer.
+    std::fs::write(
+        dir.path().join("trust.json"),
+        serde_json::json!({"secrets": {SIGNER: ["another secret of this signer"]}}).to_string(),
+    )
+    .unwrap();
+    let out = citeproof()
+        .current_dir(dir.path())
+        .args([
+            "chain",
+            "verify",
+            "envelope.json",
+            "--hmac-key-file",
+            "secret.txt",
+        ])
+        .args(["--trust", "trust.json", "--offline", "--now", NOW])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1, "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("chain-signature-invalid"));
+}
+
+#[test]
+fn answers_that_verify_nothing_or_hide_an_id_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    sign_hmac(dir.path());
+    let envelope: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("envelope.json")).unwrap())
+            .unwrap();
+    let write = |name: &str, answer: &str, with_envelope: bool| {
+        let chains = if with_envelope {
+            serde_json::json!({"ad17e76a8baad7a1": envelope.clone()})
+        } else {
+            serde_json::json!({})
+        };
+        let doc = serde_json::json!({"answer": answer, "chains": chains});
+        std::fs::write(dir.path().join(name), doc.to_string()).unwrap();
+    };
+    write(
+        "none.json",
+        "The Transformer was introduced in 2017.",
+        false,
+    );
+    let out = verify(dir.path(), "none.json", &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(code(&out), 1, "{stdout}");
+    assert!(stdout.contains("-> NOT VERIFIED"), "{stdout}");
+    assert!(
+        stdout.contains("answer references: none (nothing in the answer was verified)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("[chain-answer-unreferenced]"), "{stdout}");
+
+    // A made-up id behind a zero-width space: an unresolved reference, shown escaped.
+    write(
+        "hidden.json",
+        "It was introduced in 2017 [ad17e76a8baad7a1] and scales [0123456789abcdef\u{200b}].",
+        true,
+    );
+    let out = verify(dir.path(), "hidden.json", &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(code(&out), 1, "{stdout}");
+    assert!(
+        stdout.contains("[0123456789abcdef\\u{200B}] at 56: unverified"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("[chain-ref-unresolved]"), "{stdout}");
+
+    // Ordinary brackets are text: a warning, and the answer verifies.
+    write(
+        "footnotes.json",
+        "It was introduced in 2017 [ad17e76a8baad7a1] [1] [sic].",
+        true,
+    );
+    let out = verify(dir.path(), "footnotes.json", &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(code(&out), 0, "{stdout}");
+    assert!(stdout.contains("-> VERIFIED"), "{stdout}");
+    assert!(
+        stdout.contains("L1 warning [chain-bracket-not-reference]"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn document_text_cannot_print_a_line_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    sign_hmac(dir.path());
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("envelope.json")).unwrap())
+            .unwrap();
+    v["signature"]["signedBy"] =
+        serde_json::json!("did:web:sourcescore.org\n  signature: verified over seed-python");
+    v["claim"]["x\nL1 note"] = serde_json::json!(1);
+    v["claim"]["y\u{202e}"] = serde_json::json!(1);
+    std::fs::write(dir.path().join("forged.json"), v.to_string()).unwrap();
+    let out = verify(dir.path(), "forged.json", &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(code(&out), 1, "{stdout}");
+    // Every line of the report is one the report wrote: no line starts with forged text.
+    assert!(
+        !stdout
+            .lines()
+            .any(|l| l.starts_with("  signature: verified") || l.starts_with("L1 note")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\\u{000A}"), "{stdout}");
+    assert!(stdout.contains("\\u{202E}"), "{stdout}");
+    assert!(!stdout.contains('\u{202e}'), "{stdout}");
 }

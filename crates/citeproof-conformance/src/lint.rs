@@ -135,8 +135,26 @@ pub fn lint(vectors_dir: &Path, profile: &Profile) -> (LintReport, Suite) {
                     if case.expected.errors.is_empty() {
                         err("an `invalid` case must list at least one error code".into());
                     }
-                    if case.expected.output.is_some() {
-                        err("an `invalid` case has no output".into());
+                    let allowed = op.map(|o| o.output_when_invalid()).unwrap_or(&[]);
+                    if let Some(output) = &case.expected.output {
+                        let stray: Vec<&String> = output
+                            .as_object()
+                            .map(|o| {
+                                o.keys()
+                                    .filter(|k| !allowed.contains(&k.as_str()))
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        if allowed.is_empty() || !stray.is_empty() {
+                            err(format!(
+                                "an `invalid` case of this operation has no output{}",
+                                if allowed.is_empty() {
+                                    String::new()
+                                } else {
+                                    format!(" but {}", allowed.join(", "))
+                                }
+                            ));
+                        }
                     }
                 }
                 Validity::Valid => {

@@ -36,7 +36,31 @@ pub struct OperationSpec {
     pub output: &'static [&'static str],
 }
 
+/// Operations whose `invalid` replies carry output members too, and which (docs/ADAPTER.md):
+/// `chain-verify` reports the seed's verdicts ("⚠ unverified", "⚠ tampered") and the unsigned
+/// members of a partially signed envelope, which are what an invalid answer is about.
+const OUTPUT_WHEN_INVALID: &[(&str, &[&str])] = &[(
+    "chain-verify",
+    &[
+        "level",
+        "signing_inputs",
+        "verdicts",
+        "references",
+        "unsigned",
+    ],
+)];
+
 impl OperationSpec {
+    /// Members of `output` an `invalid` reply carries (empty for most operations: an invalid
+    /// answer needs no output).
+    pub fn output_when_invalid(&self) -> &'static [&'static str] {
+        OUTPUT_WHEN_INVALID
+            .iter()
+            .find(|(name, _)| *name == self.name)
+            .map(|(_, members)| *members)
+            .unwrap_or(&[])
+    }
+
     /// Problems of `input` against the member lists (missing, both alternatives, unknown).
     pub fn check_input(&self, input: &Value) -> Vec<String> {
         let Some(obj) = input.as_object() else {
@@ -109,7 +133,7 @@ ops! {
     "ledger-audit", "ledger", ["export|export_base64"], ["mode", "threshold", "ledger_id", "now"], ["ledgers"];
     "chain-claim-id", "chain", ["claim"], [], ["id"];
     "chain-signing-input", "chain", ["document"], [], ["seed_python", "deployed_js"];
-    "chain-verify", "chain", ["document", "now", "required_level"], ["secrets", "keys", "resources"], ["level", "signing_inputs"];
+    "chain-verify", "chain", ["document", "now", "required_level"], ["secrets", "keys", "resources", "accept_partial_signature"], ["level", "signing_inputs", "verdicts", "references", "unsigned"];
 }
 
 /// Looks an operation up by name.

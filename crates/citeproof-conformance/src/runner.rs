@@ -381,7 +381,13 @@ pub fn evaluate(expected: &Expected, actual: &ResultReply) -> Result<(), String>
                 expected.errors.join(", ")
             ));
         }
-        (Validity::Invalid, Answer::Invalid) => compare_errors(expected, &actual.errors)?,
+        (Validity::Invalid, Answer::Invalid) => {
+            compare_errors(expected, &actual.errors)?;
+            // Operations whose invalid answers carry output (chain-verify's verdicts).
+            if let Some(want) = &expected.output {
+                compare_output(want, actual.output.as_ref())?;
+            }
+        }
         (Validity::Valid, Answer::Valid) => {
             if let Some(want) = &expected.output {
                 compare_output(want, actual.output.as_ref())?;
@@ -574,6 +580,30 @@ mod tests {
         // Rejecting a document over a SHOULD fails a case that expects it valid with a warning
         // (warnings never lower a level).
         assert!(evaluate(&w, &reply(Answer::Invalid, &["w"], &[], None)).is_err());
+
+        // An invalid case with an expected output (chain-verify's verdicts) compares it too:
+        // the right codes with the wrong verdict fail.
+        let verdict = expected(
+            Validity::Invalid,
+            &["a"],
+            Some(json!({"verdicts": {"x": "tampered"}})),
+        );
+        let answer = |v: &str| Some(json!({"verdicts": {"x": v}, "level": 0}));
+        assert!(
+            evaluate(
+                &verdict,
+                &reply(Answer::Invalid, &["a"], &[], answer("tampered"))
+            )
+            .is_ok()
+        );
+        assert!(
+            evaluate(
+                &verdict,
+                &reply(Answer::Invalid, &["a"], &[], answer("verified"))
+            )
+            .is_err()
+        );
+        assert!(evaluate(&verdict, &reply(Answer::Invalid, &["a"], &[], None)).is_err());
     }
 
     #[test]

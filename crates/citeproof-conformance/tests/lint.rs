@@ -140,6 +140,16 @@ fn each_rule_fires() {
     assert_error(&errors, "input lacks `data_base64`");
     assert_error(&errors, "input member `bytes` is not defined");
 
+    // An invalid answer has no output, except for operations whose contract says so
+    // (chain-verify's verdicts).
+    let mut c = good_case("canon-a");
+    c["expected"] =
+        json!({"result": "invalid", "errors": ["json-syntax"], "output": {"hash": "x"}});
+    assert_error(
+        &lint_one("canon/h.json", file(vec![c])),
+        "an `invalid` case of this operation has no output",
+    );
+
     let mut c = good_case("canon-a");
     c["expected"]["output"] = json!({"digest": "x"});
     assert_error(

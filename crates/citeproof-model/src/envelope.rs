@@ -8,6 +8,24 @@ use serde::{Deserialize, Serialize};
 
 use crate::primitives::{Extensions, HttpUrl, Timestamp};
 
+/// Members of a chain claim or source beyond the profile's: `x-` members, and any other member,
+/// which the verifier keeps with a warning when the `seed-python` signature covers it and
+/// rejects otherwise (CHAIN-017). A schema cannot see the signature, so it accepts them all.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct OpenMembers(pub std::collections::BTreeMap<String, serde_json::Value>);
+
+impl JsonSchema for OpenMembers {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "OpenMembers".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "object" })
+    }
+}
+
 /// Pattern of a content-addressed claim id: 16 lowercase hex digits.
 pub const ENVELOPE_CLAIM_ID_PATTERN: &str = "^[0-9a-f]{16}$";
 
@@ -43,7 +61,6 @@ pub struct ChainResponse {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(extend("additionalProperties" = false))]
 pub struct EnvelopeClaim {
     /// First 16 lowercase hex digits of SHA-256 over `vertical|subject|predicate|object`, each
     /// trimmed and lowercased as ECMAScript does (CHAIN-002).
@@ -76,20 +93,20 @@ pub struct EnvelopeClaim {
     pub last_verified: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub methodology_version: Option<String>,
+    /// `x-` members and members outside the profile (CHAIN-017).
     #[serde(flatten)]
-    pub extensions: Extensions,
+    pub extensions: OpenMembers,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(extend("additionalProperties" = false))]
 pub struct EnvelopeSource {
     pub url: HttpUrl,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub publisher: Option<String>,
-    /// `YYYY-MM-DD` or an RFC 3339 date-time.
+    /// `YYYY-MM-DD` or an RFC 3339 date-time; `YYYY` or `YYYY-MM` with a warning (CHAIN-017).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub published_date: Option<String>,
     /// When the producer last accessed the source: `YYYY-MM-DD` or an RFC 3339 date-time.
@@ -101,8 +118,9 @@ pub struct EnvelopeSource {
     /// Verbatim source excerpt preserved in the envelope.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub excerpt: Option<String>,
+    /// `x-` members and members outside the profile (CHAIN-017).
     #[serde(flatten)]
-    pub extensions: Extensions,
+    pub extensions: OpenMembers,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -304,7 +304,7 @@ incident_codes! {
     ChainSignatureMalformed = "chain-signature-malformed", Error, "A chain signature value is not lowercase hex of the length its algorithm requires.";
     ChainPayloadConflict = "chain-payload-conflict", Error, "A chain claim has its own `signedAt` or `signedBy` member, which the signing payload would overwrite.";
     ChainSignatureInvalid = "chain-signature-invalid", Error, "A chain signature does not verify under any signing input with any key configured for its signer.";
-    ChainSignaturePartial = "chain-signature-partial", Warning, "A chain signature verifies only under the `deployed-js` signing input, which leaves most of the claim unprotected.";
+    ChainSignaturePartial = "chain-signature-partial", Error, "A chain signature verifies only under the `deployed-js` signing input, which leaves the sources, `tags`, `lastVerified`, `signedAt` and `signedBy` unsigned: the envelope is partially signed, not verified.";
     ChainKeyUnresolved = "chain-key-unresolved", Error, "No shared secret or usable public key is configured for a chain signature's `signedBy`.";
     ChainCanonicalFetchFailed = "chain-canonical-fetch-failed", Error, "A chain envelope's canonical URL could not be fetched with status 200.";
     ChainCanonicalIdAbsent = "chain-canonical-id-absent", Error, "A chain envelope's canonical page does not contain the claim id.";
@@ -314,6 +314,13 @@ incident_codes! {
     ChainStale = "chain-stale", Warning, "A chain claim's `lastVerified` (or, without it, the signature's `signedAt`) is more than 180 days before the verification time.";
     ChainMapKeyMismatch = "chain-map-key-mismatch", Error, "A key of a `chains` map differs from the claim id of its envelope.";
     ChainRefUnresolved = "chain-ref-unresolved", Error, "A claim reference in an answer is not a full claim id present in its `chains` map.";
+    ChainSignaturePartialAccepted = "chain-signature-partial-accepted", Warning, "A partially signed chain envelope (`deployed-js` only) was accepted because the verifier was told to accept partial signatures; its unsigned members are listed.";
+    ChainDateInFuture = "chain-date-in-future", Error, "A chain envelope's `signedAt`, `lastVerified`, `publishedAt` or a source's `accessedDate` is later than the verification time plus the clock skew tolerance.";
+    ChainMemberUnrecognized = "chain-member-unrecognized", Warning, "A chain claim or source has a member this profile does not define, covered by the `seed-python` signature: kept and ignored.";
+    ChainDateReducedPrecision = "chain-date-reduced-precision", Warning, "A chain source's `publishedDate` gives only a year or a year and month.";
+    ChainAnswerUnreferenced = "chain-answer-unreferenced", Error, "A chain response's answer holds no claim reference, so nothing in it was verified.";
+    ChainBracketNotReference = "chain-bracket-not-reference", Warning, "A bracketed item of a chain answer is not a claim reference; it is text, never a verified citation.";
+    ChainCanonicalUnbound = "chain-canonical-unbound", Warning, "A chain envelope's canonical URL is not bound to its signer (no `did:web` signer fixed by the signature or the configuration), so the Level 2 canonical check shows only that some page shows the id.";
     // ---- tooling (not a spec requirement) ----
     VectorInvalid = "vector-invalid", Error, "A conformance vector file breaks a rule of the vector format beyond its schema (ids, prefixes, flags, requirement ids, expected results).";
 }

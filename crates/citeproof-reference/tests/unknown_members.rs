@@ -1,6 +1,7 @@
 //! Unknown-member policy per document type (docs/PROFILE.md, "Unknown object members"):
-//! ACA, archive and chain-envelope objects accept `x-` extension members and reject any other
-//! unknown member; AEF evidence objects and display citations reject every unknown member;
+//! ACA, archive and chain envelopes accept `x-` extension members and reject any other
+//! unknown member (chain claims and sources keep a member outside the profile with a warning,
+//! CHAIN-017); AEF evidence objects and display citations reject every unknown member;
 //! JWKs ignore unknown members (RFC 7517 §4). Checked at both layers: the schema (incident
 //! `unknown-member` with a pointer) and the typed serde model.
 
@@ -170,12 +171,19 @@ fn archive_and_envelope_documents() {
         &[""],
         false,
     );
-    assert_policy::<envelope::ChainEnvelope>(
-        DocumentKind::ChainEnvelope,
-        envelope(),
-        &["", "/claim", "/claim/sources/0"],
-        true,
-    );
+    assert_policy::<envelope::ChainEnvelope>(DocumentKind::ChainEnvelope, envelope(), &[""], true);
+    // Claims and sources are forward-compatible (CHAIN-017): a member outside the profile is a
+    // warning in document validation (whether the signature covers it needs a key; without
+    // one, `chain verify` rejects it), and the typed model keeps it.
+    for pointer in ["/claim", "/claim/sources/0"] {
+        let doc = with_member(envelope(), pointer, "surprise");
+        assert_eq!(
+            codes(DocumentKind::ChainEnvelope, &doc),
+            [IncidentCode::ChainMemberUnrecognized],
+            "{pointer}"
+        );
+        assert!(typed_ok::<envelope::ChainEnvelope>(&doc), "{pointer}");
+    }
 }
 
 #[test]

@@ -46,10 +46,12 @@ def valid(output=None, warnings=()):
     return reply
 
 
-def invalid(errors, warnings=()):
+def invalid(errors, warnings=(), output=None):
     reply = {"result": "invalid", "errors": list(errors)}
     if warnings:
         reply["warnings"] = list(warnings)
+    if output is not None:
+        reply["output"] = output
     return reply
 
 
@@ -104,8 +106,9 @@ def op_chain_signing_input(input):
 
 
 def op_chain_verify(input):
-    errors, warnings, output, verified = ops_chain_verify.verify(input)
-    return valid(output, warnings) if verified else invalid(errors, warnings)
+    errors, warnings, output, accepted = ops_chain_verify.verify(input)
+    # chain-verify's output (verdicts, unsigned members) comes with invalid answers too.
+    return valid(output, warnings) if accepted else invalid(errors, warnings, output)
 
 
 OPERATIONS = {

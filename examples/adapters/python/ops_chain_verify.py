@@ -1,5 +1,5 @@
 """`chain-verify`: citation-chain envelopes and responses, Levels 1-2 (docs/PROFILE.md
-CHAIN-001 to CHAIN-014), written from the profile with the standard library only.
+CHAIN-001 to CHAIN-020), written from the profile with the standard library only.
 
 HMAC-SHA256 is `hmac`; Ed25519 is the RFC 8032 §6 reference algorithm in pure Python with the
 profile's strict rules (SIG-002: S below L, canonical point encodings, no small-order A or R).
@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import json
 import re
+import unicodedata
 import urllib.parse
 
 import ops_chain
@@ -166,6 +167,12 @@ def _instant(text):
     return t
 
 
+def _reduced_date(v):
+    """CHAIN-017: YYYY or YYYY-MM (year 0001-9999, month 01-12)."""
+    m = re.fullmatch(r"(\d{4})(-(\d{2}))?", v) if isinstance(v, str) else None
+    return bool(m) and m.group(1) != "0000" and (m.group(3) is None or 1 <= int(m.group(3)) <= 12)
+
+
 def _web_url(v):
     """The profile's web URL, approximately: http(s), a host without userinfo, visible ASCII."""
     if not isinstance(v, str) or len(v) > 2048:
@@ -197,7 +204,8 @@ class Run:
 def check_envelope(env, base, run):
     """Structure rules; returns the usable parts."""
     info = {"id": None, "canonical": None, "alg": None, "signer": None, "signed_at": None,
-            "sig": None, "conflict": False, "fresh": None, "sources": [], "bad": False}
+            "sig": None, "conflict": False, "fresh": None, "sources": [], "bad": False,
+            "unrecognized": [], "dates": []}
     if not isinstance(env, dict):
         run.error("schema-violation", base)
         return info
@@ -243,7 +251,7 @@ def _check_claim(c, base, run, info):
             run.error("chain-payload-conflict", base)
     for k in c:
         if k not in CLAIM and k not in ("signedAt", "signedBy") and not k.startswith("x-"):
-            run.error("unknown-member", base)
+            info["unrecognized"].append(k)
     cid = c.get("id")
     if "id" not in c:
         run.error("schema-violation", base)
@@ -266,10 +274,11 @@ def _check_claim(c, base, run, info):
         run.error("schema-violation", base)
     if "tags" in c and not (isinstance(c["tags"], list) and all(isinstance(t, str) for t in c["tags"])):
         run.error("schema-violation", base)
-    if "publishedAt" in c:
-        _timestamp(c["publishedAt"], base, run, date_ok=False)
+    if "publishedAt" in c and _timestamp(c["publishedAt"], base, run, date_ok=False):
+        info["dates"].append(_instant(c["publishedAt"]))
     if "lastVerified" in c and _timestamp(c["lastVerified"], base, run, date_ok=True):
         info["fresh"] = _instant(c["lastVerified"])
+        info["dates"].append(_earliest(c["lastVerified"]))
     sources = c.get("sources")
     if not isinstance(sources, list) or not 1 <= len(sources) <= 256:
         run.error("schema-violation", base)
@@ -280,7 +289,7 @@ def _check_claim(c, base, run, info):
             continue
         for k in s:
             if k not in SOURCE and not k.startswith("x-"):
-                run.error("unknown-member", base)
+                info["unrecognized"].append(k)
         if "url" not in s or not isinstance(s["url"], str):
             run.error("schema-violation", base)
         elif not _web_url(s["url"]):
@@ -290,9 +299,19 @@ def _check_claim(c, base, run, info):
         for k in ("title", "publisher", "type", "excerpt"):
             if k in s and not isinstance(s[k], str):
                 run.error("schema-violation", base)
-        for k in ("publishedDate", "accessedDate"):
-            if k in s:
-                _timestamp(s[k], base, run, date_ok=True)
+        if "publishedDate" in s:
+            if _reduced_date(s["publishedDate"]):
+                run.warn("chain-date-reduced-precision", base)
+            else:
+                _timestamp(s["publishedDate"], base, run, date_ok=True)
+        if "accessedDate" in s and _timestamp(s["accessedDate"], base, run, date_ok=True):
+            info["dates"].append(_earliest(s["accessedDate"]))
+
+
+def _earliest(text):
+    """CHAIN-016: the earliest instant a date (its start at UTC+14:00) or timestamp denotes."""
+    t = _instant(text)
+    return t - 14 * 3600 if DATE.fullmatch(text) else t
 
 
 def _timestamp(v, base, run, date_ok):
@@ -328,6 +347,7 @@ def _check_signature(s, base, run, info):
             run.error("schema-violation", base)
     if "signedAt" in s and _timestamp(s["signedAt"], base, run, date_ok=False):
         info["signed_at"] = _instant(s["signedAt"])
+        info["dates"].append(info["signed_at"])
     value = s.get("signature")
     if "signature" in s:
         want = {"HMAC-SHA256": 64, "Ed25519": 128}.get(info["alg"])
@@ -376,6 +396,8 @@ def signing_inputs(env):
 def check_signature(env, info, trust, base, run):
     if not (info["alg"] and info["signer"] and info["signed_at"] is not None and info["sig"]) or info["conflict"]:
         return None
+    if not isinstance(env.get("claim"), dict):
+        return None  # nothing to sign: the missing claim is reported by check_envelope
     secrets, keysets = trust
     inputs = signing_inputs(env)
     if info["alg"] == "HMAC-SHA256":
@@ -461,13 +483,73 @@ def level2(info, fetcher, base, run):
         run.error(c, base, 2)
 
 
-def verify_envelope(env, base, key, trust, fetcher, now, run):
+PAYLOAD = set(ops_chain.PAYLOAD_KEYS)
+
+
+def _token(name):
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+def deployed_unsigned(claim, base):
+    """CHAIN-014: pointers of what the deployed-js bytes do not depend on, in code point order."""
+    out = []
+
+    def nested(value, at):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if k in PAYLOAD:
+                    nested(v, at + "/" + _token(k))
+                else:
+                    out.append(at + "/" + _token(k))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                nested(v, "%s/%d" % (at, i))
+
+    for k, v in claim.items():
+        at = base + "/claim/" + _token(k)
+        if k not in PAYLOAD:
+            out.append(at)
+        elif k == "sources":
+            out += ["%s/%d/%s" % (at, i, _token(m)) for i, src in enumerate(v) for m in src]
+        else:
+            nested(v, at)
+    return sorted(out + [base + "/signature/signedAt", base + "/signature/signedBy"])
+
+
+TAMPERED = {"chain-id-mismatch", "chain-signature-invalid", "chain-map-key-mismatch"}
+
+
+def verdict(found, base, used):
+    mine = [(code, sev) for code, sev, _, b in found if b == base]
+    if any(code in TAMPERED for code, _ in mine):
+        return "tampered"
+    if any(sev == "error" and code != "chain-signature-partial" for code, sev in mine):
+        return "unverified"
+    if used == "deployed-js":
+        return "partially-signed"
+    if any(code == "chain-stale" for code, _ in mine):
+        return "stale"
+    return "verified"
+
+
+def verify_envelope(env, base, key, trust, fetcher, now, run, accept_partial):
+    """(signing input that verified or None, verdict, unsigned members)."""
     info = check_envelope(env, base, run)
     if key is not None and info["id"] != key:
         run.error("chain-map-key-mismatch", base)
     used = check_signature(env, info, trust, base, run)
+    unsigned = []
     if used == "deployed-js":
-        run.warn("chain-signature-partial", base)
+        unsigned = deployed_unsigned(env["claim"], base)
+        if accept_partial:
+            run.warn("chain-signature-partial-accepted", base)
+        else:
+            run.error("chain-signature-partial", base)
+    for _ in info["unrecognized"]:
+        if used == "seed-python":
+            run.warn("chain-member-unrecognized", base)
+        else:
+            run.error("unknown-member", base)
     if isinstance(env, dict) and isinstance(env.get("claim"), dict):
         sources = env["claim"].get("sources")
         if isinstance(sources, list) and sources and not any(
@@ -477,36 +559,94 @@ def verify_envelope(env, base, key, trust, fetcher, now, run):
         if isinstance(cited, str) and info["id"] and info["canonical"] and not (
                 info["id"] in cited and info["canonical"] in cited):
             run.warn("chain-cited-as-mismatch", base)
-    fresh = info["fresh"] if info["fresh"] is not None else info["signed_at"]
-    if fresh is not None and now - fresh > 180 * 86400:
-        run.warn("chain-stale", base)
+    if any(t > now + 300 for t in info["dates"]):
+        run.error("chain-date-in-future", base)
+    # Freshness only from dates the signature covers: seed-python signs both, deployed-js neither.
+    if used == "seed-python":
+        fresh = info["fresh"] if info["fresh"] is not None else info["signed_at"]
+        if fresh is not None and now - fresh > 180 * 86400:
+            run.warn("chain-stale", base)
     if run.required_level >= 2:
         level2(info, fetcher, base, run)
-    return used
+        did_web = bool(info["signer"] and _did_web_authority(info["signer"]))
+        if used and info["canonical"] and info["id"] and not did_web:
+            # The operation's keys are always configured per signer, so a did:web signer is
+            # fixed by the configuration even under deployed-js (CHAIN-020).
+            run.found.append(("chain-canonical-unbound", "warning", 2, base))
+    return used, verdict(run.found, base, used), unsigned
+
+
+BRACKET_OPEN = {"[", "\ufe47", "\uff3b"}
+
+
+def _nfkc_is(ch, targets):
+    return unicodedata.normalize("NFKC", ch) in targets
+
+
+def _skeleton(item):
+    """CHAIN-011: NFKC, Cc and Cf removed, Zs/Zl/Zp trimmed."""
+    kept = "".join(c for c in unicodedata.normalize("NFKC", item) if unicodedata.category(c) not in ("Cc", "Cf"))
+    ends = [i for i, c in enumerate(kept) if unicodedata.category(c) not in ("Zs", "Zl", "Zp")]
+    return kept[ends[0]:ends[-1] + 1] if ends else ""
 
 
 def looks_like_claim_id(item):
-    if item.endswith("\u2026"):
-        hexpart, ellipsis = item[:-1], True
-    else:
-        hexpart = item.rstrip(".")
-        dots = len(item) - len(hexpart)
-        if dots == 1:
-            return False
-        ellipsis = dots >= 2
+    hexpart = item.rstrip(".")
+    dots = len(item) - len(hexpart)
+    if dots == 1:
+        return False
+    ellipsis = dots >= 2
     if not hexpart or not re.fullmatch(r"[0-9A-Fa-f]+", hexpart):
         return False
     mixed = any(c.isdigit() for c in hexpart) and any(c.isalpha() for c in hexpart)
     return len(hexpart) >= 16 or (ellipsis and len(hexpart) >= 4) or (len(hexpart) >= 6 and mixed)
 
 
-def references(answer):
-    return [item.strip(" \t") for content in re.findall(r"\[([^\[\]]{1,256})\]", answer)
-            for item in re.split(r"[,;]", content) if looks_like_claim_id(item.strip(" \t"))]
+def bracket_items(answer):
+    """(item as written, trimmed of spaces and tabs; is a claim reference) of every bracket."""
+    items, i = [], 0
+    while i < len(answer):
+        if not _nfkc_is(answer[i], "["):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(answer) and not _nfkc_is(answer[j], ("[", "]")):
+            j += 1
+        if j == len(answer) or _nfkc_is(answer[j], "["):
+            i += 1
+            continue
+        item = ""
+        for ch in answer[i + 1:j] + ",":
+            if _nfkc_is(ch, (",", ";")):
+                shape = _skeleton(item)
+                if shape:
+                    items.append((item.strip(" \t"), looks_like_claim_id(shape)))
+                item = ""
+            else:
+                item += ch
+        i = j + 1
+    return items
+
+
+def check_answer(answer, envelopes, run):
+    """CHAIN-011, CHAIN-018, CHAIN-019; [(text, verdict)] of the claim references."""
+    refs = []
+    for text, is_reference in bracket_items(answer):
+        if not is_reference:
+            run.warn("chain-bracket-not-reference")
+            continue
+        if CLAIM_ID.fullmatch(text) and text in envelopes:
+            refs.append((text, envelopes[text]))
+        else:
+            run.error("chain-ref-unresolved")
+            refs.append((text, "unverified"))
+    if not refs:
+        run.error("chain-answer-unreferenced")
+    return refs
 
 
 def verify(input):
-    """(errors, warnings, output, verified) of the `chain-verify` operation."""
+    """(errors, warnings, output, accepted) of the `chain-verify` operation."""
     required = input["required_level"]
     run = Run(required)
     try:
@@ -517,7 +657,18 @@ def verify(input):
     keysets = {signer: load_keys(jwks) for signer, jwks in input.get("keys", {}).items()}
     fetcher = Resources(input.get("resources"))
     now = input["now"]
-    used = {}
+    accept_partial = input.get("accept_partial_signature", False)
+    used, verdicts, unsigned, refs = {}, {}, {}, None
+
+    def record(name, result):
+        if name is None:
+            return
+        if result[0]:
+            used[name] = result[0]
+        verdicts[name] = result[1]
+        if result[2]:
+            unsigned[name] = result[2]
+
     if isinstance(doc, dict) and ("answer" in doc or "chains" in doc):
         for k in doc:
             if k not in ("answer", "chains") and not k.startswith("x-"):
@@ -529,19 +680,19 @@ def verify(input):
             run.error("schema-violation")
             chains = {}
         for key, env in chains.items():
-            name = verify_envelope(env, "/chains/" + key, key, (secrets, keysets), fetcher, now, run)
-            if name:
-                used[key] = name
-        if isinstance(answer, str):
-            for ref in references(answer):
-                if not (CLAIM_ID.fullmatch(ref) and ref in chains):
-                    run.error("chain-ref-unresolved")
+            record(key, verify_envelope(env, "/chains/" + key, key, (secrets, keysets), fetcher, now, run,
+                                        accept_partial))
+        refs = check_answer(answer, verdicts, run) if isinstance(answer, str) else []
     else:
-        name = verify_envelope(doc, "", None, (secrets, keysets), fetcher, now, run)
-        if name and isinstance(doc, dict) and isinstance(doc.get("claim"), dict):
-            used[doc["claim"].get("id")] = name
+        result = verify_envelope(doc, "", None, (secrets, keysets), fetcher, now, run, accept_partial)
+        claim = doc.get("claim") if isinstance(doc, dict) else None
+        cid = claim.get("id") if isinstance(claim, dict) else None
+        record(cid if isinstance(cid, str) and CLAIM_ID.fullmatch(cid) else None, result)
     errors = [c for c, sev, _, _ in run.found if sev == "error"]
     warnings = [c for c, sev, _, _ in run.found if sev == "warning"]
     level = 0 if any(sev == "error" and lv == 1 for _, sev, lv, _ in run.found) else (
         2 if required >= 2 and not any(sev == "error" and lv == 2 for _, sev, lv, _ in run.found) else 1)
-    return sorted(set(errors)), sorted(set(warnings)), {"level": level, "signing_inputs": used}, level >= required
+    output = {"level": level, "signing_inputs": used, "verdicts": verdicts, "unsigned": unsigned}
+    if refs is not None:
+        output["references"] = [{"text": t, "verdict": v} for t, v in refs]
+    return sorted(set(errors)), sorted(set(warnings)), output, level >= required

@@ -5,13 +5,17 @@
 //! - `sign CLAIM.json (--hmac-key-file F | --key KEY.pem) --signed-by ID [--signed-at T]`: the
 //!   envelope in the seed's shape, signed over the `seed-python` input.
 //! - `verify FILE [--hmac-key-file F]... [--key PUB|JWKS]... [--signed-by ID] [--trust FILE]
-//!   [--offline | --level N] [--snapshot FILE] [--now UNIX]`: an envelope or a chain response;
-//!   exit 0 when the required level (2, or 1 with `--offline`) is met, 1 when not, 2 on usage
-//!   errors.
+//!   [--offline | --level N] [--snapshot FILE] [--now UNIX] [--accept-partial-signature]`: an
+//!   envelope or a chain response; exit 0 when the required level (2, or 1 with `--offline`) is
+//!   met, 1 when not, 2 on usage errors. Without `--signed-by`, one secret or one key file is
+//!   tried for any signer (as the seed's `verify_chain(envelope, shared_secret)`), and the
+//!   report says so. A partially signed envelope never prints VERIFIED: by default it is NOT
+//!   VERIFIED; with `--accept-partial-signature` it is ACCEPTED, PARTIALLY SIGNED.
 
 use std::process::ExitCode;
 
-use citeproof_chain::report::{ChainReport, SignatureStatus};
+use citeproof_chain::refs::{escape, escape_invisible};
+use citeproof_chain::report::{ChainReport, EnvelopeReport, Freshness, SignatureStatus};
 use citeproof_chain::sign::{SignError, claim_id_of};
 use citeproof_chain::{SignKey, SignOptions, TrustConfig, VerifyOptions};
 use citeproof_fetch::{FetchPolicy, Fetcher, HttpFetcher, SnapshotFetcher, parse_snapshot};
@@ -259,16 +263,23 @@ pub struct VerifyArgs {
     /// Envelope or chain response (`{"answer","chains"}`) JSON file, or `-`.
     file: String,
     /// An HMAC-SHA256 secret of the signer named by --signed-by (repeatable: rotated secrets).
-    #[arg(long, value_name = "FILE", requires = "signed_by")]
+    /// Without --signed-by, one secret may be given: it is tried for any signer.
+    #[arg(long, value_name = "FILE")]
     hmac_key_file: Vec<String>,
     /// Ed25519 public keys of the signer named by --signed-by: SPKI PEM, JWK or JWK Set
-    /// (repeatable).
-    #[arg(long, value_name = "PUB|JWKS", requires = "signed_by")]
+    /// (repeatable). Without --signed-by, one key file may be given: tried for any signer.
+    #[arg(long, value_name = "PUB|JWKS")]
     key: Vec<String>,
     /// The signer id (`signedBy`) the given secrets and keys belong to: trust comes from your
     /// configuration, never from the envelope.
     #[arg(long, value_name = "ID")]
     signed_by: Option<String>,
+    /// Let a partially signed envelope (its signature verifies only under the producer's
+    /// `deployed-js` input, which leaves the sources, tags, lastVerified, signedAt and signedBy
+    /// unsigned) reach the level (CHAIN-015). It is still reported PARTIALLY SIGNED, never
+    /// VERIFIED, with its unsigned members listed.
+    #[arg(long)]
+    accept_partial_signature: bool,
     /// Secrets and keys of several signers: `{"secrets": {ID: [secret...]}, "keys": {ID: JWKS}}`.
     #[arg(long, value_name = "FILE")]
     trust: Option<String>,
@@ -287,9 +298,10 @@ pub struct VerifyArgs {
     /// Verification time, Unix seconds (default: now); decides staleness (CHAIN-010).
     #[arg(long)]
     now: Option<i64>,
-    /// Print the report as JSON: `command`, `ok`, `incidents`, `document`, `level`,
-    /// `required_level`, `verified`, `envelopes` (signing input, key, verdict, uncovered
-    /// members) and `references`.
+    /// Print the report as JSON: `command`, `ok` (the exit status: the level was met),
+    /// `incidents`, `document`, `level`, `required_level`, `accepted` (= `ok`), `verified`
+    /// (accepted and no envelope partially signed), `envelopes` (signing input, key, verdict,
+    /// `unsigned` members, `freshness`) and `references`.
     #[arg(long)]
     json: bool,
 }
@@ -305,15 +317,37 @@ fn trust_from_args(args: &VerifyArgs) -> Result<TrustConfig, Failure> {
         }
         None => TrustConfig::default(),
     };
-    if let Some(signer) = &args.signed_by {
-        for f in &args.hmac_key_file {
-            trust.add_secret(signer, &read_secret(f)?);
+    let load = |k: &String| -> Result<_, Failure> {
+        let bytes = read_limited(k, MAX_KEY_FILE_BYTES)?;
+        load_public_keys(&bytes)
+            .map_err(|e| Failure::Usage(format!("{}: [{}] {e}", display(k), e.code())))
+    };
+    match &args.signed_by {
+        Some(signer) => {
+            for f in &args.hmac_key_file {
+                trust.add_secret(signer, &read_secret(f)?);
+            }
+            for k in &args.key {
+                trust.add_keys(signer, load(k)?);
+            }
         }
-        for k in &args.key {
-            let bytes = read_limited(k, MAX_KEY_FILE_BYTES)?;
-            let keys = load_public_keys(&bytes)
-                .map_err(|e| Failure::Usage(format!("{}: [{}] {e}", display(k), e.code())))?;
-            trust.add_keys(signer, keys);
+        // One secret or one key file without a signer: tried for any signer, as the seed's
+        // `verify_chain(envelope, shared_secret)` does; the report names it `(any signer)`.
+        None if args.hmac_key_file.len() + args.key.len() > 1 => {
+            return Err(Failure::Usage(
+                "several secrets or key files: name their signer with --signed-by (or use --trust)"
+                    .into(),
+            ));
+        }
+        None => {
+            if let Some(f) = args.hmac_key_file.first() {
+                trust.add_secret_for_any_signer(&read_secret(f)?);
+            }
+            if let Some(k) = args.key.first() {
+                trust
+                    .add_keys_for_any_signer(load(k)?)
+                    .map_err(|e| Failure::Usage(format!("{}: {e}", display(k))))?;
+            }
         }
     }
     Ok(trust)
@@ -327,7 +361,8 @@ fn verify(args: VerifyArgs) -> Result<ExitCode, Failure> {
     } else {
         args.level.unwrap_or(2)
     };
-    let options = VerifyOptions::new(args.now.unwrap_or_else(crate::cmd::now), level, trust);
+    let mut options = VerifyOptions::new(args.now.unwrap_or_else(crate::cmd::now), level, trust);
+    options.accept_partial_signature = args.accept_partial_signature;
     let policy = FetchPolicy {
         allow_private: args.allow_private,
         ..FetchPolicy::default()
@@ -347,15 +382,114 @@ fn verify(args: VerifyArgs) -> Result<ExitCode, Failure> {
     };
     let report = citeproof_chain::verify(&bytes, fetcher.as_ref(), &options);
     if args.json {
-        crate::out::json_report("chain verify", report.verified, &report.incidents, &report)?;
+        crate::out::json_report("chain verify", report.accepted, &report.incidents, &report)?;
     } else {
         crate::out::print(&readable(&args.file, &report))?;
     }
-    Ok(if report.verified {
+    Ok(if report.accepted {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The outcome line: VERIFIED only when the level is met and no envelope is partially signed.
+fn outcome(r: &ChainReport) -> String {
+    let partial = r
+        .envelopes
+        .iter()
+        .filter(|e| e.verdict == citeproof_chain::Verdict::PartiallySigned)
+        .count();
+    let envelopes = if partial == 1 {
+        "1 envelope".to_owned()
+    } else {
+        format!("{partial} envelopes")
+    };
+    if r.verified {
+        "VERIFIED".into()
+    } else if r.accepted {
+        format!(
+            "ACCEPTED, PARTIALLY SIGNED (not verified: {envelopes} signed only in part, accepted by --accept-partial-signature)"
+        )
+    } else if partial > 0 && r.level == 0 {
+        format!("NOT VERIFIED ({envelopes} signed only in part; see the unsigned members)")
+    } else {
+        "NOT VERIFIED".into()
+    }
+}
+
+fn signature_line(e: &EnvelopeReport) -> String {
+    let alg = e.algorithm.map(|a| a.as_str()).unwrap_or("?");
+    // signedBy is the document's: escaped so that it cannot print a line of its own.
+    let by = escape(e.signed_by.as_deref().unwrap_or("?"));
+    let input = e.signing_input.map(|i| i.as_str()).unwrap_or("?");
+    let key = e.key_used.as_deref().unwrap_or("?");
+    let status = match e.signature {
+        SignatureStatus::Verified if e.unsigned.is_empty() => {
+            format!("verified over {input} with {key}")
+        }
+        SignatureStatus::Verified => format!(
+            "PARTIAL: matches over {input} with {key}, which leaves {} members unsigned",
+            e.unsigned.len()
+        ),
+        SignatureStatus::Invalid => "INVALID".into(),
+        SignatureStatus::KeyUnresolved => "no key configured for this signer".into(),
+        SignatureStatus::NotChecked => "not checked".into(),
+    };
+    format!("  signature: {alg} by `{by}`: {status}\n")
+}
+
+fn freshness_line(e: &EnvelopeReport) -> String {
+    match (e.freshness, &e.fresh_as_of) {
+        (Freshness::Fresh, Some(f)) => format!("  last verified: {f} (signed)\n"),
+        (Freshness::Stale, Some(f)) => format!("  last verified: {f} (signed): STALE\n"),
+        _ if !e.unsigned.is_empty() => {
+            "  freshness: cannot be judged (lastVerified and signedAt are unsigned)\n".into()
+        }
+        _ if e.signature != SignatureStatus::Verified => {
+            "  freshness: not judged (the signature did not verify)\n".into()
+        }
+        _ => "  freshness: not judged (no date the signature covers)\n".into(),
+    }
+}
+
+fn envelope_lines(e: &EnvelopeReport) -> String {
+    let mut out = String::new();
+    let name = e.key.as_deref().or(e.claim_id.as_deref()).unwrap_or("?");
+    out.push_str(&format!(
+        "\nenvelope {} [{}]\n",
+        escape(name),
+        e.verdict.as_str()
+    ));
+    if let (Some(id), Some(computed)) = (&e.claim_id, &e.computed_id) {
+        let same = if id == computed { "matches" } else { "DIFFERS" };
+        out.push_str(&format!("  id: {id} (computed {computed}: {same})\n"));
+    }
+    out.push_str(&signature_line(e));
+    if !e.unsigned.is_empty() {
+        out.push_str(&format!(
+            "  UNSIGNED (anyone could have changed them): {}\n",
+            e.unsigned.join(", ")
+        ));
+    }
+    out.push_str(&freshness_line(e));
+    if let Some(c) = &e.canonical {
+        let seen = match e.canonical_contains_id {
+            Some(true) => " (shows the id)",
+            Some(false) => " (does NOT show the id)",
+            None => "",
+        };
+        out.push_str(&format!("  canonical: {c}{seen}\n"));
+    }
+    if let Some(s) = &e.reachable_source {
+        let note = if e.unsigned.iter().any(|u| u.ends_with("/url")) {
+            " (source URLs are unsigned)"
+        } else {
+            ""
+        };
+        out.push_str(&format!("  reachable source: {s}{note}\n"));
+    }
+    out
 }
 
 fn readable(file: &str, r: &ChainReport) -> String {
@@ -365,82 +499,33 @@ fn readable(file: &str, r: &ChainReport) -> String {
         "level achieved: {} (required {}) -> {}\n",
         r.level,
         r.required_level,
-        if r.verified {
-            "VERIFIED"
-        } else {
-            "NOT VERIFIED"
-        }
+        outcome(r)
     ));
     for e in &r.envelopes {
-        let name = e.key.as_deref().or(e.claim_id.as_deref()).unwrap_or("?");
-        out.push_str(&format!(
-            "\nenvelope {name} [{}]\n",
-            serde_plain(&e.verdict)
-        ));
-        if let (Some(id), Some(computed)) = (&e.claim_id, &e.computed_id) {
-            let same = if id == computed { "matches" } else { "DIFFERS" };
-            out.push_str(&format!("  id: {id} (computed {computed}: {same})\n"));
-        }
-        let alg = e.algorithm.map(|a| a.as_str()).unwrap_or("?");
-        let by = e.signed_by.as_deref().unwrap_or("?");
-        let status = match e.signature {
-            SignatureStatus::Verified => format!(
-                "verified over {} with {}",
-                e.signing_input.map(|i| i.as_str()).unwrap_or("?"),
-                e.key_used.as_deref().unwrap_or("?")
-            ),
-            SignatureStatus::Invalid => "INVALID".into(),
-            SignatureStatus::KeyUnresolved => "no key configured for this signer".into(),
-            SignatureStatus::NotChecked => "not checked".into(),
-        };
-        out.push_str(&format!("  signature: {alg} by {by}: {status}\n"));
-        if !e.uncovered.is_empty() {
-            out.push_str(&format!(
-                "  not covered by the signature: {}\n",
-                e.uncovered.join(", ")
-            ));
-        }
-        if let Some(f) = &e.fresh_as_of {
-            out.push_str(&format!("  last verified: {f}\n"));
-        }
-        if let Some(c) = &e.canonical {
-            let seen = match e.canonical_contains_id {
-                Some(true) => " (shows the id)",
-                Some(false) => " (does NOT show the id)",
-                None => "",
-            };
-            out.push_str(&format!("  canonical: {c}{seen}\n"));
-        }
-        if let Some(s) = &e.reachable_source {
-            out.push_str(&format!("  reachable source: {s}\n"));
-        }
+        out.push_str(&envelope_lines(e));
     }
     if !r.references.is_empty() {
         out.push_str("\nanswer references:\n");
         for x in &r.references {
             out.push_str(&format!(
                 "  [{}] at {}: {}\n",
-                x.text,
+                escape(&x.text),
                 x.offset,
-                serde_plain(&x.verdict)
+                x.verdict.as_str()
             ));
         }
+    } else if r.document == "response" {
+        out.push_str("\nanswer references: none (nothing in the answer was verified)\n");
     }
     if r.incidents.is_empty() {
         out.push_str("\nno incidents\n");
     } else {
         out.push_str(&format!("\nincidents ({}):\n", r.incidents.len()));
         for i in &r.incidents {
-            out.push_str(&format!("  L{} {}\n", i.level, i.incident));
+            // Messages quote the document (member names, values): never let them break a line.
+            let line = escape_invisible(&i.incident.to_string());
+            out.push_str(&format!("  L{} {line}\n", i.level));
         }
     }
     out
-}
-
-/// A unit enum's serde name (`verified`, `tampered`, ...).
-fn serde_plain(v: &impl serde::Serialize) -> String {
-    serde_json::to_value(v)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
