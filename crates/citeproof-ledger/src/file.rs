@@ -89,7 +89,7 @@ fn quoted(ids: &[String]) -> String {
 /// A line of the file that is a record, or one that is damaged.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Entry {
-    Record(Record),
+    Record(Box<Record>),
     Damaged(Damage),
 }
 
@@ -108,7 +108,7 @@ pub(crate) struct ReadFile {
 impl ReadFile {
     pub fn records(&self) -> impl Iterator<Item = &Record> {
         self.entries.iter().filter_map(|e| match e {
-            Entry::Record(r) => Some(r),
+            Entry::Record(r) => Some(&**r),
             Entry::Damaged(_) => None,
         })
     }
@@ -144,7 +144,7 @@ pub(crate) fn read_file(bytes: &[u8], limits: &Limits) -> ReadFile {
         }
         let mut incidents = Vec::new();
         match record::read(&line.value, line.number, &mut incidents) {
-            Some(r) => entries.push(Entry::Record(r)),
+            Some(r) => entries.push(Entry::Record(Box::new(r))),
             None => {
                 let owner = match line.value.get("ledger_id") {
                     Some(Value::String(id)) => Owner::Ledgers(vec![id.clone()]),

@@ -207,7 +207,7 @@ fn records_by_content<'f>(
             .skip(k)
             .take(doc.claims.len())
             .map_while(|e| match e {
-                Entry::Record(r) if is_template_record(e) => Some(r),
+                Entry::Record(r) if is_template_record(e) => Some(&**r),
                 _ => None,
             })
             .collect()

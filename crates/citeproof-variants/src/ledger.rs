@@ -90,9 +90,11 @@ fn raw_ids(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
                 continue;
             }
             let start = i + 1;
+            // An id has at most 128 bytes: the closing quote is looked for no further, so a
+            // line of many unclosed names costs linear time.
             let Some(len) = bytes
                 .get(start..)
-                .and_then(|r| r.iter().position(|b| *b == b'"'))
+                .and_then(|r| r.iter().take(129).position(|b| *b == b'"'))
             else {
                 continue;
             };

@@ -177,39 +177,48 @@ fn readable_audit(file: &str, target: Option<&str>, r: &AuditReport) -> String {
         r.ledgers.len(),
         r.threshold
     );
+    // With an error anywhere, a ledger's numbers are only what its readable records give: a
+    // damaged line may have been one of its records. They are then printed without the
+    // seed's "Compliant:" wording, so no line says more than the verdict.
+    let established = !r.has_errors();
     for l in &r.ledgers {
         let name = l
             .ledger_id
             .as_deref()
             .map_or_else(|| "(no ledger id)".to_owned(), |id| format!("`{id}`"));
-        // A ledger with an error has no established coverage: its numbers are what its
-        // readable records give, and are labelled so.
-        let (head, label) = if has_errors(&l.incidents) {
-            (
-                " - NOT OK (errors below)",
-                "not established: its records give ",
-            )
+        let exempt = if l.exempt_claims > 0 {
+            format!(" | {} exempt", l.exempt_claims)
         } else {
-            ("", "")
+            String::new()
+        };
+        let head = if has_errors(&l.incidents) {
+            " - NOT OK (errors below)"
+        } else {
+            ""
         };
         out.push_str(&format!(
-            "ledger {name}: {} records from line {}{head}\n  {label}{} | coverage {}{}\n",
-            l.records,
-            l.first_line,
-            l.summary,
-            l.coverage.coverage_score,
-            if l.exempt_claims > 0 {
-                format!(" | {} exempt", l.exempt_claims)
-            } else {
-                String::new()
-            }
+            "ledger {name}: {} records from line {}{head}\n",
+            l.records, l.first_line
         ));
-        out.push_str(&format!(
-            "  {label}seed audit_coverage: Coverage: {}/{} | Compliant: {}\n",
-            l.audit_coverage.cited_claims,
-            l.audit_coverage.total_claims,
-            l.audit_coverage.is_compliant
-        ));
+        if established {
+            out.push_str(&format!(
+                "  {} | coverage {}{exempt}\n  seed audit_coverage: Coverage: {}/{} | Compliant: {}\n",
+                l.summary,
+                l.coverage.coverage_score,
+                l.audit_coverage.cited_claims,
+                l.audit_coverage.total_claims,
+                l.audit_coverage.is_compliant
+            ));
+        } else {
+            out.push_str(&format!(
+                "  coverage not established: its readable records give {}/{} cited, score {}{exempt} (seed audit_coverage {}/{})\n",
+                l.coverage.cited_claims,
+                l.coverage.required_claims,
+                l.coverage.coverage_score,
+                l.audit_coverage.cited_claims,
+                l.audit_coverage.total_claims
+            ));
+        }
         for (text, line) in l.coverage.uncited_claims.iter().zip(&l.uncited_lines) {
             out.push_str(&format!("  uncited (line {line}): {text:?}\n"));
         }
@@ -253,7 +262,7 @@ fn readable_audit(file: &str, target: Option<&str>, r: &AuditReport) -> String {
     } else if r.ok {
         format!("-> OK: well-formed, {subject} compliant")
     } else if r.has_errors() {
-        "-> NOT OK: the audit file has errors".to_owned()
+        "-> NOT OK: the audit file has errors; no coverage above is established".to_owned()
     } else {
         "-> NOT OK: a ledger is below the threshold".to_owned()
     };
