@@ -258,6 +258,12 @@ fn assign_damage(
     ledgers: &mut [LedgerAudit],
     incidents: &mut Vec<Incident>,
 ) {
+    // Where each reported ledger is, so that a line naming many ids costs one lookup per id.
+    let index: HashMap<Option<String>, usize> = ledgers
+        .iter()
+        .enumerate()
+        .map(|(k, l)| (l.ledger_id.clone(), k))
+        .collect();
     for d in file.damage() {
         if let Some(target) = &options.ledger_id
             && !d.is_own(Some(target), true)
@@ -265,12 +271,14 @@ fn assign_damage(
             incidents.push(d.elsewhere(&format!("ledger `{target}`")));
             continue;
         }
-        let home = ledgers.iter_mut().find(|l| match (&d.owner, &l.ledger_id) {
-            (Owner::Ledgers(ids), Some(id)) => ids.contains(id),
-            (Owner::Unidentified, None) => true,
-            _ => false,
-        });
-        match home {
+        let home = match &d.owner {
+            Owner::Ledgers(ids) => ids
+                .iter()
+                .find_map(|id| index.get(&Some(id.clone())).copied()),
+            Owner::Unidentified => index.get(&None).copied(),
+            Owner::Nobody | Owner::Unknown => None,
+        };
+        match home.and_then(|k| ledgers.get_mut(k)) {
             Some(l) => {
                 // The damaged record leaves a hole in the ledger's `seq`: reported once, as
                 // the damage (reporting rule 3).

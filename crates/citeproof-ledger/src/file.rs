@@ -79,11 +79,18 @@ impl Damage {
     }
 }
 
+/// The first few ids, quoted (a damaged line may name very many).
 fn quoted(ids: &[String]) -> String {
-    ids.iter()
+    let mut out = ids
+        .iter()
+        .take(3)
         .map(|i| format!("`{i}`"))
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    if ids.len() > 3 {
+        out.push_str(&format!(" and {} more", ids.len() - 3));
+    }
+    out
 }
 
 /// A line of the file that is a record, or one that is damaged.

@@ -77,6 +77,8 @@ pub fn named_ledger_ids(bytes: &[u8]) -> Vec<String> {
     const NAME: &[u8] = b"\"ledger_id\"";
     let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
     let mut out: Vec<String> = Vec::new();
+    // A hostile line may name a million distinct ids: membership is a hash lookup.
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut from = 0;
     while let Some(at) = bytes
         .get(from..)
@@ -113,7 +115,7 @@ pub fn named_ledger_ids(bytes: &[u8]) -> Vec<String> {
         else {
             continue;
         };
-        if citeproof_model::ids::is_run_id(id) && !out.iter().any(|o| o == id) {
+        if citeproof_model::ids::is_run_id(id) && seen.insert(id) {
             out.push(id.to_owned());
         }
     }

@@ -185,11 +185,7 @@ class Damage:
 
 
 def named(raw, codes):
-    ids = []
-    for m in _NAMED_ID.finditer(raw):
-        i = m.group(1).decode()
-        if i not in ids:
-            ids.append(i)
+    ids = list(dict.fromkeys(m.group(1).decode() for m in _NAMED_ID.finditer(raw)))
     return Damage(codes, "ids" if ids else "unknown", ids)
 
 
