@@ -175,6 +175,17 @@ class ProductionAttributionPipeline:
                 f.write(json.dumps(claim) + "\n")
 
 
+# ---- Pitfall 6 applied (not seed code) ----
+
+@dataclass(frozen=True)
+class VersionedSourceReference(SourceReference):
+    """A `SourceReference` as seed 003's Pitfall 6 asks: "Always record fetched_at timestamps,
+    query hashes, and response snapshots. Store versioned source references". The member names
+    are this file's (the seed names none); `vars()` writes them after the seed's five."""
+    query_hash: Optional[str] = None
+    snapshot_ref: Optional[str] = None
+
+
 # ---- A deterministic clock for reproducible files (not seed code) ----
 
 class SteppingDatetime(datetime):

@@ -27,6 +27,13 @@ FLAGS = {
     "framing": "The JSONL framing of the audit file (LEDGER-008).",
     "json-input": "A line or document that is not acceptable I-JSON (JSON-001, JSON-002).",
     "multi-run": "An append-only audit file holding the records of several ledgers (LEDGER-011).",
+    "damage-elsewhere": "A damaged line that is not the checked ledger's: a warning, not a failure (LEDGER-008).",
+    "interleaved": "Records of several ledgers interleaved, as two requests appending at once write them (LEDGER-011).",
+    "seq": "Records numbered by seq within their ledger (LEDGER-011).",
+    "undefined-member": "A source reference with members the profile does not define (seed pitfall 6, LEDGER-018).",
+    "instant": "The same instant written with Z and with +00:00 (JSON-005).",
+    "template-ledger": "The ledger the seed's production template returns from validate_and_finalize() (LEDGER-019).",
+    "empty-audit": "An audit that reads no record (LEDGER-020).",
     "null-source": "Claims registered with source None, the case the coverage audit counts.",
     "record-form": "The members of an audit record in the seed's forms (LEDGER-010).",
     "record-match": "Audit records against the ledger's claims (LEDGER-009).",
@@ -126,11 +133,14 @@ def ledger_doc(claims, mode="strict", threshold=1.0, ledger_id="run-a", coverage
             "claims": claims, "coverage": cov}
 
 
-def records(doc, logged=T0 + 21):
-    """The seed's export_audit_log record of each claim, with the ledger id and claim id."""
+def records(doc, logged=T0 + 21, seq=True):
+    """The seed's export_audit_log record of each claim, with the ledger id, its position
+    (`seq`, unless seq=False) and the claim id."""
     out = []
-    for c in doc["claims"]:
+    for i, c in enumerate(doc["claims"]):
         r = {"ledger_id": doc["ledger_id"]}
+        if seq:
+            r["seq"] = i
         if "claim_id" in c:
             r["claim_id"] = c["claim_id"]
         r.update({"claim": c["text"], "source": json.loads(json.dumps(c["source"])),
@@ -142,6 +152,20 @@ def records(doc, logged=T0 + 21):
 
 def jsonl(recs, nl="\n"):
     return "".join(json.dumps(r) + nl for r in recs)
+
+
+def interleave(a, b):
+    """Two requests appending record by record at once: a0 b0 a1 b1 ..."""
+    out = []
+    for i in range(max(len(a), len(b))):
+        out.extend(a[i:i + 1] + b[i:i + 1])
+    return out
+
+
+def zulu(t):
+    """`isoformat()`'s `+00:00` written as `Z`: the same instant (citeproof's builder writes Z)."""
+    assert t.endswith("+00:00"), t
+    return t[:-6] + "Z"
 
 
 def api_of(doc):
@@ -169,13 +193,18 @@ def verify_cases():
     pub = derivation("hand", "Ledger and records built from the profile text; coverage numbers from the seed's validate_and_finalize and audit_coverage (vectors/tools/ledger_seed.py); codes by hand from PROFILE.md.")
 
     def v(id, desc, reqs, doc, recs_text, result, errors=None, warnings=None, flags=(), emitted=True,
-          api=None, now=None, detail=None, export_base64=None):
+          api=None, now=None, detail=None, export_base64=None, mode=None, threshold=None):
         inp = {"ledger": dumps(doc)}
         if export_base64 is not None:
             inp["export_base64"] = base64.b64encode(export_base64).decode()
         else:
             inp["export"] = recs_text
-        inp["emitted"] = emitted
+        if emitted is not None:
+            inp["emitted"] = emitted
+        if mode is not None:
+            inp["mode"] = mode
+        if threshold is not None:
+            inp["threshold"] = threshold
         if api is not None:
             inp["api"] = json.dumps(api)
         if now is not None:
@@ -198,26 +227,88 @@ def verify_cases():
       ["LEDGER-011", "LEDGER-009"], base, jsonl(base_recs + other_recs), "valid", warnings=[], flags=["multi-run"])
     v("two-runs-second", "The second run of the same file verifies against its own ledger.",
       ["LEDGER-011", "LEDGER-009"], other, jsonl(base_recs + other_recs), "valid", warnings=[], flags=["multi-run"])
-    v("id-reused", "The ledger's records appear twice (a replayed append): two blocks of one id.",
+    v("id-reused", "The ledger's records appear twice (a replayed append): its seq numbers repeat.",
       ["LEDGER-011"], base, jsonl(base_recs + other_recs + base_recs), "invalid", errors=["ledger-id-reused"],
-      flags=["multi-run"])
+      flags=["multi-run", "seq"])
+    busy = ledger_doc([claim("Run b's first claim.", source("search-9", "web_search", "call-1", T0 + 5), recorded=T0 + 11),
+                       claim("Run b's second claim.", source("fetch-10", "web_fetch", "call-2", T0 + 6), recorded=T0 + 12),
+                       claim("Run b found 2 sources.", None, requires=False, recorded=T0 + 13)], ledger_id="run-b")
+    a_recs, b_recs = records(base), records(busy, logged=T0 + 21)
+    v("interleaved", "Two requests appended record by record at once: run-a's records, numbered by seq, lie between run-b's.",
+      ["LEDGER-011", "LEDGER-009"], base, jsonl(interleave(b_recs, a_recs)), "valid", warnings=[],
+      flags=["multi-run", "interleaved", "seq"])
+    v("interleaved-replay", "Interleaved records, then run-a's records appended again: seq 0 comes back.",
+      ["LEDGER-011"], base, jsonl(interleave(b_recs, a_recs) + a_recs), "invalid", errors=["ledger-id-reused"],
+      flags=["multi-run", "interleaved", "seq"])
+    v("interleaved-replay-partial", "Interleaved records, then run-a's last record appended again: its seq repeats.",
+      ["LEDGER-011"], base, jsonl(interleave(b_recs, a_recs) + a_recs[2:]), "invalid",
+      errors=["ledger-id-reused"], flags=["multi-run", "interleaved", "seq"])
+    na, nb = records(base, seq=False), records(busy, logged=T0 + 21, seq=False)
+    v("no-seq-one-block", "Records with a ledger id and no seq, in one block: accepted.", ["LEDGER-011"], base,
+      jsonl(nb + na), "valid", warnings=[], flags=["multi-run"])
+    v("no-seq-interleaved", "Records without seq interleaved with another run's: nothing tells them from a replay.",
+      ["LEDGER-011"], base, jsonl(interleave(nb, na)), "invalid", errors=["ledger-id-reused"],
+      flags=["multi-run", "interleaved"])
+    r = records(base); r[1]["seq"], r[2]["seq"] = 2, 1
+    v("seq-swapped", "Records in ledger order whose seq numbers run 0, 2, 1.", ["LEDGER-011"], base, jsonl(r),
+      "invalid", errors=["ledger-seq-broken"], flags=["seq"])
+    r = records(base); del r[1]["seq"]
+    v("seq-missing", "One record of the ledger has no seq while the others do.", ["LEDGER-011"], base, jsonl(r),
+      "invalid", errors=["ledger-seq-broken"], flags=["seq"])
+    r = records(base)
+    v("seq-record-removed", "The middle record removed: seq jumps from 0 to 2.", ["LEDGER-011"], base,
+      jsonl([r[0], r[2]]), "invalid", errors=["ledger-seq-broken"], flags=["seq"])
     v("crlf", "Lines ending in CRLF (the seed's text-mode append on Windows) are accepted.",
       ["LEDGER-008"], base, jsonl(base_recs, "\r\n"), "valid", warnings=[], flags=["framing"])
-    v("torn-last-line", "Another run's last record lost its LF (a torn append): the file is malformed.",
-      ["LEDGER-008"], base, jsonl(base_recs + other_recs)[:-1], "invalid", errors=["ledger-jsonl-malformed"],
+    v("torn-last-line", "Another run's last record lost its LF (a torn append): a warning; run-a is verified on its own records.",
+      ["LEDGER-008"], base, jsonl(base_recs + other_recs)[:-1], "valid", warnings=["ledger-audit-file-damaged"],
+      flags=["framing", "multi-run", "damage-elsewhere"])
+    v("torn-own-last-line", "The ledger's own last record lost its LF: the damaged line names run-a.",
+      ["LEDGER-008"], base, jsonl(other_recs + base_recs)[:-1], "invalid", errors=["ledger-jsonl-malformed"],
       flags=["framing", "multi-run"])
-    v("bom", "The file starts with a byte order mark.", ["LEDGER-008"], base, "\ufeff" + jsonl(base_recs),
-      "invalid", errors=["ledger-jsonl-malformed"], flags=["framing"])
-    v("empty-line", "An empty line between two runs.", ["LEDGER-008"], base,
-      jsonl(base_recs) + "\n" + jsonl(other_recs), "invalid", errors=["ledger-jsonl-malformed"], flags=["framing"])
-    v("array-line", "A line holding a JSON array, not an object.", ["LEDGER-008"], base,
-      jsonl(base_recs) + "[1]\n", "invalid", errors=["ledger-jsonl-malformed"], flags=["framing"])
-    v("duplicate-member-line", "A line with a duplicate member (not I-JSON).", ["LEDGER-008", "JSON-002"], base,
-      jsonl(base_recs) + '{"claim":"a","claim":"b"}\n', "invalid", errors=["json-duplicate-member"],
-      flags=["framing", "json-input"])
-    v("invalid-utf8-line", "Another run's line is not UTF-8.", ["LEDGER-008", "JSON-001"], base, None, "invalid",
-      errors=["json-invalid-utf8"], flags=["framing", "json-input"],
-      export_base64=jsonl(base_recs).encode() + b'{"claim":"\xff"}\n')
+    torn = json.dumps(base_recs[2])[:9]
+    assert torn == '{"ledger_', torn
+    v("torn-own-before-id", "The ledger's last record torn before its ledger_id: the line names no ledger (a warning), and run-a has one record short.",
+      ["LEDGER-008", "LEDGER-009"], base, jsonl(other_recs + base_recs[:2]) + torn, "invalid",
+      errors=["ledger-jsonl-count-mismatch"], warnings=["ledger-audit-file-damaged"],
+      flags=["framing", "multi-run", "damage-elsewhere"])
+    v("torn-middle-other", "Another run's record cut in the middle of the file (a crashed writer), then run-a appends: a warning.",
+      ["LEDGER-008"], base, json.dumps(other_recs[0])[:40] + "\n" + jsonl(base_recs), "valid",
+      warnings=["ledger-audit-file-damaged"], flags=["framing", "damage-elsewhere"])
+    v("bom", "The file starts with a byte order mark: the records are still read; a warning.", ["LEDGER-008"],
+      base, "\ufeff" + jsonl(base_recs), "valid", warnings=["ledger-audit-file-damaged"],
+      flags=["framing", "damage-elsewhere"])
+    v("empty-line", "An empty line between two runs: it holds no record; a warning.", ["LEDGER-008"], base,
+      jsonl(base_recs) + "\n" + jsonl(other_recs), "valid", warnings=["ledger-audit-file-damaged"],
+      flags=["framing", "damage-elsewhere"])
+    v("array-line", "A line holding a JSON array, not an object: a warning.", ["LEDGER-008"], base,
+      jsonl(base_recs) + "[1]\n", "valid", warnings=["ledger-audit-file-damaged"], flags=["framing", "damage-elsewhere"])
+    v("duplicate-member-line", "A line with a duplicate member (not I-JSON) that names no ledger: a warning.",
+      ["LEDGER-008", "JSON-002"], base, jsonl(base_recs) + '{"claim":"a","claim":"b"}\n', "valid",
+      warnings=["ledger-audit-file-damaged"], flags=["framing", "json-input", "damage-elsewhere"])
+    v("duplicate-member-own-line", "A line with a duplicate member that names run-a: the ledger's own damage.",
+      ["LEDGER-008", "JSON-002"], base, jsonl(base_recs) + '{"ledger_id":"run-a","claim":"a","claim":"b"}\n',
+      "invalid", errors=["json-duplicate-member"], flags=["framing", "json-input"])
+    v("invalid-utf8-line", "Another run's line is not UTF-8: a warning.", ["LEDGER-008", "JSON-001"], base, None,
+      "valid", warnings=["ledger-audit-file-damaged"], flags=["framing", "json-input", "damage-elsewhere"],
+      export_base64=jsonl(base_recs).encode() + b'{"ledger_id":"run-b","claim":"\xff"}\n')
+    v("invalid-utf8-own-line", "A line naming run-a is not UTF-8.", ["LEDGER-008", "JSON-001"], base, None,
+      "invalid", errors=["json-invalid-utf8"], flags=["framing", "json-input"],
+      export_base64=jsonl(base_recs).encode() + b'{"ledger_id":"run-a","claim":"\xff"}\n')
+    r = records(other, logged=T0 + 120); r[0]["requires_proof"] = "no"
+    v("other-record-invalid", "Another run's record fails its shape (requires_proof a string): a warning.",
+      ["LEDGER-008", "LEDGER-010"], base, jsonl(r + base_recs), "valid", warnings=["ledger-audit-file-damaged"],
+      flags=["record-form", "damage-elsewhere"])
+    r = records(base); r[1]["requires_proof"] = "no"
+    v("own-record-invalid", "One of run-a's records fails its shape: an error, the records are not compared.",
+      ["LEDGER-008", "LEDGER-010"], base, jsonl(other_recs + r), "invalid", errors=["schema-violation"],
+      flags=["record-form"])
+    v("other-ledger-replayed", "Another run's records appended twice (its seq repeats): not run-a's problem.",
+      ["LEDGER-011"], base, jsonl(b_recs + a_recs + b_recs), "valid", warnings=[], flags=["multi-run", "seq"])
+    r = records(other, logged=T0 + 120); del r[0]["ledger_id"]
+    v("seq-without-ledger-id-elsewhere", "A record with seq and no ledger_id (not run-a's): a warning.",
+      ["LEDGER-008", "LEDGER-010"], base, jsonl(r + base_recs), "valid", warnings=["ledger-audit-file-damaged"],
+      flags=["record-form", "seq", "damage-elsewhere"])
 
     # LEDGER-001
     d = json.loads(json.dumps(base)); del d["ledger_id"]
@@ -246,6 +337,12 @@ def verify_cases():
     d = json.loads(json.dumps(base)); del d["claims"][0]["source"]["tool_call_id"]
     v("untraced-source", "A source that names no tool call.", ["LEDGER-002"], d, jsonl(records(d)), "invalid",
       errors=["ledger-source-untraced"], flags=["tool-boundary"])
+    d = json.loads(json.dumps(base))
+    for c in d["claims"]:
+        if c["source"] is not None:
+            del c["source"]["tool_call_id"]
+    v("seed-style-sources", "No source names a tool_call_id: the seed's per-call identifier traces each (review N19).",
+      ["LEDGER-002", "LEDGER-001"], d, jsonl(records(d)), "valid", warnings=[], flags=["tool-boundary"])
     d = json.loads(json.dumps(base)); d["claims"][1]["source"]["fetched_at"] = iso(T0 + 11)
     v("fetched-after-claim", "A source fetched one second after its claim was recorded.", ["LEDGER-002"], d,
       jsonl(records(d)), "invalid", errors=["ledger-source-after-claim"], flags=["tool-boundary", "time"])
@@ -356,12 +453,178 @@ def verify_cases():
     v("api-summary-edited", "output_summary is not the claims joined by spaces.", ["LEDGER-016"], base,
       jsonl(base_recs), "invalid", errors=["ledger-api-mismatch"], api=a, flags=["api-export"])
 
+    # JSON-005 in LEDGER-009, -013, -016: the same instant written Z and +00:00
+    z = json.loads(json.dumps(base))
+    for c in z["claims"]:
+        c["recorded_at"] = zulu(c["recorded_at"])
+        if c["source"] is not None:
+            c["source"]["fetched_at"] = zulu(c["source"]["fetched_at"])
+    z = ledger_doc(z["claims"])
+    assert "+00:00" not in json.dumps(z["claims"]) and "+00:00" in json.dumps(records(base))
+    v("instants-z-and-offset", "The ledger writes Z; its records and the seed's export_for_api write isoformat()'s +00:00 for the same instants.",
+      ["LEDGER-009", "LEDGER-016", "JSON-005"], z, jsonl(records(base)), "valid", warnings=[], api=api_of(base),
+      flags=["instant", "record-match", "api-export"])
+    r = records(base); r[1]["source"]["fetched_at"] = iso(T0 + 5)
+    v("record-fetched-at-other-instant", "A record's fetched_at is one second off the ledger's (both +00:00).",
+      ["LEDGER-009", "JSON-005"], z, jsonl(r), "invalid", errors=["ledger-jsonl-record-mismatch"],
+      flags=["instant", "record-match"])
+    a = api_of(base); a["attribution_map"][0]["timestamp"] = iso(T0 + 3)
+    v("api-timestamp-other-instant", "An export timestamp one second off the source's fetched_at.", ["LEDGER-016"],
+      z, jsonl(records(z)), "invalid", errors=["ledger-api-mismatch"], api=a, flags=["instant", "api-export"])
+    cs = base_claims()
+    cs.insert(1, claim("Q3 demand rose.", json.loads(json.dumps(cs[0]["source"])), cid="c-4"))
+    cs[1]["source"]["fetched_at"] = zulu(cs[1]["source"]["fetched_at"])
+    d = ledger_doc(cs)
+    v("shared-source-instant-forms", "Two claims cite one retrieval; its fetched_at written +00:00 once and Z once: the same reference.",
+      ["LEDGER-013", "JSON-005"], d, jsonl(records(d)), "valid", warnings=[], flags=["dedup", "instant"])
+
+    # LEDGER-018
+    q = json.loads(json.dumps(base))
+    q["claims"][0]["source"]["query_hash"] = "sha256:" + "ab" * 32
+    q["claims"][0]["source"]["snapshot_ref"] = "snapshots/search-77.warc"
+    v("source-query-hash", "A source with query_hash and snapshot_ref (seed pitfall 6), in the ledger and its record: accepted with a warning each.",
+      ["LEDGER-018", "LEDGER-001", "LEDGER-009"], q, jsonl(records(q)), "valid",
+      warnings=["ledger-source-member-undefined"], flags=["undefined-member", "should-warning"])
+    v("source-query-hash-dropped", "The ledger's source has query_hash and snapshot_ref, its record's does not: undefined members are still compared.",
+      ["LEDGER-018", "LEDGER-009"], q, jsonl(base_recs), "invalid", errors=["ledger-jsonl-record-mismatch"],
+      warnings=["ledger-source-member-undefined"], flags=["undefined-member", "record-match"])
+    r = records(q); r[0]["source"]["snapshot_ref"] = "snapshots/other.warc"
+    v("source-snapshot-ref-changed", "The record names another snapshot than the ledger.", ["LEDGER-018", "LEDGER-009"],
+      q, jsonl(r), "invalid", errors=["ledger-jsonl-record-mismatch"], warnings=["ledger-source-member-undefined"],
+      flags=["undefined-member", "record-match"])
+    cs = base_claims()
+    cs.insert(1, claim("Q3 demand rose.", json.loads(json.dumps(cs[0]["source"])), cid="c-4"))
+    cs[1]["source"]["query_hash"] = "sha256:" + "cd" * 32
+    d = ledger_doc(cs)
+    v("source-query-hash-differs", "One identifier, two query hashes: two retrievals under one identifier.",
+      ["LEDGER-013", "LEDGER-018"], d, jsonl(records(d)), "invalid", errors=["ledger-source-deduplicated"],
+      warnings=["ledger-source-member-undefined"], flags=["undefined-member", "dedup"])
+
+    # LEDGER-006: the operation's default
+    d = ledger_doc(three)
+    v("strict-below-default", "Strict, 2 of 3 cited, with no `emitted` given: judged as emitted (review N17).",
+      ["LEDGER-006"], d, jsonl(records(d)), "invalid", errors=["ledger-below-threshold"], emitted=None,
+      flags=["emission-gate"])
+
+    cases.extend(template_verify_cases())
+
     # LEDGER-017
     v("future-timestamps", "The verification time is an hour before the claims were recorded.", ["LEDGER-017"],
       base, jsonl(base_recs), "valid", warnings=["ledger-timestamp-future"], now=T0 - 3600,
       flags=["time", "should-warning"])
     v("timestamps-in-skew", "The verification time is 290 s before the last record was logged (within skew).",
       ["LEDGER-017"], base, jsonl(base_recs), "valid", warnings=[], now=T0 + 21 - 290, flags=["time"])
+    return cases
+
+
+# ---- ledger-verify of the template's ledger (LEDGER-019) ----
+
+def template_runs(runs):
+    """The seed's ProductionAttributionPipeline, once per (env, claims) run, appending to one
+    audit file. Returns the file's text and, per run, the ledger validate_and_finalize()
+    returned (None when it raised)."""
+    seed.use_stepping_clock(T0)
+    ledgers = []
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "audit.jsonl")
+        for env, claims in runs:
+            p = seed.ProductionAttributionPipeline(env)
+            p.audit_path = path
+            for text, sid, stype, needs in claims:
+                p.record_claim(text, sid, stype, needs)
+            try:
+                ledgers.append(json.loads(json.dumps(p.validate_and_finalize())))
+            except RuntimeError:
+                ledgers.append(None)
+        with open(path, encoding="utf-8") as f:
+            return f.read(), ledgers
+
+
+TEMPLATE_RUNS = [
+    ("production", [("Rates held steady in May.", "search-5", "web_search", True)]),
+    ("production", [("Q3 revenue grew 4%.", "search-1", "web_search", True),
+                    ("Costs fell.", "fetch-2", "web_fetch", True),
+                    ("Sorted by confidence.", None, None, False)]),
+    ("staging", [("Margins widened.", "search-3", "web_search", True),
+                 ("Competitors lag behind.", None, None, True),
+                 ("Demand rose.", "fetch-4", "web_fetch", True)]),
+    ("production", [("Q4 looks flat.", None, None, False)]),
+]
+
+
+def template_verify_cases():
+    cases = []
+    detail = ("The ledger validate_and_finalize() returned and the audit file _persist_audit wrote, both by the "
+              "seed's own production template (vectors/tools/ledger_seed.py); edits and codes by hand from PROFILE.md.")
+
+    def t(id, desc, reqs, ledger, export, result, errors=None, warnings=None, flags=(), mode=None, threshold=None,
+          emitted=True):
+        inp = {"ledger": dumps(ledger), "export": export}
+        if emitted is not None:
+            inp["emitted"] = emitted
+        if mode is not None:
+            inp["mode"] = mode
+        if threshold is not None:
+            inp["threshold"] = threshold
+        cases.append(case("ledger-verify-template-" + id, desc, reqs, 1, inp, result, errors=errors,
+                          warnings=warnings, derivation_=derivation("independent-tool", detail),
+                          flags=["template-ledger"] + list(flags)))
+
+    text, ledgers = template_runs(TEMPLATE_RUNS)
+    prod, staging = ledgers[1], ledgers[2]
+    assert prod["metadata"]["is_compliant"] and not staging["metadata"]["is_compliant"]
+    assert staging["metadata"]["coverage_score"] == 2 / 3
+    lines = text.splitlines(keepends=True)
+    assert len(lines) == 8 and json.loads(lines[1])["text"] == "Q3 revenue grew 4%."
+    all_reqs = ["LEDGER-019", "LEDGER-009", "LEDGER-003", "LEDGER-004", "LEDGER-005"]
+
+    t("production", "The production run's ledger among three other requests' records: found by content, verified.",
+      all_reqs, prod, text, "valid", warnings=[], flags=["seed-file", "multi-run"])
+    t("staging-lenient", "The staging run (2 of 3 cited) verified lenient at the seed's 0.90: emitted below it, a warning.",
+      ["LEDGER-019", "LEDGER-007"], staging, text, "valid", warnings=["ledger-coverage-low"], mode="lenient",
+      flags=["seed-file", "should-warning"])
+    t("staging-as-strict", "The same ledger verified with the default mode (strict): below the threshold, it must not be emitted.",
+      ["LEDGER-019", "LEDGER-006"], staging, text, "invalid", errors=["ledger-below-threshold"],
+      flags=["seed-file", "emission-gate"])
+    t("staging-refused", "The staging ledger as the record of a refused response, lenient.", ["LEDGER-019", "LEDGER-007"],
+      staging, text, "valid", warnings=[], mode="lenient", emitted=False, flags=["seed-file"])
+    d = json.loads(json.dumps(staging)); d["metadata"]["is_compliant"] = True
+    t("compliance-flipped", "is_compliant true although 2/3 < 0.90.", ["LEDGER-019", "LEDGER-005"], d, text, "invalid",
+      errors=["ledger-compliance-mismatch"], warnings=["ledger-coverage-low"], mode="lenient", flags=["threshold"])
+    d = json.loads(json.dumps(prod)); d["metadata"]["coverage_score"] = 0.99
+    t("score-edited", "coverage_score 0.99 where 2/2 gives 1.0.", ["LEDGER-019", "LEDGER-004"], d, text, "invalid",
+      errors=["ledger-coverage-mismatch"], flags=["coverage-arithmetic"])
+    d = json.loads(json.dumps(prod)); d["metadata"]["total_claims"] = 2
+    t("total-edited", "total_claims 2 for three claims.", ["LEDGER-019", "LEDGER-003"], d, text, "invalid",
+      errors=["ledger-count-mismatch"], flags=["counts"])
+    d = json.loads(json.dumps(prod)); d["claims"][0]["confidence"] = "high"
+    t("unknown-member", "A claim member the template does not write.", ["LEDGER-019"], d, text, "invalid",
+      errors=["unknown-member"], flags=["shape"])
+    edited = text.replace('"Costs fell."', '"Costs rose."', 1)
+    assert edited != text
+    t("record-edited", "The second record's text edited in the audit file.", ["LEDGER-019", "LEDGER-009"], prod,
+      edited, "invalid", errors=["ledger-jsonl-record-mismatch"], flags=["record-match"])
+    t("record-removed", "The run's last record removed: the block runs into the next request's records.",
+      ["LEDGER-019", "LEDGER-009"], prod, "".join(lines[:3] + lines[4:]), "invalid",
+      errors=["ledger-jsonl-record-mismatch"], flags=["record-match"])
+    t("records-absent", "The audit file holds only the other requests' records.", ["LEDGER-019", "LEDGER-009"], prod,
+      "".join(lines[:1] + lines[4:]), "invalid", errors=["ledger-jsonl-count-mismatch"], flags=["record-match"])
+    t("replayed", "The run's records appended a second time.", ["LEDGER-019", "LEDGER-011"], prod,
+      text + "".join(lines[1:4]), "invalid", errors=["ledger-id-reused"], flags=["multi-run"])
+    t("other-torn", "Another request's record torn at the end of the file: a warning.", ["LEDGER-019", "LEDGER-008"],
+      prod, text + lines[7][:30], "valid", warnings=["ledger-audit-file-damaged"], flags=["framing", "damage-elsewhere"])
+    t("own-record-torn", "The run's last record cut short in place: the block is broken.", ["LEDGER-019", "LEDGER-008"],
+      prod, "".join(lines[:3] + [lines[3][:30] + "\n"] + lines[4:]), "invalid",
+      errors=["ledger-jsonl-count-mismatch"], warnings=["ledger-audit-file-damaged"], flags=["framing"])
+    dup_text, dup = template_runs([("production", [("A rose.", "search-1", "web_search", True),
+                                                   ("B fell.", "search-1", "web_fetch", True)])])
+    t("dedup", "One source_id with two source types in the template's ledger.", ["LEDGER-019", "LEDGER-013"], dup[0],
+      dup_text, "invalid", errors=["ledger-source-deduplicated"], flags=["dedup", "seed-file"])
+    d = dict({"ledger_id": "run-t"}, **prod)
+    own = [dict({"ledger_id": "run-t", "seq": i}, **json.loads(l)) for i, l in enumerate(lines[1:4])]
+    with_id = "".join(lines[:1]) + jsonl(own) + "".join(lines[4:])
+    t("with-ledger-id", "The template's ledger and records with citeproof's ledger_id and seq.",
+      ["LEDGER-019", "LEDGER-011"], d, with_id, "valid", warnings=[], flags=["seq"])
     return cases
 
 
@@ -455,10 +718,10 @@ def audit_cases():
         return [(c["text"], c["source"]["identifier"] if c["source"] else None, None, c["requires_attribution"])
                 for c in doc["claims"]]
     a("citeproof-two-ledgers", "Records with ledger ids: one report per ledger, in file order.",
-      ["LEDGER-011", "LEDGER-012"], both, "valid",
+      ["LEDGER-011", "LEDGER-012", "LEDGER-020"], both, "valid",
       ledgers=[entry("run-a", claims_of(base), 0.9), entry("run-b", claims_of(other), 0.9)],
       warnings=[], mode="lenient", threshold=0.9, flags=["multi-run", "null-source"])
-    a("citeproof-one-ledger", "--ledger-id picks one ledger of the file.", ["LEDGER-011"], both, "valid",
+    a("citeproof-one-ledger", "--ledger-id picks one ledger of the file.", ["LEDGER-011", "LEDGER-020"], both, "valid",
       ledgers=[entry("run-b", claims_of(other), 1.0)], warnings=[], ledger_id="run-b", flags=["multi-run"])
     a("id-reused", "A ledger id in two blocks.", ["LEDGER-011"], both + jsonl(records(base)), "invalid",
       errors=["ledger-id-reused"], flags=["multi-run"])
@@ -466,8 +729,70 @@ def audit_cases():
       errors=["ledger-threshold-invalid"], mode="lenient", threshold=0, flags=["threshold"])
     a("strict-threshold-090", "Strict mode with threshold 0.9 is refused.", ["LEDGER-005"], both, "invalid",
       errors=["ledger-threshold-invalid"], mode="strict", threshold=0.9, flags=["threshold"])
-    a("empty-file", "An empty audit file: no ledgers, nothing wrong.", ["LEDGER-008"], "", "valid", ledgers=[],
-      warnings=[], flags=["framing"])
+    a("empty-file", "An empty audit file is well-formed, but an audit of it read no record: nothing was audited.",
+      ["LEDGER-008", "LEDGER-020"], "", "invalid", errors=["ledger-audit-empty"], flags=["framing", "empty-audit"])
+    a("ledger-id-absent", "An audit of a ledger id the file does not hold.", ["LEDGER-020"], both, "invalid",
+      errors=["ledger-audit-empty"], ledger_id="run-z", flags=["empty-audit", "multi-run"])
+    a("only-damage", "A file whose only line is torn: the damage, and nothing audited.", ["LEDGER-008", "LEDGER-020"],
+      json.dumps(records(base)[0])[:50], "invalid", errors=["ledger-jsonl-malformed", "ledger-audit-empty"],
+      flags=["framing", "empty-audit"])
+
+    # LEDGER-008: damage, whole file against one ledger
+    other_torn = both + json.dumps(records(other)[0])[:60]
+    a("torn-other-whole-file", "run-b's record appended again and torn: auditing the whole file, the damage is an error.",
+      ["LEDGER-008"], other_torn, "invalid", errors=["ledger-jsonl-malformed"], flags=["framing", "multi-run"])
+    a("torn-other-by-id", "The same file audited for run-a: run-b's torn line is a warning.", ["LEDGER-008"],
+      other_torn, "valid", ledgers=[entry("run-a", claims_of(base), 1.0)], warnings=["ledger-audit-file-damaged"],
+      ledger_id="run-a", flags=["framing", "multi-run", "damage-elsewhere"])
+    a("torn-own-by-id", "The same file audited for run-b, whose line is torn: an error.", ["LEDGER-008"], other_torn,
+      "invalid", errors=["ledger-jsonl-malformed"], ledger_id="run-b", flags=["framing", "multi-run"])
+    unnamed = both + json.dumps(records(other)[0])[:9]
+    a("torn-unnamed-by-id", "A torn line that names no ledger, auditing run-a: it may be one of run-a's records, so an error.",
+      ["LEDGER-008"], unnamed, "invalid", errors=["ledger-jsonl-malformed"], ledger_id="run-a",
+      flags=["framing", "multi-run"])
+    a("bom-whole-file", "A byte order mark, auditing the whole file.", ["LEDGER-008"], "\ufeff" + both, "invalid",
+      errors=["ledger-jsonl-malformed"], flags=["framing"])
+    a("bom-by-id", "A byte order mark, auditing run-a: it holds no record; a warning.", ["LEDGER-008"], "\ufeff" + both,
+      "valid", ledgers=[entry("run-a", claims_of(base), 1.0)], warnings=["ledger-audit-file-damaged"],
+      ledger_id="run-a", flags=["framing", "damage-elsewhere"])
+
+    # LEDGER-011: interleaving and seq
+    busy = ledger_doc([claim("Run c's first claim.", None), claim("Run c's second claim.", None, requires=False)],
+                      ledger_id="run-c", mode="lenient", threshold=0.9)
+    mixed = interleave(records(base), records(busy))
+    a("interleaved", "Two requests appended record by record at once, with seq: both audited.", ["LEDGER-011"],
+      jsonl(mixed), "valid", ledgers=[entry("run-a", claims_of(base), 1.0), entry("run-c", claims_of(busy), 1.0)],
+      warnings=[], flags=["interleaved", "seq", "multi-run"])
+    a("interleaved-no-seq", "The same records without seq: a second block of each id.", ["LEDGER-011"],
+      jsonl(interleave(records(base, seq=False), records(busy, seq=False))), "invalid", errors=["ledger-id-reused"],
+      flags=["interleaved", "multi-run"])
+    a("interleaved-replayed", "Interleaved records, then run-a's appended again.", ["LEDGER-011"],
+      jsonl(mixed + records(base)), "invalid", errors=["ledger-id-reused"], flags=["interleaved", "seq", "multi-run"])
+    r = records(base); del r[1]
+    a("seq-gap", "run-a's middle record missing: seq runs 0, 2.", ["LEDGER-011"], jsonl(r), "invalid",
+      errors=["ledger-seq-broken"], flags=["seq"])
+    r = records(other); del r[0]["ledger_id"]
+    a("seq-without-ledger-id", "A record with seq and no ledger_id.", ["LEDGER-010"], jsonl(records(base) + r),
+      "invalid", errors=["schema-violation"], flags=["seq", "record-form"])
+
+    # LEDGER-018: the seed's records with pitfall 6's members
+    seed.use_stepping_clock(T0)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "audit.jsonl")
+        ledger = seed.AttributionLedger()
+        ledger.register("Q3 revenue grew 4%.", seed.VersionedSourceReference(
+            identifier="search-1", category="web_search", endpoint="https://search.example/r/1",
+            query_hash="sha256:" + "ab" * 32, snapshot_ref="snapshots/search-1.warc"), True)
+        ledger.register("Costs fell.", None, False)
+        seed.export_audit_log_iso(ledger, path)
+        with open(path, encoding="utf-8") as f:
+            versioned = f.read()
+    assert '"query_hash"' in versioned and '"snapshot_ref"' in versioned
+    a("seed-versioned-source", "The seed's export_audit_log of a source reference with query_hash and snapshot_ref (pitfall 6).",
+      ["LEDGER-018", "LEDGER-010"], versioned, "valid",
+      ledgers=[entry(None, [("Q3 revenue grew 4%.", "search-1", "web_search", True), ("Costs fell.", None, None, False)], 1.0)],
+      warnings=["ledger-record-unidentified", "ledger-source-member-undefined"],
+      flags=["seed-file", "undefined-member", "should-warning"])
 
     dup = [("Q3 revenue grew 4%.", "search-1", {"rank": 1}, True),
            ("Q3 demand rose.", "search-1", {"rank": 7}, True)]
@@ -494,7 +819,18 @@ def fixtures():
     base = ledger_doc(base_claims())
     other = ledger_doc([claim("Run b's only claim.", source("search-9", "web_search", "call-1", T0 + 100),
                               recorded=T0 + 110)], ledger_id="run-b")
+    busy = ledger_doc([claim("Run b's first claim.", source("search-9", "web_search", "call-1", T0 + 5), recorded=T0 + 11),
+                       claim("Run b's second claim.", None, requires=False, recorded=T0 + 12)], ledger_id="run-b")
+    # Two workers appending record by record at once, then a third whose append was cut short.
+    shared = jsonl(interleave(records(base), records(busy, logged=T0 + 21)))
+    third = ledger_doc([claim("Run c's only claim.", None, requires=False, recorded=T0 + 25)], ledger_id="run-c")
+    shared += json.dumps(records(third, logged=T0 + 30)[0])[:70]
+    template_text, template_ledgers = template_runs(TEMPLATE_RUNS)
     files = {
+        "audit-shared.jsonl": shared,
+        "template-audit.jsonl": template_text,
+        "template-ledger-production.json": json.dumps(template_ledgers[1], indent=2) + "\n",
+        "template-ledger-staging.json": json.dumps(template_ledgers[2], indent=2) + "\n",
         "seed-export.jsonl": seed_export_file([run1, run2]),
         "seed-template.jsonl": seed_template_file([[("Q3 revenue grew 4%.", "search-1", "web_search", True),
                                                     ("Sorted by confidence.", None, None, False)]], "production"),

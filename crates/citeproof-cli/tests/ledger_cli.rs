@@ -108,9 +108,275 @@ fn audit_per_ledger_and_by_id() {
     assert_eq!(code, 0);
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["ledgers"].as_array().unwrap().len(), 1);
-    let (code, _, err) = run(&["ledger", "audit", &f, "--ledger-id", "run-z"], None);
+    // No record of the ledger asked for: nothing audited, never OK (LEDGER-020).
+    let (code, out, _) = run(&["ledger", "audit", &f, "--ledger-id", "run-z"], None);
     assert_eq!(code, 1);
-    assert!(err.contains("no record of ledger `run-z`"), "{err}");
+    assert!(
+        out.contains("-> NOTHING AUDITED: no record of ledger `run-z`"),
+        "{out}"
+    );
+    assert!(!out.contains("OK:"), "{out}");
+}
+
+#[test]
+fn an_empty_audit_file_audits_nothing() {
+    // An emptied audit file is well-formed, but no verdict rests on it (LEDGER-020).
+    let (code, out, _) = run(&["ledger", "audit", "-", "--now", NOW], Some(Vec::new()));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("-> NOTHING AUDITED: the file holds no record; nothing was verified"),
+        "{out}"
+    );
+    assert!(!out.contains("compliant"), "{out}");
+    let (code, out, _) = run(
+        &["ledger", "audit", "-", "--json", "--now", NOW],
+        Some(Vec::new()),
+    );
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["incidents"][0]["code"], "ledger-audit-empty");
+}
+
+#[test]
+fn a_shared_file_damaged_elsewhere() {
+    // `audit-shared.jsonl`: run-a and run-b interleaved record by record (with `seq`), then
+    // run-c's append cut short (LEDGER-008, -011).
+    let shared = fixture("audit-shared.jsonl");
+    let (code, out, err) = run(
+        &[
+            "ledger",
+            "verify",
+            &fixture("ledger-run-a.json"),
+            "--audit",
+            &shared,
+            "--now",
+            NOW,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("(3 record(s) of this ledger)"), "{out}");
+    assert!(
+        out.contains("audit: warning [ledger-audit-file-damaged] at line 6"),
+        "{out}"
+    );
+    assert!(out.ends_with("-> VERIFIED\n"), "{out}");
+    // The whole file: the torn line is run-c's damage and an error of the file's audit.
+    let (code, out, _) = run(&["ledger", "audit", &shared, "--now", NOW], None);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("error [ledger-jsonl-malformed] at line 6"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("-> NOT OK: the audit file has errors; no coverage above is established\n"),
+        "{out}"
+    );
+    // A damaged line may have been any ledger's record: no "Compliant: true" above NOT OK.
+    assert!(!out.contains("Compliant: true"), "{out}");
+    // One ledger of it: the damage is elsewhere.
+    let (code, out, _) = run(
+        &[
+            "ledger",
+            "audit",
+            &shared,
+            "--ledger-id",
+            "run-b",
+            "--now",
+            NOW,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.ends_with(
+            "-> OK: ledger `run-b` compliant; 1 damaged line(s) of other ledgers, reported above\n"
+        ),
+        "{out}"
+    );
+    // run-c itself: its only line is the torn one.
+    let (code, out, _) = run(
+        &[
+            "ledger",
+            "audit",
+            &shared,
+            "--ledger-id",
+            "run-c",
+            "--now",
+            NOW,
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("error [ledger-jsonl-malformed] at line 6"),
+        "{out}"
+    );
+    assert!(!out.contains("-> OK"), "{out}");
+}
+
+/// A case of `vectors/ledger/level1/verify.json`, its inputs written to files.
+fn vector_case(id: &str, dir: &std::path::Path) -> (String, String) {
+    let p = format!(
+        "{}/../../vectors/ledger/level1/verify.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+    let c = v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no case {id}"));
+    std::fs::create_dir_all(dir).unwrap();
+    let ledger = dir.join("ledger.json");
+    let audit = dir.join("audit.jsonl");
+    std::fs::write(&ledger, c["input"]["ledger"].as_str().unwrap()).unwrap();
+    std::fs::write(&audit, c["input"]["export"].as_str().unwrap()).unwrap();
+    (
+        ledger.to_string_lossy().into_owned(),
+        audit.to_string_lossy().into_owned(),
+    )
+}
+
+#[test]
+fn verify_judges_a_ledger_as_emitted_unless_told_it_was_refused() {
+    // The vector `ledger-verify-strict-below-default`: strict, 2 of 3 cited; the adapter
+    // operation without `emitted` says invalid, and so must the command (LEDGER-006, N17).
+    let dir = std::env::temp_dir().join(format!("citeproof-ledger-cli-{}", std::process::id()));
+    let (ledger, audit_file) = vector_case("ledger-verify-strict-below-default", &dir);
+    let (code, out, _) = run(
+        &[
+            "ledger",
+            "verify",
+            &ledger,
+            "--audit",
+            &audit_file,
+            "--now",
+            NOW,
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("error [ledger-below-threshold]"), "{out}");
+    assert!(out.ends_with("-> NOT VERIFIED\n"), "{out}");
+    assert!(!out.contains("Compliant: true"), "{out}");
+    let (code, out, _) = run(
+        &[
+            "ledger",
+            "verify",
+            &ledger,
+            "--audit",
+            &audit_file,
+            "--refused",
+            "--now",
+            NOW,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.ends_with(
+            "-> VERIFIED as the record of a refused response: below its threshold, it must not have been emitted\n"
+        ),
+        "{out}"
+    );
+    let (code, _, err) = run(
+        &[
+            "ledger",
+            "verify",
+            &ledger,
+            "--audit",
+            &audit_file,
+            "--refused",
+            "--emitted",
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_seed_templates_ledger() {
+    // Written by the seed's own ProductionAttributionPipeline (vectors/tools/ledger_vectors.py):
+    // the production run all cited; the staging run 2 of 3 (is_compliant false at 0.90).
+    let audit_file = fixture("template-audit.jsonl");
+    let production = fixture("template-ledger-production.json");
+    let staging = fixture("template-ledger-staging.json");
+    let (code, out, err) = run(
+        &[
+            "ledger",
+            "verify",
+            &production,
+            "--audit",
+            &audit_file,
+            "--now",
+            NOW,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("(template ledger, no ledger id, emitted)"),
+        "{out}"
+    );
+    assert!(out.contains("(3 record(s) of this ledger)"), "{out}");
+    // Staging verified as production (the default): it must not have been emitted.
+    let (code, out, _) = run(
+        &[
+            "ledger",
+            "verify",
+            &staging,
+            "--audit",
+            &audit_file,
+            "--now",
+            NOW,
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("ledger-below-threshold"), "{out}");
+    let (code, out, _) = run(
+        &[
+            "ledger",
+            "verify",
+            &staging,
+            "--audit",
+            &audit_file,
+            "--mode",
+            "lenient",
+            "--now",
+            NOW,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("warning [ledger-coverage-low]"), "{out}");
+    assert!(
+        out.ends_with(
+            "-> VERIFIED, not compliant: a lenient ledger emitted below its threshold (warning above)\n"
+        ),
+        "{out}"
+    );
+    // --mode is for template ledgers only.
+    let (code, _, err) = run(
+        &[
+            "ledger",
+            "verify",
+            &fixture("ledger-run-a.json"),
+            "--audit",
+            &fixture("audit-two-runs.jsonl"),
+            "--mode",
+            "lenient",
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("for a template ledger"), "{err}");
+    let (code, out, _) = run(&["validate", "--kind", "ledger-template", &staging], None);
+    assert_eq!(code, 0, "{out}");
 }
 
 #[test]
@@ -144,10 +410,17 @@ fn verify_then_tamper() {
     let a = args("-");
     let mut a: Vec<&str> = a.iter().map(String::as_str).collect();
     a.push("--json");
-    let (code, out, _) = run(&a, Some(tampered.into_bytes()));
+    let tampered_bytes = tampered.into_bytes();
+    let (code, out, _) = run(&a, Some(tampered_bytes.clone()));
     assert_eq!(code, 1);
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["verified"], false);
+    // In text, nothing above NOT VERIFIED says the ledger is compliant.
+    let (code, text, _) = run(&a[..a.len() - 1], Some(tampered_bytes.clone()));
+    assert_eq!(code, 1);
+    assert!(!text.contains("Compliant: true"), "{text}");
+    assert!(text.contains("coverage: not verified"), "{text}");
+    assert!(text.ends_with("-> NOT VERIFIED\n"), "{text}");
     let i = &v["incidents"][0];
     assert_eq!(i["code"], "ledger-jsonl-record-mismatch");
     assert_eq!(i["file"], "audit");
@@ -158,15 +431,25 @@ fn verify_then_tamper() {
 #[test]
 fn bad_input_is_a_typed_error_with_a_location_never_a_panic() {
     let ledger = fixture("ledger-run-a.json");
+    // Lines that name run-a are its own damage (errors); a line that cannot hold a record is
+    // damage elsewhere (a warning, still located).
     for (audit, code, line) in [
         (
-            &b"{\"claim\":\"a\",\"claim\":\"b\"}\n"[..],
+            &b"{\"ledger_id\":\"run-a\",\"claim\":\"a\",\"claim\":\"b\"}\n"[..],
             "json-duplicate-member",
             1,
         ),
-        (b"{}\n[]\n", "ledger-jsonl-malformed", 2),
-        (b"\xff\n", "json-invalid-utf8", 1),
-        (b"{\"claim\":1}\n", "schema-violation", 1),
+        (b"[]\n", "ledger-audit-file-damaged", 1),
+        (
+            b"{\"ledger_id\":\"run-a\",\"claim\":\"\xff\"}\n",
+            "json-invalid-utf8",
+            1,
+        ),
+        (
+            b"{\"ledger_id\":\"run-a\",\"claim\":1}\n",
+            "schema-violation",
+            1,
+        ),
     ] {
         let (exit, out, err) = run(
             &[

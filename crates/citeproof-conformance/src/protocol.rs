@@ -129,7 +129,7 @@ ops! {
     "aef-verify", "aef", ["document", "resources", "now", "required_level"], ["trusted_key_uris"], ["level"];
     "archive-verify", "archive", ["bundle", "display", "archive", "now"], ["keys", "secrets"], [];
     "archive-log-verify", "archive", ["log", "archive", "now"], ["bundles", "head"], [];
-    "ledger-verify", "ledger", ["ledger", "export|export_base64"], ["emitted", "now", "api"], [];
+    "ledger-verify", "ledger", ["ledger", "export|export_base64"], ["emitted", "now", "api", "mode", "threshold"], [];
     "ledger-audit", "ledger", ["export|export_base64"], ["mode", "threshold", "ledger_id", "now"], ["ledgers"];
     "chain-claim-id", "chain", ["claim"], [], ["id"];
     "chain-signing-input", "chain", ["document"], [], ["seed_python", "deployed_js"];

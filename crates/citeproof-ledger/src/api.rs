@@ -13,7 +13,7 @@ use citeproof_model::{Incident, IncidentCode, Location};
 use serde_json::Value;
 
 use crate::document::Doc;
-use crate::shape::{Shape, child};
+use crate::shape::{Shape, child, same_instant};
 
 fn mismatch(message: impl Into<String>, pointer: &str) -> Incident {
     Incident::new(
@@ -79,10 +79,15 @@ pub(crate) fn check(value: &Value, doc: Option<&Doc>, out: &mut Vec<Incident>) {
     }
     let Some(doc) = doc else { return };
     if let Some(id) = ledger_id
-        && id != doc.ledger_id
+        && Some(id) != doc.ledger_id.as_deref()
     {
         out.push(mismatch(
-            format!("the export is of ledger `{id}`, not `{}`", doc.ledger_id),
+            format!(
+                "the export is of ledger `{id}`, not {}",
+                doc.ledger_id
+                    .as_deref()
+                    .map_or_else(|| "a ledger without id".to_owned(), |d| format!("`{d}`"))
+            ),
             "/ledger_id",
         ));
     }
@@ -113,7 +118,13 @@ pub(crate) fn check(value: &Value, doc: Option<&Doc>, out: &mut Vec<Incident>) {
         ];
         let names = ["claim", "source_id", "source_category", "timestamp"];
         for ((got, want), name) in entry.iter().zip(expected).zip(names) {
-            if *got != want {
+            // The timestamp is the same instant (JSON-005), whatever its offset is written as.
+            let same = if name == "timestamp" {
+                same_instant(*got, want)
+            } else {
+                *got == want
+            };
+            if !same {
                 out.push(mismatch(
                     format!(
                         "`{name}` is {}; claim {i} of the ledger gives {}",

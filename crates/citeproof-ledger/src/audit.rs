@@ -2,6 +2,11 @@
 //! template's `validate_and_finalize` arithmetic), per ledger when the append-only file holds
 //! many: records are grouped by `ledger_id` (LEDGER-011); records without one (the seed's own)
 //! form one group, which cannot be split into requests (`ledger-record-unidentified`).
+//!
+//! The audit of the whole file counts every damaged line against the file (and against the
+//! ledger it names); the audit of one ledger (`ledger_id`) counts only the damage that is, or
+//! may be, that ledger's and reports the rest as `ledger-audit-file-damaged` (LEDGER-008). An
+//! audit that finds no record audited nothing: `ledger-audit-empty` (LEDGER-020).
 
 use std::collections::HashMap;
 
@@ -12,9 +17,10 @@ use serde::Serialize;
 use crate::config::{
     CoverageReport, LENIENT_DEFAULT_THRESHOLD, STRICT_THRESHOLD, threshold_problem,
 };
-use crate::jsonl::{Limits, frame};
+use crate::file::{Owner, ReadFile, read_file};
+use crate::jsonl::Limits;
 use crate::record::{self, Record};
-use crate::shape::instant;
+use crate::shape::{instant, source_key};
 
 /// Clock skew tolerated before a timestamp is "in the future" (profile Definitions).
 pub const SKEW_SECONDS: i64 = 300;
@@ -87,11 +93,11 @@ pub struct LedgerAudit {
 /// The audit of a whole file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AuditReport {
-    /// No error anywhere and every reported ledger compliant.
+    /// At least one ledger audited, no error anywhere, and every reported ledger compliant.
     pub ok: bool,
     pub mode: LedgerMode,
     pub threshold: f64,
-    /// Records read (well-formed or not).
+    /// Lines holding a JSON object (records, well-formed or not).
     pub records: u64,
     pub ledgers: Vec<LedgerAudit>,
     /// Incidents about the file and its records (framing, shape, options).
@@ -104,65 +110,6 @@ impl AuditReport {
             .iter()
             .chain(self.ledgers.iter().flat_map(|l| l.incidents.iter()))
             .any(|i| i.severity == Severity::Error)
-    }
-}
-
-/// Reads every record of an audit file (framing and shape checked) and the LEDGER-011 blocks:
-/// the records of one ledger id must be one contiguous block.
-pub(crate) struct ReadFile {
-    pub records: Vec<Record>,
-    pub lines: u64,
-    pub incidents: Vec<Incident>,
-    /// Lines where a ledger id starts a second (third, ...) block.
-    pub reused: Vec<(String, u64)>,
-    /// Ledger ids of records whose shape failed (their `ledger_id` was still a string).
-    pub unreadable: std::collections::HashSet<String>,
-}
-
-pub(crate) fn read_file(bytes: &[u8], limits: &Limits) -> ReadFile {
-    let framed = frame(bytes, limits);
-    let mut incidents = framed.incidents;
-    let lines = framed.lines.len() as u64;
-    let mut records = Vec::with_capacity(framed.lines.len());
-    let mut unreadable = std::collections::HashSet::new();
-    for line in &framed.lines {
-        match record::read(&line.value, line.number, &mut incidents) {
-            Some(r) => records.push(r),
-            None => {
-                if let Some(id) = line
-                    .value
-                    .get("ledger_id")
-                    .and_then(serde_json::Value::as_str)
-                {
-                    unreadable.insert(id.to_owned());
-                }
-            }
-        }
-    }
-    incidents.sort_by_key(|i| i.location.line);
-    let mut reused = Vec::new();
-    let mut closed: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut current: Option<&str> = None;
-    for r in &records {
-        let id = r.ledger_id.as_deref();
-        if id != current {
-            if let Some(prev) = current {
-                closed.insert(prev);
-            }
-            if let Some(id) = id
-                && closed.contains(id)
-            {
-                reused.push((id.to_owned(), r.line));
-            }
-            current = id;
-        }
-    }
-    ReadFile {
-        records,
-        lines,
-        incidents,
-        reused,
-        unreadable,
     }
 }
 
@@ -185,7 +132,7 @@ pub(crate) fn dedup_incidents<'r>(records: impl IntoIterator<Item = &'r Record>)
         let Some((id, value)) = &r.source_key else {
             continue;
         };
-        let canonical = citeproof_model::jcs::canonicalize(value);
+        let canonical = source_key(value);
         match seen.get(id.as_str()) {
             None => {
                 seen.insert(id, (r.line, canonical));
@@ -238,7 +185,7 @@ pub(crate) fn future_incident<'r>(
 /// The coverage audit of an audit file.
 pub fn audit(bytes: &[u8], options: &AuditOptions) -> AuditReport {
     let file = read_file(bytes, &options.limits);
-    let mut incidents = file.incidents;
+    let mut incidents = file.incidents.clone();
     if let Some(reason) = threshold_problem(options.mode, options.threshold) {
         incidents.insert(
             0,
@@ -252,7 +199,7 @@ pub fn audit(bytes: &[u8], options: &AuditOptions) -> AuditReport {
     // Groups in order of first appearance.
     let mut order: Vec<Option<&str>> = Vec::new();
     let mut groups: HashMap<Option<&str>, Vec<&Record>> = HashMap::new();
-    for r in &file.records {
+    for r in file.records() {
         let key = r.ledger_id.as_deref();
         if let Some(filter) = &options.ledger_id
             && key != Some(filter.as_str())
@@ -267,29 +214,116 @@ pub fn audit(bytes: &[u8], options: &AuditOptions) -> AuditReport {
             })
             .push(r);
     }
-    let mut ledgers = Vec::new();
-    for key in order {
-        let Some(records) = groups.get(&key) else {
-            continue;
+    let mut ledgers: Vec<LedgerAudit> = order
+        .iter()
+        .filter_map(|key| {
+            let records = groups.get(key)?;
+            Some(audit_group(*key, records, &file, options))
+        })
+        .collect();
+    assign_damage(&file, options, &mut ledgers, &mut incidents);
+    if ledgers.is_empty() && !file.unreadable() {
+        let what = match &options.ledger_id {
+            Some(id) => format!("no record of ledger `{id}`"),
+            None => "no record".to_owned(),
         };
-        ledgers.push(audit_group(key, records, &file.reused, options));
+        incidents.push(Incident::new(
+            IncidentCode::LedgerAuditEmpty,
+            format!(
+                "the audit file holds {what}: there is nothing to audit, and nothing was verified"
+            ),
+            Location::default(),
+        ));
     }
     let mut report = AuditReport {
         ok: false,
         mode: options.mode,
         threshold: options.threshold,
-        records: file.lines,
+        records: file.objects,
         ledgers,
         incidents,
     };
-    report.ok = !report.has_errors() && report.ledgers.iter().all(|l| l.coverage.is_compliant);
+    report.ok = !report.has_errors()
+        && !report.ledgers.is_empty()
+        && report.ledgers.iter().all(|l| l.coverage.is_compliant);
     report
+}
+
+/// Each damaged line goes to the ledger it names when that ledger is reported (the records
+/// without an id for an id-less object), else to the file. Auditing one ledger, only damage
+/// that is or may be its own stays an error; the rest becomes `ledger-audit-file-damaged`.
+fn assign_damage(
+    file: &ReadFile,
+    options: &AuditOptions,
+    ledgers: &mut [LedgerAudit],
+    incidents: &mut Vec<Incident>,
+) {
+    // Where each reported ledger is, so that a line naming many ids costs one lookup per id.
+    let index: HashMap<Option<String>, usize> = ledgers
+        .iter()
+        .enumerate()
+        .map(|(k, l)| (l.ledger_id.clone(), k))
+        .collect();
+    for d in file.damage() {
+        if let Some(target) = &options.ledger_id
+            && !d.is_own(Some(target), true)
+        {
+            incidents.push(d.elsewhere(&format!("ledger `{target}`")));
+            continue;
+        }
+        let home = match &d.owner {
+            Owner::Ledgers(ids) => ids
+                .iter()
+                .find_map(|id| index.get(&Some(id.clone())).copied()),
+            Owner::Unidentified => index.get(&None).copied(),
+            Owner::Nobody | Owner::Unknown => None,
+        };
+        match home.and_then(|k| ledgers.get_mut(k)) {
+            Some(l) => {
+                // The damaged record leaves a hole in the ledger's `seq`: reported once, as
+                // the damage (reporting rule 3).
+                l.incidents
+                    .retain(|i| i.code != IncidentCode::LedgerSeqBroken);
+                l.incidents.extend(d.incidents.iter().cloned());
+            }
+            None => incidents.extend(d.incidents.iter().cloned()),
+        }
+    }
+    incidents.sort_by_key(|i| i.location.line);
+    for l in ledgers {
+        l.incidents.sort_by_key(|i| i.location.line);
+    }
+}
+
+/// LEDGER-018: one warning per source member name the profile does not define, at its first
+/// record.
+pub(crate) fn undefined_member_incidents<'r>(
+    records: impl IntoIterator<Item = &'r Record>,
+) -> Vec<Incident> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for r in records {
+        for name in &r.undefined {
+            if seen.contains(&name.as_str()) {
+                continue;
+            }
+            seen.push(name);
+            out.push(Incident::new(
+                IncidentCode::LedgerSourceMemberUndefined,
+                format!(
+                    "source member `{name}` is not defined by the profile: kept and compared, not interpreted"
+                ),
+                at(r.line, &crate::shape::child("/source", name)),
+            ));
+        }
+    }
+    out
 }
 
 fn audit_group(
     key: Option<&str>,
     records: &[&Record],
-    reused: &[(String, u64)],
+    file: &ReadFile,
     options: &AuditOptions,
 ) -> LedgerAudit {
     let coverage = CoverageReport::compute(
@@ -315,17 +349,10 @@ fn audit_group(
             ),
             at(first_line, ""),
         )),
-        Some(id) => {
-            for (_, line) in reused.iter().filter(|(r, _)| r == id) {
-                incidents.push(Incident::new(
-                    IncidentCode::LedgerIdReused,
-                    format!("ledger id `{id}` starts a second block of records here (its first block starts on line {first_line})"),
-                    at(*line, "/ledger_id"),
-                ));
-            }
-        }
+        Some(id) => incidents.extend(file.sequence.get(id).cloned()),
     }
     incidents.extend(dedup_incidents(records.iter().copied()));
+    incidents.extend(undefined_member_incidents(records.iter().copied()));
     incidents.extend(future_incident(records.iter().copied(), options.now));
     LedgerAudit {
         ledger_id: key.map(str::to_owned),

@@ -1,14 +1,16 @@
 //! The ledger document on its own: members (LEDGER-001), sources captured at the tool boundary
 //! (LEDGER-002), counts, coverage and compliance (LEDGER-003 to -005), the emission gate
 //! (LEDGER-006/-007), one identifier per retrieval (LEDGER-013), the threshold recommendation
-//! (LEDGER-014) and timestamps not in the future (LEDGER-017).
+//! (LEDGER-014), timestamps not in the future (LEDGER-017) and source members the profile does
+//! not define (LEDGER-018). The template's ledger (LEDGER-019) is read by `template` into the
+//! same [`Doc`] and shares the rules after the shape.
 
 use citeproof_model::ledger::LedgerMode;
 use citeproof_model::{Incident, IncidentCode, Location, Timestamp};
 use serde_json::{Map, Value};
 
 use crate::config::{CoverageReport, LENIENT_DEFAULT_THRESHOLD, threshold_problem};
-use crate::shape::{Shape, child, instant};
+use crate::shape::{Shape, child, instant, source_key};
 
 /// One claim of a ledger whose shape holds.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,17 +19,32 @@ pub(crate) struct DocClaim {
     pub text: String,
     pub requires_attribution: bool,
     pub recorded_at: Timestamp,
-    /// The raw `source` member (`null` for an uncited claim).
+    /// The raw `source` member (`null` for an uncited claim, and in a template ledger).
     pub source: Value,
+    /// The source's `identifier` (the template's `source_id`): `Some` exactly when cited.
     pub identifier: Option<String>,
+    /// The source's `category` (the template's `source_type`).
     pub category: Option<String>,
     pub fetched_at: Option<Timestamp>,
+    /// Members of the source neither defined nor `x-` (LEDGER-018).
+    pub undefined: Vec<String>,
+}
+
+/// Which of the two ledger documents a [`Doc`] was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// citeproof's ledger document (LEDGER-001).
+    Citeproof,
+    /// The seed's production-template ledger (LEDGER-019).
+    Template,
 }
 
 /// A ledger document whose shape holds.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Doc {
-    pub ledger_id: String,
+    pub form: Form,
+    /// Required in citeproof's ledger; optional in the template's.
+    pub ledger_id: Option<String>,
     pub mode: LedgerMode,
     pub threshold: f64,
     pub claims: Vec<DocClaim>,
@@ -35,7 +52,7 @@ pub(crate) struct Doc {
     pub coverage: CoverageReport,
 }
 
-fn incident(code: IncidentCode, message: impl Into<String>, pointer: &str) -> Incident {
+pub(crate) fn incident(code: IncidentCode, message: impl Into<String>, pointer: &str) -> Incident {
     Incident::new(code, message, Location::pointer(pointer))
 }
 
@@ -129,14 +146,10 @@ fn shape(value: &Value, out: &mut Vec<Incident>) -> Option<Doc> {
         return None;
     }
     let (ledger_id, mode, threshold) = (ledger_id?, mode?, threshold?);
-    let coverage = CoverageReport::compute(
-        claims
-            .iter()
-            .map(|c| (c.text.as_str(), c.requires_attribution, !c.source.is_null())),
-        threshold,
-    );
+    let coverage = coverage_of(&claims, threshold);
     Some(Doc {
-        ledger_id: ledger_id.to_owned(),
+        form: Form::Citeproof,
+        ledger_id: Some(ledger_id.to_owned()),
         mode,
         threshold,
         claims,
@@ -182,6 +195,10 @@ fn claim(s: &mut Shape<'_>, value: &Value, pointer: &str) -> Option<DocClaim> {
         requires_attribution: requires?,
         recorded_at: recorded_at?,
         identifier: facts.as_ref().map(|f| f.identifier.clone()),
+        undefined: facts
+            .as_ref()
+            .map(|f| f.undefined.clone())
+            .unwrap_or_default(),
         fetched_at: facts.map(|f| f.fetched_at),
         category,
         source,
@@ -228,18 +245,57 @@ fn coverage_shape(s: &mut Shape<'_>, value: &Value) {
     }
 }
 
+/// The coverage of claims read from either document (LEDGER-003, -004).
+pub(crate) fn coverage_of(claims: &[DocClaim], threshold: f64) -> CoverageReport {
+    CoverageReport::compute(
+        claims.iter().map(|c| {
+            (
+                c.text.as_str(),
+                c.requires_attribution,
+                c.identifier.is_some(),
+            )
+        }),
+        threshold,
+    )
+}
+
 fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Vec<Incident>) {
-    // LEDGER-002 and LEDGER-013.
-    // Canonical bytes of the first source of each identifier: each source is canonicalized
-    // once, so the work stays linear in the document's size.
+    sources(doc, out);
+    let declared = value.get("coverage").and_then(Value::as_object);
+    counts(declared, &doc.coverage, out);
+    let declared_compliance = declared
+        .and_then(|d| d.get("is_compliant"))
+        .and_then(Value::as_bool);
+    gate(
+        doc,
+        declared_compliance,
+        "/threshold",
+        "/coverage/is_compliant",
+        emitted,
+        out,
+    );
+    future(doc, now, out);
+}
+
+/// LEDGER-002, -013 and -018 over the sources of a citeproof ledger.
+fn sources(doc: &Doc, out: &mut Vec<Incident>) {
+    // A producer that names the tool call of one source names them all: a source without one
+    // beside others that have one did not come through the tool layer (LEDGER-002).
+    let traced = doc
+        .claims
+        .iter()
+        .any(|c| c.source.get("tool_call_id").is_some());
+    // Comparison bytes of the first source of each identifier: each source is keyed once, so
+    // the work stays linear in the document's size.
     let mut seen: std::collections::HashMap<&str, (usize, Vec<u8>)> = Default::default();
+    let mut undefined: Vec<&str> = Vec::new();
     for (i, c) in doc.claims.iter().enumerate() {
         let Some(id) = &c.identifier else { continue };
         let p = format!("/claims/{i}/source");
-        if c.source.get("tool_call_id").is_none() {
+        if traced && c.source.get("tool_call_id").is_none() {
             out.push(incident(
                 IncidentCode::LedgerSourceUntraced,
-                "the source names no `tool_call_id`: a source must come from a tool call, never from model text",
+                "the source names no `tool_call_id` while other sources of the ledger name theirs: it did not come through the tool layer",
                 &format!("{p}/tool_call_id"),
             ));
         }
@@ -255,28 +311,47 @@ fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Ve
                 &format!("{p}/fetched_at"),
             ));
         }
-        let canonical = citeproof_model::jcs::canonicalize(&c.source);
+        for name in &c.undefined {
+            if !undefined.contains(&name.as_str()) {
+                undefined.push(name);
+                out.push(incident(
+                    IncidentCode::LedgerSourceMemberUndefined,
+                    format!("source member `{name}` is not defined by the profile: kept and compared, not interpreted"),
+                    &child(&p, name),
+                ));
+            }
+        }
+        let key = source_key(&c.source);
         match seen.get(id.as_str()) {
-            Some((first, v)) if *v != canonical => out.push(incident(
+            Some((first, v)) if *v != key => out.push(incident(
                 IncidentCode::LedgerSourceDeduplicated,
                 format!("source identifier `{id}` already names a different source reference in claim {first}: one identifier per tool call and retrieval (seed 003 pitfall 4)"),
                 &format!("{p}/identifier"),
             )),
             Some(_) => {}
             None => {
-                seen.insert(id, (i, canonical));
+                seen.insert(id, (i, key));
             }
         }
     }
-    let declared = value.get("coverage").and_then(Value::as_object);
+}
+
+/// LEDGER-005, -006, -007 and -014: the threshold of the mode, the declared compliance against
+/// the recomputed coverage, and the emission gate.
+pub(crate) fn gate(
+    doc: &Doc,
+    declared_compliance: Option<bool>,
+    threshold_pointer: &str,
+    compliance_pointer: &str,
+    emitted: bool,
+    out: &mut Vec<Incident>,
+) {
     let computed = &doc.coverage;
-    counts(declared, computed, out);
-    // LEDGER-005 and -014.
     if let Some(reason) = threshold_problem(doc.mode, doc.threshold) {
         out.push(incident(
             IncidentCode::LedgerThresholdInvalid,
             format!("threshold {}: {reason}", doc.threshold),
-            "/threshold",
+            threshold_pointer,
         ));
     } else if doc.mode == LedgerMode::Lenient && doc.threshold < LENIENT_DEFAULT_THRESHOLD {
         out.push(incident(
@@ -285,12 +360,10 @@ fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Ve
                 "lenient threshold {} is below the seed's 0.90 (\"90%+\")",
                 doc.threshold
             ),
-            "/threshold",
+            threshold_pointer,
         ));
     }
-    if let Some(c) = declared
-        .and_then(|d| d.get("is_compliant"))
-        .and_then(Value::as_bool)
+    if let Some(c) = declared_compliance
         && c != computed.is_compliant
     {
         out.push(incident(
@@ -301,10 +374,10 @@ fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Ve
                 if computed.is_compliant { ">=" } else { "<" },
                 doc.threshold
             ),
-            "/coverage/is_compliant",
+            compliance_pointer,
         ));
     }
-    // LEDGER-006 and -007: judged on the recomputed coverage.
+    // Judged on the recomputed coverage.
     if emitted && !computed.is_compliant {
         let (code, what) = match doc.mode {
             LedgerMode::Strict => (
@@ -316,6 +389,10 @@ fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Ve
                 "the lenient ledger was emitted below its threshold",
             ),
         };
+        let pointer = match doc.form {
+            Form::Citeproof => "/coverage/coverage_score",
+            Form::Template => "/metadata/coverage_score",
+        };
         out.push(incident(
             code,
             format!(
@@ -324,29 +401,31 @@ fn rules(value: &Value, doc: &Doc, emitted: bool, now: Option<i64>, out: &mut Ve
                 doc.threshold,
                 computed.uncited_claims.len()
             ),
-            "/coverage/coverage_score",
+            pointer,
         ));
     }
-    // LEDGER-017.
-    if let Some(now) = now {
-        let limit = now.saturating_add(crate::audit::SKEW_SECONDS);
-        let mut times: Vec<(String, &Timestamp)> = Vec::new();
-        for (i, c) in doc.claims.iter().enumerate() {
-            times.push((format!("/claims/{i}/recorded_at"), &c.recorded_at));
-            if let Some(f) = &c.fetched_at {
-                times.push((format!("/claims/{i}/source/fetched_at"), f));
-            }
+}
+
+/// LEDGER-017: the first claim or source time later than `now` plus the skew.
+pub(crate) fn future(doc: &Doc, now: Option<i64>, out: &mut Vec<Incident>) {
+    let Some(now) = now else { return };
+    let limit = now.saturating_add(crate::audit::SKEW_SECONDS);
+    let mut times: Vec<(String, &Timestamp)> = Vec::new();
+    for (i, c) in doc.claims.iter().enumerate() {
+        times.push((format!("/claims/{i}/recorded_at"), &c.recorded_at));
+        if let Some(f) = &c.fetched_at {
+            times.push((format!("/claims/{i}/source/fetched_at"), f));
         }
-        if let Some((p, t)) = times.into_iter().find(|(_, t)| instant(t).0 > limit) {
-            out.push(incident(
-                IncidentCode::LedgerTimestampFuture,
-                format!(
-                    "{t} is later than the verification time plus {} s",
-                    crate::audit::SKEW_SECONDS
-                ),
-                &p,
-            ));
-        }
+    }
+    if let Some((p, t)) = times.into_iter().find(|(_, t)| instant(t).0 > limit) {
+        out.push(incident(
+            IncidentCode::LedgerTimestampFuture,
+            format!(
+                "{t} is later than the verification time plus {} s",
+                crate::audit::SKEW_SECONDS
+            ),
+            &p,
+        ));
     }
 }
 

@@ -23,7 +23,7 @@ impl AttributionLedger {
             fetched_at: cap.fetched_at.clone(),
             endpoint: Some(cap.url.clone()),
             metadata: cap.metadata.clone(),
-            extensions: Extensions::default(),
+            other: Default::default(),
         })
     }
 
@@ -75,12 +75,16 @@ impl AttributionLedger {
     }
 
     /// One audit record per claim, in ledger order (LEDGER-009): the seed's
-    /// `{"claim", "source", "requires_proof", "logged_at"}` plus `ledger_id` and `claim_id`.
+    /// `{"claim", "source", "requires_proof", "logged_at"}` plus `ledger_id`, `seq` (the
+    /// claim's position, so that records of concurrent requests may interleave, LEDGER-011)
+    /// and `claim_id`.
     pub fn audit_records(&self, logged_at: &Timestamp) -> Vec<AuditRecord> {
         self.entries
             .iter()
-            .map(|e| AuditRecord {
+            .zip(0u64..)
+            .map(|(e, seq)| AuditRecord {
                 ledger_id: Some(self.run_id.as_str().to_owned()),
+                seq: Some(seq),
                 claim_id: Some(e.claim_id.clone()),
                 claim: e.text.clone(),
                 source: self.claim_source(e.source),
@@ -94,7 +98,8 @@ impl AttributionLedger {
 
     /// Appends one JSONL audit record per claim (LEDGER-008, LEDGER-009): each line is the JCS
     /// form of the record followed by LF. Written with one `write_all` of the whole buffer, so
-    /// that on a file opened for appending the records of one ledger stay one block
+    /// that on a file opened for appending the records of one ledger usually stay one block;
+    /// their `seq` keeps them verifiable when another writer's lines come between them
     /// (LEDGER-011).
     pub fn write_audit_jsonl(&self, out: &mut dyn Write) -> Result<usize, LedgerError> {
         let logged_at = self.clock.now()?;

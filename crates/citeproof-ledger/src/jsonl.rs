@@ -45,11 +45,81 @@ pub struct Line {
     pub value: Value,
 }
 
-/// The lines of an audit file that hold JSON objects, and the framing incidents.
+/// A line that yields no record (LEDGER-008), with what can still be said about whose it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DamagedLine {
+    /// 1-based line number.
+    pub number: u64,
+    pub incident: Incident,
+    /// Whether the line could have been a record: false for an empty line, a byte order mark
+    /// and a line holding a JSON value that is not an object; true for a torn, over-long or
+    /// unparseable line.
+    pub may_hold_record: bool,
+    /// The ledger ids the line's bytes name ([`named_ledger_ids`]).
+    pub ledger_ids: Vec<String>,
+}
+
+/// The lines of an audit file that hold JSON objects, the damaged lines, and the incidents
+/// about the file as a whole (too large, too many records).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Framed {
     pub lines: Vec<Line>,
+    pub damaged: Vec<DamagedLine>,
     pub incidents: Vec<Incident>,
+}
+
+/// The ledger ids a line names, in order of appearance: every member name `"ledger_id"`
+/// followed, after optional JSON whitespace, by `:` and a complete JSON string of the
+/// ledger-id grammar written without escapes. This is how a line that is not a record (torn,
+/// not UTF-8, not I-JSON) is still attributed to a ledger (LEDGER-008): an escaped quote
+/// (`\"ledger_id\"` inside a string) never matches, and a torn id is no id.
+pub fn named_ledger_ids(bytes: &[u8]) -> Vec<String> {
+    const NAME: &[u8] = b"\"ledger_id\"";
+    let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+    let mut out: Vec<String> = Vec::new();
+    // A hostile line may name a million distinct ids: membership is a hash lookup.
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut from = 0;
+    while let Some(at) = bytes
+        .get(from..)
+        .and_then(|rest| rest.windows(NAME.len()).position(|w| w == NAME))
+    {
+        let mut i = from + at + NAME.len();
+        from = i;
+        let skip = |i: &mut usize| {
+            while bytes.get(*i).is_some_and(is_space) {
+                *i += 1;
+            }
+        };
+        skip(&mut i);
+        if bytes.get(i) != Some(&b':') {
+            continue;
+        }
+        i += 1;
+        skip(&mut i);
+        if bytes.get(i) != Some(&b'"') {
+            continue;
+        }
+        let start = i + 1;
+        // An id has at most 128 bytes: the closing quote is looked for no further, so a
+        // line of many unclosed names costs linear time.
+        let Some(len) = bytes
+            .get(start..)
+            .and_then(|r| r.iter().take(129).position(|b| *b == b'"'))
+        else {
+            continue;
+        };
+        let Some(id) = bytes
+            .get(start..start + len)
+            .and_then(|b| std::str::from_utf8(b).ok())
+        else {
+            continue;
+        };
+        if citeproof_model::ids::is_run_id(id) && seen.insert(id) {
+            out.push(id.to_owned());
+        }
+    }
+    out
 }
 
 fn at_line(number: u64, offset: u64) -> Location {
@@ -80,11 +150,21 @@ pub fn frame(bytes: &[u8], limits: &Limits) -> Framed {
         return out;
     }
     let mut start = 0usize;
+    let damage = |number: u64, incident: Incident, line: Option<&[u8]>| DamagedLine {
+        number,
+        incident,
+        may_hold_record: line.is_some(),
+        ledger_ids: line.map(named_ledger_ids).unwrap_or_default(),
+    };
     if bytes.starts_with(b"\xEF\xBB\xBF") {
-        out.incidents.push(Incident::new(
-            IncidentCode::LedgerJsonlMalformed,
-            "the audit file starts with a byte order mark",
-            at_line(1, 0),
+        out.damaged.push(damage(
+            1,
+            Incident::new(
+                IncidentCode::LedgerJsonlMalformed,
+                "the audit file starts with a byte order mark",
+                at_line(1, 0),
+            ),
+            None,
         ));
         start = 3;
     }
@@ -100,30 +180,42 @@ pub fn frame(bytes: &[u8], limits: &Limits) -> Framed {
         start = next;
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if !terminated {
-            out.incidents.push(Incident::new(
-                IncidentCode::LedgerJsonlMalformed,
-                "the last line does not end in LF: a torn or unfinished append",
-                at_line(number, offset),
+            out.damaged.push(damage(
+                number,
+                Incident::new(
+                    IncidentCode::LedgerJsonlMalformed,
+                    "the last line does not end in LF: a torn or unfinished append",
+                    at_line(number, offset),
+                ),
+                Some(line),
             ));
             continue;
         }
         if line.is_empty() {
-            out.incidents.push(Incident::new(
-                IncidentCode::LedgerJsonlMalformed,
-                "empty line: every line holds one record",
-                at_line(number, offset),
+            out.damaged.push(damage(
+                number,
+                Incident::new(
+                    IncidentCode::LedgerJsonlMalformed,
+                    "empty line: every line holds one record",
+                    at_line(number, offset),
+                ),
+                None,
             ));
             continue;
         }
         if line.len() > limits.max_line_bytes {
-            out.incidents.push(Incident::new(
-                IncidentCode::LedgerJsonlTooLarge,
-                format!(
-                    "the line is {} bytes; a record is at most {}",
-                    line.len(),
-                    limits.max_line_bytes
+            out.damaged.push(damage(
+                number,
+                Incident::new(
+                    IncidentCode::LedgerJsonlTooLarge,
+                    format!(
+                        "the line is {} bytes; a record is at most {}",
+                        line.len(),
+                        limits.max_line_bytes
+                    ),
+                    at_line(number, offset),
                 ),
-                at_line(number, offset),
+                Some(line),
             ));
             continue;
         }
@@ -144,19 +236,23 @@ pub fn frame(bytes: &[u8], limits: &Limits) -> Framed {
                 offset,
                 value,
             }),
-            Ok(other) => out.incidents.push(Incident::new(
-                IncidentCode::LedgerJsonlMalformed,
-                format!(
-                    "the line holds {}, not a JSON object",
-                    crate::shape::kind(&other)
+            Ok(other) => out.damaged.push(damage(
+                number,
+                Incident::new(
+                    IncidentCode::LedgerJsonlMalformed,
+                    format!(
+                        "the line holds {}, not a JSON object",
+                        crate::shape::kind(&other)
+                    ),
+                    at_line(number, offset),
                 ),
-                at_line(number, offset),
+                None,
             )),
             Err(e) => {
                 let mut incident = e.to_incident();
                 incident.location.line = Some(number);
                 incident.location.offset = Some(offset + e.offset.unwrap_or(0));
-                out.incidents.push(incident);
+                out.damaged.push(damage(number, incident, Some(line)));
             }
         }
     }
@@ -168,10 +264,41 @@ mod tests {
     use super::*;
 
     fn codes(f: &Framed) -> Vec<(&'static str, Option<u64>)> {
-        f.incidents
+        f.damaged
             .iter()
+            .map(|d| &d.incident)
+            .chain(&f.incidents)
             .map(|i| (i.code.as_str(), i.location.line))
             .collect()
+    }
+
+    #[test]
+    fn damaged_lines_are_attributed_by_the_ids_they_name() {
+        // Hand-written lines: a torn record, two glued records, an escaped name, a torn id.
+        let f = frame(
+            b"{\"claim\":\"a\",\"ledger_id\" : \"run-a\",\"logged\n\
+              {\"ledger_id\":\"run-b\",\"x\":{\"ledger_id\":\"run-c\",\"ledger_id\":\"run-b\"}\n\
+              {\"claim\":\"see \\\"ledger_id\\\":\\\"run-d\\\"\",\"claim\":1}\n\
+              {\"ledger_id\":\"run-\n\
+              [1]\n",
+            &Limits::default(),
+        );
+        let got: Vec<(u64, bool, Vec<String>)> = f
+            .damaged
+            .iter()
+            .map(|d| (d.number, d.may_hold_record, d.ledger_ids.clone()))
+            .collect();
+        let ids = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            got,
+            [
+                (1, true, ids(&["run-a"])),
+                (2, true, ids(&["run-b", "run-c"])),
+                (3, true, ids(&[])),
+                (4, true, ids(&[])),
+                (5, false, ids(&[])),
+            ]
+        );
     }
 
     #[test]

@@ -6,8 +6,9 @@
 //!   manifest of the run;
 //! - the **verifier**: [`audit`] reads an append-only JSONL audit file (the seed's own records
 //!   as written, citeproof's, many ledgers in one file) and reports coverage per ledger;
-//!   [`verify`] checks a ledger document, the records of its id in an audit file, and
-//!   optionally its `export_for_api` dictionary.
+//!   [`verify`] checks a ledger document (citeproof's, or the one the seed's production
+//!   template returns), its records in an audit file shared by many requests, and optionally
+//!   its `export_for_api` dictionary.
 //!
 //! Every finding is an [`Incident`](citeproof_model::Incident) with a registered code and a
 //! location (a line number in the audit file, a JSON pointer); no input makes it panic, and the
@@ -21,11 +22,13 @@ mod config;
 mod document;
 mod emit;
 mod error;
+mod file;
 pub mod jsonl;
 mod manifest;
 pub mod ops;
 pub mod record;
 mod shape;
+mod template;
 pub mod verify;
 
 pub use audit::{AuditOptions, AuditReport, LedgerAudit, audit};
@@ -38,6 +41,7 @@ pub use config::{
     coverage_score, threshold_problem,
 };
 pub use error::LedgerError;
+pub use template::TemplateConfig;
 pub use verify::{VerifyOptions, VerifyReport, verify};
 
 /// The checks of one ledger document on its own (LEDGER-001 to -005, -013, -014), as
@@ -49,10 +53,21 @@ pub fn validate_ledger_value(value: &serde_json::Value) -> Vec<citeproof_model::
     out
 }
 
+/// The checks of the seed template's ledger on its own (LEDGER-019), as `citeproof validate
+/// --kind ledger-template` runs them: its mode is unknown, so compliance is not judged, and it
+/// is not presented as emitted.
+pub fn validate_template_ledger_value(value: &serde_json::Value) -> Vec<citeproof_model::Incident> {
+    let mut out = Vec::new();
+    template::check(value, None, false, None, &mut out);
+    out
+}
+
 /// The checks of one audit record (LEDGER-010), in either seed form.
 pub fn validate_record_value(value: &serde_json::Value) -> Vec<citeproof_model::Incident> {
     let mut out = Vec::new();
-    record::read(value, 1, &mut out);
+    if let Some(r) = record::read(value, 1, &mut out) {
+        out.extend(audit::undefined_member_incidents([&r]));
+    }
     for i in &mut out {
         i.location.line = None;
     }

@@ -5,7 +5,10 @@ use citeproof_model::protocol::{OperationFn, Reply, bad_input as bad, from_incid
 use serde_json::{Value, json};
 
 use crate::audit::{AuditOptions, audit};
+use crate::config::{LENIENT_DEFAULT_THRESHOLD, STRICT_THRESHOLD};
+use crate::template::TemplateConfig;
 use crate::verify::{VerifyOptions, verify};
+use citeproof_model::ledger::LedgerMode;
 
 /// Operation name and implementation, in document order.
 pub const OPERATIONS: &[(&str, OperationFn)] = &[
@@ -58,14 +61,46 @@ fn ledger_verify(input: &Value) -> Reply {
         Ok(n) => n,
         Err(r) => return r,
     };
+    let template = match template_config(input, ledger) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
     let options = VerifyOptions {
         emitted,
         now,
+        template,
         ..VerifyOptions::default()
     };
     let report = verify(ledger.as_bytes(), &export, api, &options);
     let incidents: Vec<_> = report.incidents.into_iter().map(|f| f.incident).collect();
     from_incidents(&incidents, None)
+}
+
+/// `mode` and `threshold` of a template ledger (LEDGER-019), which does not state them. A
+/// citeproof ledger states its own: giving them for one is a usage error.
+fn template_config(input: &Value, ledger: &str) -> Result<Option<TemplateConfig>, Reply> {
+    if input.get("mode").is_none() && input.get("threshold").is_none() {
+        return Ok(None);
+    }
+    if let Ok(value) = citeproof_model::json::parse_strict(ledger.as_bytes())
+        && !crate::template::is_template(&value)
+    {
+        return Err(bad(
+            "`mode` and `threshold` are for a template ledger; this ledger states its own",
+        ));
+    }
+    let (mode, default) = match input.get("mode").map(Value::as_str) {
+        None | Some(Some("strict")) => (LedgerMode::Strict, STRICT_THRESHOLD),
+        Some(Some("lenient")) => (LedgerMode::Lenient, LENIENT_DEFAULT_THRESHOLD),
+        Some(_) => return Err(bad("`mode` must be \"strict\" or \"lenient\"")),
+    };
+    let threshold = match input.get("threshold") {
+        None => default,
+        Some(t) => t
+            .as_f64()
+            .ok_or_else(|| bad("`threshold` must be a number"))?,
+    };
+    Ok(Some(TemplateConfig { mode, threshold }))
 }
 
 fn ledger_audit(input: &Value) -> Reply {

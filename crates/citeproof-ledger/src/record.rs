@@ -9,6 +9,7 @@
 //!
 //! A record with a `claim` member is read in the export form, any other in the template form
 //! when it has `text`, else in the export form (whose missing members are then reported).
+//! Both forms may carry citeproof's `ledger_id` and, with it, `seq` (LEDGER-011).
 
 use citeproof_model::{Incident, Timestamp};
 use serde_json::Value;
@@ -30,6 +31,8 @@ pub struct Record {
     pub form: Form,
     pub ledger_id: Option<String>,
     pub claim_id: Option<String>,
+    /// The record's position in its ledger (LEDGER-011).
+    pub seq: Option<u64>,
     /// `claim` (export form) or `text` (template form).
     pub claim: String,
     /// `requires_proof` (or its alias `requires_attribution`).
@@ -47,10 +50,13 @@ pub struct Record {
     pub fetched_at: Option<Timestamp>,
     /// `logged_at` (export) or `recorded_at` (template).
     pub time: Timestamp,
+    /// Members of the source reference neither defined nor `x-` (LEDGER-018).
+    pub undefined: Vec<String>,
 }
 
 const EXPORT_MEMBERS: &[&str] = &[
     "ledger_id",
+    "seq",
     "claim_id",
     "claim",
     "source",
@@ -60,6 +66,7 @@ const EXPORT_MEMBERS: &[&str] = &[
 ];
 const TEMPLATE_MEMBERS: &[&str] = &[
     "ledger_id",
+    "seq",
     "text",
     "source_id",
     "source_type",
@@ -78,6 +85,14 @@ pub fn read(value: &Value, line: u64, incidents: &mut Vec<Incident>) -> Option<R
     let obj = shape.object(value, "")?;
     let template = !obj.contains_key("claim") && obj.contains_key("text");
     let ledger_id = shape.id(obj, "ledger_id", "", 128).map(str::to_owned);
+    let seq = shape.count(obj, "seq", "");
+    if seq.is_some() && !obj.contains_key("ledger_id") {
+        shape.push(
+            citeproof_model::IncidentCode::SchemaViolation,
+            "`seq` numbers a record within its ledger: it needs `ledger_id`",
+            "/seq",
+        );
+    }
     let record = if template {
         shape.members(
             obj,
@@ -106,6 +121,7 @@ pub fn read(value: &Value, line: u64, incidents: &mut Vec<Incident>) -> Option<R
             form: Form::Template,
             ledger_id,
             claim_id: None,
+            seq,
             claim: claim.to_owned(),
             requires_proof: requires,
             cited: source_id.is_some(),
@@ -119,6 +135,7 @@ pub fn read(value: &Value, line: u64, incidents: &mut Vec<Incident>) -> Option<R
             source_type: source_type.map(str::to_owned),
             fetched_at: None,
             time,
+            undefined: Vec::new(),
         }
     } else {
         shape.members(obj, "", EXPORT_MEMBERS, &["claim", "source", "logged_at"]);
@@ -163,12 +180,17 @@ pub fn read(value: &Value, line: u64, incidents: &mut Vec<Incident>) -> Option<R
             form: Form::Export,
             ledger_id,
             claim_id,
+            seq,
             claim: claim.to_owned(),
             requires_proof: requires,
             cited: facts.is_some(),
             source_key: facts
                 .as_ref()
                 .map(|f| (f.identifier.clone(), source.clone())),
+            undefined: facts
+                .as_ref()
+                .map(|f| f.undefined.clone())
+                .unwrap_or_default(),
             fetched_at: facts.map(|f| f.fetched_at),
             source,
             source_type: None,

@@ -229,24 +229,17 @@ impl Shape<'_> {
 
     /// A source reference (LEDGER-001): `identifier`, `category` (non-empty strings),
     /// `fetched_at` (timestamp), optional `tool_call_id` (non-empty string), `endpoint` (string
-    /// of at most 2048 bytes or `null`), `metadata` (object or `null`), `x-` members. Returns
-    /// the facts the verifier needs when the shape holds.
+    /// of at most 2048 bytes or `null`), `metadata` (object or `null`). Other members are
+    /// allowed (LEDGER-018): their names come back in [`SourceFacts::undefined`], for the caller
+    /// to warn about once per ledger. Returns the facts the verifier needs when the shape holds.
     pub fn source(&mut self, value: &Value, pointer: &str) -> Option<SourceFacts> {
         let obj = self.object(value, pointer)?;
         let before = self.incidents.len();
-        self.members(
-            obj,
-            pointer,
-            &[
-                "identifier",
-                "category",
-                "tool_call_id",
-                "fetched_at",
-                "endpoint",
-                "metadata",
-            ],
-            &["identifier", "category", "fetched_at"],
-        );
+        for name in ["identifier", "category", "fetched_at"] {
+            if !obj.contains_key(name) {
+                self.violation(format!("missing required member `{name}`"), pointer);
+            }
+        }
         let identifier = self.string(obj, "identifier", pointer, 1);
         self.string(obj, "category", pointer, 1);
         let tool_call_id = self
@@ -271,13 +264,29 @@ impl Shape<'_> {
         if self.incidents.len() != before {
             return None;
         }
+        let undefined = obj
+            .keys()
+            .filter(|k| !SOURCE_MEMBERS.contains(&k.as_str()) && !k.starts_with("x-"))
+            .cloned()
+            .collect();
         Some(SourceFacts {
             identifier: identifier?.to_owned(),
             tool_call_id,
             fetched_at: fetched_at?,
+            undefined,
         })
     }
 }
+
+/// The members of a source reference that LEDGER-001 defines.
+const SOURCE_MEMBERS: [&str; 6] = [
+    "identifier",
+    "category",
+    "tool_call_id",
+    "fetched_at",
+    "endpoint",
+    "metadata",
+];
 
 /// What the checks after the shape need from a valid source reference.
 #[derive(Debug, Clone, PartialEq)]
@@ -285,6 +294,8 @@ pub(crate) struct SourceFacts {
     pub identifier: String,
     pub tool_call_id: Option<String>,
     pub fetched_at: Timestamp,
+    /// Members neither defined nor `x-` (LEDGER-018), in name order.
+    pub undefined: Vec<String>,
 }
 
 /// The JSON type of a value, for messages.
@@ -316,7 +327,41 @@ pub(crate) fn instant(t: &Timestamp) -> (i64, u32) {
     (t.unix_seconds(), nanos)
 }
 
-/// JSON value equality of the profile (equal RFC 8785 forms: `1` equals `1.0`).
-pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
-    a == b || citeproof_model::jcs::canonicalize(a) == citeproof_model::jcs::canonicalize(b)
+/// The bytes two source references are compared by (LEDGER-009, LEDGER-013): the RFC 8785 form
+/// of the reference with `fetched_at`, a timestamp, replaced by its instant (JSON-005:
+/// timestamps compare as instants, so `…Z` and `…+00:00` are the same time). Every other
+/// member, defined or not, is compared as JSON (`1` equals `1.0`).
+pub(crate) fn source_key(source: &Value) -> Vec<u8> {
+    let normalized = match source {
+        Value::Object(obj) => {
+            let mut obj = obj.clone();
+            if let Some(t) = obj
+                .get("fetched_at")
+                .and_then(Value::as_str)
+                .and_then(|s| Timestamp::parse(s).ok())
+            {
+                let (secs, nanos) = instant(&t);
+                obj.insert(
+                    "fetched_at".to_owned(),
+                    Value::String(format!("{secs}.{nanos:09}")),
+                );
+            }
+            Value::Object(obj)
+        }
+        other => other.clone(),
+    };
+    citeproof_model::jcs::canonicalize(&normalized)
+}
+
+/// Whether two optional timestamps written as strings name the same instant (both absent, or
+/// both valid timestamps of one instant).
+pub(crate) fn same_instant(a: Option<&str>, b: Option<&str>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => match (Timestamp::parse(a), Timestamp::parse(b)) {
+            (Ok(a), Ok(b)) => instant(&a) == instant(&b),
+            _ => a == b,
+        },
+        _ => false,
+    }
 }

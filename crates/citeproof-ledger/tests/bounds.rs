@@ -9,10 +9,13 @@ use citeproof_ledger::*;
 
 const RECORD: &str = r#"{"ledger_id":"run-a","claim":"c","source":null,"requires_proof":false,"logged_at":"2026-05-16T10:00:00Z"}"#;
 
+/// Where `ledger-jsonl-too-large` was raised: about the file, or at a line (which a line that
+/// names a ledger reports with that ledger, LEDGER-008).
 fn too_large(report: &AuditReport) -> Vec<Option<u64>> {
     report
         .incidents
         .iter()
+        .chain(report.ledgers.iter().flat_map(|l| &l.incidents))
         .filter(|i| i.code.as_str() == "ledger-jsonl-too-large")
         .map(|i| i.location.line)
         .collect()

@@ -268,11 +268,17 @@ fn tampered_ledgers_are_rejected_with_their_code() {
 fn tampered_audit_files_are_rejected_with_their_code() {
     let base = emit(&build("run-a", LedgerConfig::strict(), 1_777_370_000));
     let recs = records(&base.audit);
+    assert!(recs.iter().zip(0..).all(|(r, i)| r["seq"] == json!(i)));
     type Tamper = fn(&mut Vec<Value>);
-    let cases: &[(&str, Tamper, &str)] = &[
+    // (what, tamper, code with the builder's `seq`, code once `seq` is removed from every
+    // record): with `seq` a record missing or moved breaks the sequence (LEDGER-011) before
+    // the records are compared; without it, the comparison (LEDGER-009) or the block rule
+    // catches it.
+    let cases: &[(&str, Tamper, &str, &str)] = &[
         (
             "claim text edited",
             |r| r[0]["claim"] = json!("Q3 revenue grew 40%."),
+            "ledger-jsonl-record-mismatch",
             "ledger-jsonl-record-mismatch",
         ),
         (
@@ -282,10 +288,12 @@ fn tampered_audit_files_are_rejected_with_their_code() {
                 r[0]["source"] = s;
             },
             "ledger-jsonl-record-mismatch",
+            "ledger-jsonl-record-mismatch",
         ),
         (
             "exempt claim made required",
             |r| r[2]["requires_proof"] = json!(true),
+            "ledger-jsonl-record-mismatch",
             "ledger-jsonl-record-mismatch",
         ),
         (
@@ -293,40 +301,60 @@ fn tampered_audit_files_are_rejected_with_their_code() {
             |r| {
                 r.remove(1);
             },
+            "ledger-seq-broken",
             "ledger-jsonl-count-mismatch",
         ),
         (
             "records reordered",
             |r| r.swap(0, 1),
+            "ledger-seq-broken",
             "ledger-jsonl-record-mismatch",
         ),
         (
             "last record moved to another run",
             |r| r[2]["ledger_id"] = json!("run-b"),
             "ledger-jsonl-count-mismatch",
+            "ledger-jsonl-count-mismatch",
         ),
-        // A record of the middle moved away splits the run in two blocks.
         (
             "middle record moved to another run",
             |r| r[1]["ledger_id"] = json!("run-b"),
+            "ledger-seq-broken",
             "ledger-id-reused",
         ),
+        (
+            "last record appended again",
+            |r| {
+                let last = r[2].clone();
+                r.push(last);
+            },
+            "ledger-id-reused",
+            "ledger-jsonl-count-mismatch",
+        ),
     ];
-    for (what, tamper, code) in cases {
-        let mut r = recs.clone();
-        tamper(&mut r);
-        let e = Emitted {
-            ledger: base.ledger.clone(),
-            audit: jsonl(&r),
-            api: base.api.clone(),
-        };
-        assert_eq!(
-            errors(&check(&e, true)),
-            [(Subject::Audit, *code)],
-            "{what}"
-        );
+    for (what, tamper, with_seq, without_seq) in cases {
+        for (numbered, code) in [(true, with_seq), (false, without_seq)] {
+            let mut r = recs.clone();
+            if !numbered {
+                for x in &mut r {
+                    x.as_object_mut().unwrap().remove("seq");
+                }
+            }
+            tamper(&mut r);
+            let e = Emitted {
+                ledger: base.ledger.clone(),
+                audit: jsonl(&r),
+                api: base.api.clone(),
+            };
+            assert_eq!(
+                errors(&check(&e, true)),
+                [(Subject::Audit, *code)],
+                "{what} (seq: {numbered})"
+            );
+        }
     }
-    // A torn append (the last LF lost) and a CRLF file.
+    // A torn append of the ledger's own last record (its LF lost): the line names run-a, so it
+    // is the ledger's damage, and the records are not compared (reporting rule 3).
     let mut torn = base.audit.clone();
     torn.pop();
     let e = Emitted {
@@ -335,13 +363,24 @@ fn tampered_audit_files_are_rejected_with_their_code() {
         api: base.api.clone(),
     };
     let got = errors(&check(&e, true));
-    assert_eq!(
-        got,
-        [
-            (Subject::Audit, "ledger-jsonl-count-mismatch"),
-            (Subject::Audit, "ledger-jsonl-malformed")
-        ]
-    );
+    assert_eq!(got, [(Subject::Audit, "ledger-jsonl-malformed")]);
+    // Another run's torn append after the ledger's records: a warning only.
+    let other = emit(&build("run-b", LedgerConfig::strict(), 1_777_380_000));
+    let mut shared = base.audit.clone();
+    shared.extend_from_slice(&other.audit[..other.audit.len() / 2]);
+    let e = Emitted {
+        ledger: base.ledger.clone(),
+        audit: shared,
+        api: base.api.clone(),
+    };
+    let r = check(&e, true);
+    assert!(r.verified, "{:#?}", r.incidents);
+    let warnings: Vec<&str> = r
+        .incidents
+        .iter()
+        .map(|f| f.incident.code.as_str())
+        .collect();
+    assert_eq!(warnings, ["ledger-audit-file-damaged"]);
     let crlf: Vec<u8> = String::from_utf8(base.audit.clone())
         .unwrap()
         .replace('\n', "\r\n")
@@ -352,6 +391,43 @@ fn tampered_audit_files_are_rejected_with_their_code() {
         api: base.api.clone(),
     };
     assert!(check(&e, true).verified);
+}
+
+#[test]
+fn records_of_concurrent_runs_may_interleave() {
+    // Two builders appending at once, record by record: each verifies; a replay of one
+    // anywhere after is caught by its repeated `seq`.
+    let a = emit(&build("run-a", LedgerConfig::strict(), 1_777_370_000));
+    let b = emit(&build("run-b", LedgerConfig::strict(), 1_777_380_000));
+    let (ra, rb) = (records(&a.audit), records(&b.audit));
+    let mixed: Vec<Value> = ra
+        .iter()
+        .zip(&rb)
+        .flat_map(|(x, y)| [y.clone(), x.clone()])
+        .collect();
+    for e in [&a, &b] {
+        let e = Emitted {
+            ledger: e.ledger.clone(),
+            audit: jsonl(&mixed),
+            api: e.api.clone(),
+        };
+        let r = check(&e, true);
+        assert!(r.verified, "{:#?}", r.incidents);
+        assert!(r.incidents.is_empty(), "{:#?}", r.incidents);
+    }
+    let report = audit(&jsonl(&mixed), &AuditOptions::default());
+    assert!(report.ok, "{report:#?}");
+    let mut replayed = mixed.clone();
+    replayed.insert(3, ra[0].clone());
+    let e = Emitted {
+        ledger: a.ledger.clone(),
+        audit: jsonl(&replayed),
+        api: a.api.clone(),
+    };
+    assert_eq!(
+        errors(&check(&e, true)),
+        [(Subject::Audit, "ledger-id-reused")]
+    );
 }
 
 #[test]

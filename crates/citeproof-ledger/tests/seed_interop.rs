@@ -109,6 +109,41 @@ fn citeproof_audits_what_the_seed_writes() {
     assert_eq!(finals[0]["coverage_score"], 0.5);
     assert_eq!(finals[1]["coverage_score"], 1.0);
     assert_eq!(report.ledgers[0].coverage.coverage_score, 2.0 / 3.0);
+    // The ledgers validate_and_finalize() returned verify against that file (LEDGER-019), each
+    // under the template's setting of its run: staging lenient at 0.90 (its 0.5 is a warning
+    // when emitted), production strict.
+    let lenient = TemplateConfig {
+        mode: citeproof_model::ledger::LedgerMode::Lenient,
+        threshold: 0.9,
+    };
+    for (n, config, warnings) in [
+        (0, Some(lenient), vec!["ledger-coverage-low"]),
+        (1, None, vec![]),
+    ] {
+        let ledger = std::fs::read(dir.join(format!("template-ledger-{n}.json"))).unwrap();
+        let options = VerifyOptions {
+            template: config,
+            ..VerifyOptions::default()
+        };
+        let r = verify(&ledger, &file, None, &options);
+        assert!(r.verified, "{n}: {:#?}", r.incidents);
+        assert_eq!(r.kind, Some("ledger-template"));
+        let got: Vec<&str> = r
+            .incidents
+            .iter()
+            .map(|f| f.incident.code.as_str())
+            .collect();
+        assert_eq!(got, warnings, "{n}");
+        assert_eq!(
+            r.coverage.unwrap().coverage_score,
+            finals[n]["coverage_score"].as_f64().unwrap()
+        );
+        assert_eq!(r.records, finals[n]["total_claims"].as_u64().unwrap());
+    }
+    // The staging ledger verified as production (the default) must not have been emitted.
+    let staging = std::fs::read(dir.join("template-ledger-0.json")).unwrap();
+    let r = verify(&staging, &file, None, &VerifyOptions::default());
+    assert!(!r.verified);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

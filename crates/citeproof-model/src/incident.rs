@@ -274,7 +274,7 @@ incident_codes! {
     ArchiveBudgetExceeded = "archive-budget-exceeded", Error, "A context request delivered more than the evidence budget, request cap or rate limit allows.";
     ArchiveExtractionRiskUnlogged = "archive-extraction-risk-unlogged", Error, "A context request that exceeded a limit is not followed by an extraction-risk record naming exactly those limits.";
     // ---- attribution ledger ----
-    LedgerSourceUntraced = "ledger-source-untraced", Error, "A ledger source reference has no `tool_call_id` naming the tool call it was captured from.";
+    LedgerSourceUntraced = "ledger-source-untraced", Error, "A ledger source reference names no `tool_call_id` in a ledger whose other sources name the tool call they were captured from.";
     LedgerSourceAfterClaim = "ledger-source-after-claim", Error, "A ledger source's `fetched_at` is later than the `recorded_at` of its claim.";
     LedgerCountMismatch = "ledger-count-mismatch", Error, "A ledger's claim counts differ from the counts of its claim records.";
     LedgerUncitedMismatch = "ledger-uncited-mismatch", Error, "A ledger's `uncited_claims` do not list exactly the required claims without a source, in order.";
@@ -289,10 +289,14 @@ incident_codes! {
     LedgerJsonlCountMismatch = "ledger-jsonl-count-mismatch", Error, "An audit export does not have exactly one record per ledger claim.";
     LedgerJsonlRecordMismatch = "ledger-jsonl-record-mismatch", Error, "An audit record differs from the ledger claim at the same position.";
     LedgerRecordUnidentified = "ledger-record-unidentified", Warning, "Audit records carry no `ledger_id`, so the records of separate requests cannot be told apart.";
-    LedgerIdReused = "ledger-id-reused", Error, "The records of one ledger id appear in more than one block of an audit file.";
+    LedgerIdReused = "ledger-id-reused", Error, "The audit records of one ledger id were appended more than once: a `seq` repeats, or records without `seq` form more than one block.";
     LedgerSourceDeduplicated = "ledger-source-deduplicated", Error, "One source identifier names two different source references in one ledger (premature deduplication).";
     LedgerApiMismatch = "ledger-api-mismatch", Error, "An `export_for_api` document differs from the ledger it exports.";
     LedgerTimestampFuture = "ledger-timestamp-future", Warning, "A ledger or audit timestamp is more than 300 seconds after the verification time.";
+    LedgerSeqBroken = "ledger-seq-broken", Error, "The `seq` numbers of one ledger's audit records skip a position, or some of its records carry `seq` and others do not.";
+    LedgerAuditFileDamaged = "ledger-audit-file-damaged", Warning, "A line of a shared audit file that is not a record of the ledger being checked is damaged; that ledger is checked on its own records.";
+    LedgerSourceMemberUndefined = "ledger-source-member-undefined", Warning, "A ledger source reference has a member the profile does not define; it is kept and compared, not interpreted.";
+    LedgerAuditEmpty = "ledger-audit-empty", Error, "An audit found no audit record (of the ledger asked for): nothing was audited.";
     // ---- citation-chain envelopes ----
     ChainVersionUnsupported = "chain-version-unsupported", Error, "A chain envelope's `apiVersion` is not `v1`.";
     ChainIdInvalid = "chain-id-invalid", Error, "A chain claim `id` is not 16 lowercase hex digits.";

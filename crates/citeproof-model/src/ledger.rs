@@ -89,17 +89,18 @@ pub struct ClaimRecord {
 }
 
 /// What a tool call returned, captured at the tool boundary: the seed's `SourceReference`
-/// (`identifier`, `category`, `endpoint`, `metadata`, `fetched_at`, exactly what
-/// `vars(entry.source)` writes) plus citeproof's `tool_call_id`, which LEDGER-002 requires in a
-/// ledger document and which the seed's own records do not carry.
+/// (`identifier`, `category`, `endpoint`, `metadata`, `fetched_at`, what `vars(entry.source)`
+/// writes) plus citeproof's optional `tool_call_id` (LEDGER-002). The seed's definition of the
+/// class is lost and its Pitfall 6 asks for "query hashes, and response snapshots", so other
+/// members are allowed (LEDGER-018): kept, compared, never interpreted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[schemars(extend("additionalProperties" = false))]
 pub struct SourceReference {
     #[schemars(length(min = 1))]
     pub identifier: String,
     #[schemars(length(min = 1))]
     pub category: String,
-    /// The tool call the source was captured from (never parsed from model text).
+    /// The tool call the source was captured from, when the producer names its tool calls
+    /// apart from the source identifier (the ACA chain step of citeproof's builder).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1))]
     pub tool_call_id: Option<String>,
@@ -119,8 +120,10 @@ pub struct SourceReference {
     )]
     #[schemars(schema_with = "nullable_object")]
     pub metadata: Option<Map<String, Value>>,
+    /// `x-` extensions and the members LEDGER-018 accepts with a warning (`query_hash`,
+    /// `snapshot_ref`, ...).
     #[serde(flatten)]
-    pub extensions: Extensions,
+    pub other: std::collections::BTreeMap<String, Value>,
 }
 
 /// The coverage gate's result (the seed's `CoverageReport` and the template's `metadata`).
@@ -147,7 +150,8 @@ pub struct Coverage {
 #[schemars(
     title = "Attribution ledger audit record",
     extend("additionalProperties" = false),
-    extend("oneOf" = [{"required": ["requires_proof"]}, {"required": ["requires_attribution"]}])
+    extend("oneOf" = [{"required": ["requires_proof"]}, {"required": ["requires_attribution"]}]),
+    extend("dependentRequired" = {"seq": ["ledger_id"]})
 )]
 pub struct AuditRecord {
     /// The ledger (request) the record belongs to; absent in the seed's own records.
@@ -157,6 +161,10 @@ pub struct AuditRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = crate::aca::CLAIM_ID_PATTERN))]
     pub claim_id: Option<String>,
+    /// The record's position in its ledger, from 0 (LEDGER-011): with it, records of several
+    /// ledgers may interleave and a replayed append is still caught. Only with `ledger_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
     pub claim: String,
     #[serde(deserialize_with = "nullable")]
     #[schemars(required, schema_with = "nullable_source")]
@@ -176,12 +184,16 @@ pub struct AuditRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(
     title = "Attribution ledger audit record, production-template form",
-    extend("additionalProperties" = false)
+    extend("additionalProperties" = false),
+    extend("dependentRequired" = {"seq": ["ledger_id"]})
 )]
 pub struct TemplateRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = LEDGER_ID_PATTERN))]
     pub ledger_id: Option<String>,
+    /// As [`AuditRecord::seq`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
     pub text: String,
     #[serde(deserialize_with = "nullable")]
     #[schemars(required, schema_with = "nullable_string")]
@@ -191,6 +203,55 @@ pub struct TemplateRecord {
     pub source_type: Option<String>,
     pub requires_proof: bool,
     pub recorded_at: Timestamp,
+    #[serde(flatten)]
+    pub extensions: Extensions,
+}
+
+/// The ledger the seed's production template returns from `validate_and_finalize()`
+/// (Configuration Template): `{"claims": [...], "metadata": {...}}`, each claim the dictionary
+/// `record_claim` built (and `_persist_audit` writes as a template-form record). The template
+/// states neither its mode nor its threshold (its `env` decides them); the verifier is told
+/// (LEDGER-019). `ledger_id` is citeproof's optional addition, as in the records.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(
+    title = "Attribution ledger, production-template form",
+    extend("additionalProperties" = false)
+)]
+pub struct TemplateLedger {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = LEDGER_ID_PATTERN))]
+    pub ledger_id: Option<String>,
+    pub claims: Vec<TemplateClaim>,
+    pub metadata: TemplateMetadata,
+    #[serde(flatten)]
+    pub extensions: Extensions,
+}
+
+/// One claim of the template ledger: `record_claim`'s dictionary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub struct TemplateClaim {
+    pub text: String,
+    #[serde(deserialize_with = "nullable")]
+    #[schemars(required, schema_with = "nullable_string")]
+    pub source_id: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    #[schemars(required, schema_with = "nullable_string")]
+    pub source_type: Option<String>,
+    pub requires_proof: bool,
+    pub recorded_at: Timestamp,
+    #[serde(flatten)]
+    pub extensions: Extensions,
+}
+
+/// `validate_and_finalize`'s `metadata`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub struct TemplateMetadata {
+    pub coverage_score: f64,
+    pub is_compliant: bool,
+    pub total_claims: u64,
+    pub validated_at: Timestamp,
     #[serde(flatten)]
     pub extensions: Extensions,
 }

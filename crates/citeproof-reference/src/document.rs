@@ -62,6 +62,9 @@ fn spec_validator(kind: DocumentKind, value: &Value) -> Option<Vec<Incident>> {
         DocumentKind::AcaDiscovery => Some(citeproof_aca::validate_discovery_value(value)),
         DocumentKind::AefEvidence => Some(citeproof_aef::validate(value)),
         DocumentKind::Ledger => Some(citeproof_ledger::validate_ledger_value(value)),
+        DocumentKind::LedgerTemplate => {
+            Some(citeproof_ledger::validate_template_ledger_value(value))
+        }
         DocumentKind::LedgerAuditRecord | DocumentKind::LedgerTemplateRecord => {
             Some(citeproof_ledger::validate_record_value(value))
         }

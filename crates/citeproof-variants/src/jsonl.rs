@@ -65,6 +65,19 @@ impl Text {
         Text::Document(jsontext::parse(text), text.to_owned())
     }
 
+    /// The content of every line that is kept as bytes (no tree: not strict I-JSON, torn, or
+    /// too long), for rewrites that must reach them too.
+    pub(crate) fn raw_lines(&mut self) -> Vec<&mut Vec<u8>> {
+        match self {
+            Text::Document(..) => Vec::new(),
+            Text::Lines(lines) => lines
+                .iter_mut()
+                .filter(|l| l.tree.is_none())
+                .map(|l| &mut l.content)
+                .collect(),
+        }
+    }
+
     pub(crate) fn trees(&mut self) -> Vec<&mut Node> {
         match self {
             Text::Document(tree, _) => tree.iter_mut().collect(),

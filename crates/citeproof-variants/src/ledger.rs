@@ -15,8 +15,11 @@
 //!   injective map (letters stay letters of their case, digits digits, other characters kept,
 //!   so the id grammars and lengths hold or fail alike), fresh ids never equal to an original
 //!   one. Every equality between ids is kept, and ids are compared with nothing else. A line
-//!   that is not strict I-JSON (not UTF-8, a duplicate member, ...) yields no record, so the
-//!   ids it may hold are read by nobody and are kept.
+//!   that is not strict I-JSON (torn, not UTF-8, a duplicate member, ...) yields no record, but
+//!   a reader attributes it to the ledger ids its bytes name (LEDGER-008: a member name
+//!   `"ledger_id"`, optional JSON whitespace, `:`, a complete unescaped id string), so the ids
+//!   found that way in its bytes ([`raw_ids`], `claim_id` too) are renamed by the same map, in
+//!   place (a fresh id has the original's length).
 
 use base64::{Engine as _, engine::general_purpose::STANDARD};
 use citeproof_conformance::{
@@ -57,11 +60,67 @@ fn export(case: &Case) -> Option<(&'static str, Vec<u8>)> {
     Some(("export_base64", bytes))
 }
 
+/// The byte ranges of the ids a line names as a reader finds them in a line it cannot parse:
+/// each member name of [`ID_MEMBERS`] in quotes, then optional JSON whitespace, `:`, optional
+/// whitespace and a complete string of the id grammar without escapes.
+fn raw_ids(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    for name in ID_MEMBERS {
+        let quoted = format!("\"{name}\"");
+        let needle = quoted.as_bytes();
+        let mut from = 0;
+        while let Some(at) = bytes
+            .get(from..)
+            .and_then(|rest| rest.windows(needle.len()).position(|w| w == needle))
+        {
+            let mut i = from + at + needle.len();
+            from = i;
+            let space = |b: Option<&u8>| matches!(b, Some(b' ' | b'\t' | b'\r' | b'\n'));
+            while space(bytes.get(i)) {
+                i += 1;
+            }
+            if bytes.get(i) != Some(&b':') {
+                continue;
+            }
+            i += 1;
+            while space(bytes.get(i)) {
+                i += 1;
+            }
+            if bytes.get(i) != Some(&b'"') {
+                continue;
+            }
+            let start = i + 1;
+            // An id has at most 128 bytes: the closing quote is looked for no further, so a
+            // line of many unclosed names costs linear time.
+            let Some(len) = bytes
+                .get(start..)
+                .and_then(|r| r.iter().take(129).position(|b| *b == b'"'))
+            else {
+                continue;
+            };
+            let id = std::str::from_utf8(&bytes[start..start + len]).unwrap_or("");
+            let ok = match name {
+                "ledger_id" => citeproof_model::ids::is_run_id(id),
+                _ => citeproof_model::ids::is_claim_id(id),
+            };
+            if ok {
+                out.push(start..start + len);
+            }
+        }
+    }
+    out
+}
+
 /// Renames the ids of every text consistently (after reserving every original id).
 fn rename_ids(texts: &mut [&mut Text], renamer: &mut Renamer, rng: &mut VariantRng) -> usize {
     for text in texts.iter_mut() {
         for tree in text.trees() {
             reserve_ids(tree, renamer);
+        }
+        for line in text.raw_lines() {
+            for range in raw_ids(line) {
+                renamer.reserve(std::str::from_utf8(&line[range]).unwrap_or(""));
+            }
         }
     }
     let mut changed = 0;
@@ -70,6 +129,17 @@ fn rename_ids(texts: &mut [&mut Text], renamer: &mut Renamer, rng: &mut VariantR
             changed += jsontext::map_strings(tree, &ID_MEMBERS, &mut |_, s| {
                 (!s.is_empty()).then(|| renamer.id(s, rng))
             });
+        }
+        for line in text.raw_lines() {
+            let mut ranges = raw_ids(line);
+            // From the end, so that the ranges before a replaced id stay where they were.
+            ranges.sort_by_key(|r| std::cmp::Reverse(r.start));
+            for range in ranges {
+                let old = String::from_utf8_lossy(&line[range.clone()]).into_owned();
+                let new = renamer.id(&old, rng);
+                line.splice(range, new.bytes());
+                changed += 1;
+            }
         }
     }
     changed
@@ -170,4 +240,21 @@ fn audit(case: &Case, rng: &mut VariantRng) -> Option<Derived> {
         }
     }
     Some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::raw_ids;
+
+    #[test]
+    fn raw_ids_are_the_ids_a_reader_attributes_a_damaged_line_to() {
+        // By hand: a torn record (spaces around `:`), an escaped name inside a string, a torn
+        // id, a claim id; the ranges are the ids' bytes.
+        let line = br#"{"claim":"see \"ledger_id\":\"run-d\"","ledger_id" : "run-a","claim_id":"c-1","x":{"ledger_id":"run-"#;
+        let got: Vec<&str> = raw_ids(line)
+            .into_iter()
+            .map(|r| std::str::from_utf8(&line[r]).unwrap_or(""))
+            .collect();
+        assert_eq!(got, ["run-a", "c-1"]);
+    }
 }

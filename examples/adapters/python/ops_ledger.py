@@ -1,5 +1,10 @@
-"""Attribution ledger (docs/PROFILE.md LEDGER-001 to LEDGER-017): `ledger-verify` and
-`ledger-audit`, written from the profile with the standard library only."""
+"""Attribution ledger (docs/PROFILE.md LEDGER-001 to LEDGER-020): `ledger-verify` and
+`ledger-audit`, written from the profile with the standard library only.
+
+The audit file is shared by many requests (LEDGER-008): every line that yields no record is
+kept as "damage" with its owner (nobody, no known ledger, the records without an id, or the
+ledger ids its bytes name), and each check decides whether it is its own (an error) or
+elsewhere (the warning `ledger-audit-file-damaged`)."""
 
 import base64
 import re
@@ -14,6 +19,9 @@ SKEW = 300
 _TS = re.compile(r"(000[1-9]|00[1-9]\d|0[1-9]\d{2}|[1-9]\d{3})-\d{2}-\d{2}T\d{2}:\d{2}:[0-5]\d(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})")
 _RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
 _CLAIM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
+# LEDGER-008: a member name "ledger_id", optional JSON whitespace, ':', a complete unescaped id.
+_NAMED_ID = re.compile(rb'"ledger_id"[ \t\r\n]*:[ \t\r\n]*"([A-Za-z0-9][A-Za-z0-9._:-]{0,127})"')
+_SOURCE_MEMBERS = {"identifier", "category", "tool_call_id", "fetched_at", "endpoint", "metadata"}
 
 
 class Findings:
@@ -108,11 +116,11 @@ def nullable_string(obj, k, f, max_bytes=None):
 
 
 def source_ok(s, f):
+    """LEDGER-001 and -018: members beyond the profile's are allowed (and reported by the caller)."""
     if not isinstance(s, dict):
         f.error("schema-violation")
         return False
-    ok = members(s, {"identifier", "category", "tool_call_id", "fetched_at", "endpoint", "metadata"},
-                 ["identifier", "category", "fetched_at"], f)
+    ok = members(s, set(s), ["identifier", "category", "fetched_at"], f)
     ok &= string(s, "identifier", f, 1) & string(s, "category", f, 1) & string(s, "tool_call_id", f, 1)
     ok &= timestamp(s, "fetched_at", f) & nullable_string(s, "endpoint", f, 2048)
     if s.get("metadata") is not None and not isinstance(s["metadata"], dict):
@@ -121,8 +129,30 @@ def source_ok(s, f):
     return ok
 
 
+def undefined(s):
+    """Members of a source neither defined by LEDGER-001 nor x- (LEDGER-018)."""
+    if not isinstance(s, dict):
+        return []
+    return [k for k in s if k not in _SOURCE_MEMBERS and not k.startswith("x-")]
+
+
 def canon(v):
     return strict_json.canonicalize(v)
+
+
+def source_key(s):
+    """The comparison form of a source: fetched_at as an instant (JSON-005), the rest as JSON."""
+    if not isinstance(s, dict):
+        return canon(s)
+    t = dict(s)
+    t["fetched_at"] = list(instant(s["fetched_at"]))
+    return canon(t)
+
+
+def same_instant(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return instant(a) == instant(b)
 
 
 def coverage(claims, threshold):
@@ -141,65 +171,80 @@ def threshold_ok(mode, t):
 
 # ---- the audit file ----
 
-def read_file(data, f):
-    """Returns (records, lines read, set of ids of unreadable records, reused ids)."""
+class Damage:
+    def __init__(self, codes, owner, ids=()):
+        self.codes, self.owner, self.ids = list(codes), owner, list(ids)
+
+    def own(self, target, unknown_is_own):
+        """Whether a check of ledger `target` (None: the records without an id) counts it."""
+        if self.owner == "ids":
+            return target is not None and target in self.ids
+        if self.owner == "unidentified":
+            return target is None
+        return self.owner == "unknown" and unknown_is_own
+
+
+def named(raw, codes):
+    ids = list(dict.fromkeys(m.group(1).decode() for m in _NAMED_ID.finditer(raw)))
+    return Damage(codes, "ids" if ids else "unknown", ids)
+
+
+def read_file(data):
+    """Returns (entries in file order: records and Damage, file-level error codes)."""
     if len(data) > MAX_FILE:
-        f.error("ledger-jsonl-too-large")
-        return [], 0, set(), set()
+        return [], ["ledger-jsonl-too-large"]
+    entries, file_errors, objects = [], [], 0
     if data.startswith(b"\xef\xbb\xbf"):
-        f.error("ledger-jsonl-malformed")
+        entries.append(Damage(["ledger-jsonl-malformed"], "nobody"))
         data = data[3:]
     parts = data.split(b"\n")
     last = parts.pop()
-    if last:
-        f.error("ledger-jsonl-malformed")  # torn last line
-    values = []
+    stopped = False
     for raw in parts:
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         if not raw:
-            f.error("ledger-jsonl-malformed")
+            entries.append(Damage(["ledger-jsonl-malformed"], "nobody"))
             continue
         if len(raw) > MAX_LINE:
-            f.error("ledger-jsonl-too-large")
+            entries.append(named(raw, ["ledger-jsonl-too-large"]))
             continue
-        if len(values) >= MAX_RECORDS:
-            f.error("ledger-jsonl-too-large")
+        if objects >= MAX_RECORDS:
+            file_errors.append("ledger-jsonl-too-large")
+            stopped = True
             break
         try:
             v = strict_json.parse(raw)
         except strict_json.JsonError as e:
-            f.error(e.code)
+            entries.append(named(raw, [e.code]))
             continue
         if not isinstance(v, dict):
-            f.error("ledger-jsonl-malformed")
+            entries.append(Damage(["ledger-jsonl-malformed"], "nobody"))
             continue
-        values.append(v)
-    records, unreadable = [], set()
-    for v in values:
-        r = read_record(v, f)
-        if r is None:
-            if isinstance(v.get("ledger_id"), str):
-                unreadable.add(v["ledger_id"])
+        objects += 1
+        g = Findings()
+        r = read_record(v, g)
+        if r is not None:
+            entries.append(r)
+        elif "ledger_id" not in v:
+            entries.append(Damage(g.errors, "unidentified"))
+        elif isinstance(v["ledger_id"], str):
+            entries.append(Damage(g.errors, "ids", [v["ledger_id"]]))
         else:
-            records.append(r)
-    reused, closed, current = set(), set(), None
-    for r in records:
-        if r["ledger_id"] != current:
-            if current is not None:
-                closed.add(current)
-            if r["ledger_id"] is not None and r["ledger_id"] in closed:
-                reused.add(r["ledger_id"])
-            current = r["ledger_id"]
-    return records, len(values), unreadable, reused
+            entries.append(Damage(g.errors, "unknown"))
+    if last and not stopped:
+        entries.append(named(last, ["ledger-jsonl-malformed"]))  # a torn last line
+    return entries, file_errors
 
 
 def read_record(v, f):
     g = Findings()
     template = "claim" not in v and "text" in v
     ident(v, "ledger_id", _RUN_ID, g)
+    if "seq" in v and not (is_int(v["seq"]) and v["seq"] >= 0 and "ledger_id" in v):
+        g.error("schema-violation")
     if template:
-        members(v, {"ledger_id", "text", "source_id", "source_type", "requires_proof", "recorded_at"},
+        members(v, {"ledger_id", "seq", "text", "source_id", "source_type", "requires_proof", "recorded_at"},
                 ["text", "source_id", "source_type", "requires_proof", "recorded_at"], g)
         string(v, "text", g)
         nullable_string(v, "source_id", g)
@@ -208,8 +253,8 @@ def read_record(v, f):
             g.error("schema-violation")
         timestamp(v, "recorded_at", g)
     else:
-        members(v, {"ledger_id", "claim_id", "claim", "source", "requires_proof", "requires_attribution",
-                    "logged_at"}, ["claim", "source", "logged_at"], g)
+        members(v, {"ledger_id", "seq", "claim_id", "claim", "source", "requires_proof",
+                    "requires_attribution", "logged_at"}, ["claim", "source", "logged_at"], g)
         ident(v, "claim_id", _CLAIM_ID, g)
         string(v, "claim", g)
         names = [k for k in ("requires_proof", "requires_attribution") if k in v]
@@ -222,17 +267,43 @@ def read_record(v, f):
         f.error(c)
     if g.errors:
         return None
+    common = {"ledger_id": v.get("ledger_id"), "seq": v.get("seq")}
     if template:
         key = (v["source_id"], v["source_type"]) if v["source_id"] is not None else None
-        return {"ledger_id": v.get("ledger_id"), "form": "template", "claim": v["text"],
-                "requires": v["requires_proof"], "cited": v["source_id"] is not None, "key": key,
-                "source_id": v["source_id"], "source_type": v["source_type"], "times": [v["recorded_at"]]}
+        return dict(common, form="template", claim=v["text"], requires=v["requires_proof"],
+                    cited=v["source_id"] is not None, key=key, source_id=v["source_id"],
+                    source_type=v["source_type"], recorded_at=v["recorded_at"], undefined=[],
+                    times=[v["recorded_at"]])
     req = v["requires_proof"] if "requires_proof" in v else v["requires_attribution"]
     src = v["source"]
-    return {"ledger_id": v.get("ledger_id"), "form": "export", "claim": v["claim"], "requires": req,
-            "cited": src is not None, "key": (src["identifier"], canon(src)) if src is not None else None,
-            "source": src, "claim_id": v.get("claim_id"),
-            "times": [v["logged_at"]] + ([src["fetched_at"]] if src is not None else [])}
+    return dict(common, form="export", claim=v["claim"], requires=req, cited=src is not None,
+                key=(src["identifier"], source_key(src)) if src is not None else None, source=src,
+                claim_id=v.get("claim_id"), undefined=undefined(src),
+                times=[v["logged_at"]] + ([src["fetched_at"]] if src is not None else []))
+
+
+def records(entries):
+    return [e for e in entries if isinstance(e, dict)]
+
+
+def sequence_problem(recs):
+    """LEDGER-011 for the records of one ledger id, in file order: the first problem, or None.
+    `recs` are (index among all records, record)."""
+    if any(r["seq"] is not None for _, r in recs):
+        for position, (_, r) in enumerate(recs):
+            if r["seq"] is None or r["seq"] > position:
+                return "ledger-seq-broken"
+            if r["seq"] < position:
+                return "ledger-id-reused"
+        return None
+    for (k, _), (k2, _) in zip(recs, recs[1:]):
+        if k2 != k + 1:
+            return "ledger-id-reused"
+    return None
+
+
+def records_of(entries, ledger_id):
+    return [(k, r) for k, r in enumerate(records(entries)) if r["ledger_id"] == ledger_id]
 
 
 def dedup(keys, f):
@@ -267,37 +338,70 @@ def audit(input):
     threshold = input.get("threshold", 1.0 if mode == "strict" else 0.90)
     if not threshold_ok(mode, threshold):
         f.error("ledger-threshold-invalid")
-    records, _, _, reused = read_file(file_bytes(input), f)
+    entries, file_errors = read_file(file_bytes(input))
+    for c in file_errors:
+        f.error(c)
+    target = input.get("ledger_id")
     groups, order = {}, []
-    for r in records:
-        if "ledger_id" in input and r["ledger_id"] != input["ledger_id"]:
+    for r in records(entries):
+        if target is not None and r["ledger_id"] != target:
             continue
         if r["ledger_id"] not in groups:
             groups[r["ledger_id"]] = []
             order.append(r["ledger_id"])
         groups[r["ledger_id"]].append(r)
+    damaged_ledgers = set()
+    for d in entries:
+        if not isinstance(d, Damage):
+            continue
+        if target is None or d.own(target, True):
+            for c in d.codes:
+                f.error(c)
+            damaged_ledgers.update(d.ids if d.owner == "ids" else [None] if d.owner == "unidentified" else [])
+        else:
+            f.warn("ledger-audit-file-damaged")
     out = []
     for key in order:
         recs = groups[key]
         if key is None:
             f.warn("ledger-record-unidentified")
-        elif key in reused:
-            f.error("ledger-id-reused")
+        else:
+            problem = sequence_problem(records_of(entries, key))
+            # A damaged record of the ledger is reported instead of the hole it leaves in seq.
+            if problem and not (problem == "ledger-seq-broken" and key in damaged_ledgers):
+                f.error(problem)
         dedup([r["key"] for r in recs], f)
+        if any(r["undefined"] for r in recs):
+            f.warn("ledger-source-member-undefined")
         future([t for r in recs for t in r["times"]], input.get("now"), f)
         out.append(dict({"ledger_id": key}, **coverage([(r["claim"], r["requires"], r["cited"]) for r in recs],
                                                         threshold)))
+    if not out and not file_errors:
+        f.error("ledger-audit-empty")  # LEDGER-020
     return f, {"ledgers": out}
 
 
-# ---- the ledger document ----
+# ---- the ledger documents ----
+
+def gate(computed, declared_compliant, mode, t, emitted, f):
+    """LEDGER-005 to -007 and -014."""
+    if not threshold_ok(mode, t):
+        f.error("ledger-threshold-invalid")
+    elif mode == "lenient" and t < 0.9:
+        f.warn("ledger-threshold-low")
+    if declared_compliant != computed["is_compliant"]:
+        f.error("ledger-compliance-mismatch")
+    if emitted and not computed["is_compliant"]:
+        if mode == "strict":
+            f.error("ledger-below-threshold")
+        else:
+            f.warn("ledger-coverage-low")
+
 
 def check_ledger(doc, emitted, now, f):
-    """Returns the claims [(text, requires, source, claim_id)] and ledger id, or None."""
+    """citeproof's ledger (LEDGER-001). Returns {ledger_id, claims: [{text, requires, source,
+    claim_id, identifier, category, recorded_at}]}, or None when its shape does not hold."""
     g = Findings()
-    if not isinstance(doc, dict):
-        f.error("schema-violation")
-        return None
     names = ["ledger_version", "ledger_id", "mode", "threshold", "claims", "coverage"]
     members(doc, set(names), names, g)
     if "ledger_version" in doc and doc["ledger_version"] != "1":
@@ -349,16 +453,20 @@ def check_ledger(doc, emitted, now, f):
         return None
     mode, t = doc["mode"], doc["threshold"]
     computed = coverage([(c["text"], c["requires_attribution"], c["source"] is not None) for c in claims], t)
+    sources = [c["source"] for c in claims if c["source"] is not None]
+    traced = any("tool_call_id" in s for s in sources)
     seen = {}
     for c in claims:
         s = c["source"]
         if s is None:
             continue
-        if "tool_call_id" not in s:
-            f.error("ledger-source-untraced")
+        if traced and "tool_call_id" not in s:
+            f.error("ledger-source-untraced")  # LEDGER-002: traced ledgers trace every source
         if instant(s["fetched_at"]) > instant(c["recorded_at"]):
             f.error("ledger-source-after-claim")
-        k = canon(s)
+        if undefined(s):
+            f.warn("ledger-source-member-undefined")
+        k = source_key(s)
         if s["identifier"] in seen and seen[s["identifier"]] != k:
             f.error("ledger-source-deduplicated")
         seen.setdefault(s["identifier"], k)
@@ -369,24 +477,70 @@ def check_ledger(doc, emitted, now, f):
         f.error("ledger-uncited-mismatch")
     if cov["coverage_score"] != computed["coverage_score"]:
         f.error("ledger-coverage-mismatch")
-    if not threshold_ok(mode, t):
-        f.error("ledger-threshold-invalid")
-    elif mode == "lenient" and t < 0.9:
-        f.warn("ledger-threshold-low")
-    if cov["is_compliant"] != computed["is_compliant"]:
-        f.error("ledger-compliance-mismatch")
-    if emitted and not computed["is_compliant"]:
-        if mode == "strict":
-            f.error("ledger-below-threshold")
-        else:
-            f.warn("ledger-coverage-low")
+    gate(computed, cov["is_compliant"], mode, t, emitted, f)
     times = []
     for c in claims:
         times.append(c["recorded_at"])
         if c["source"] is not None:
             times.append(c["source"]["fetched_at"])
     future(times, now, f)
-    return doc["ledger_id"], claims
+    return {"ledger_id": doc["ledger_id"], "template": False, "claims": [
+        {"text": c["text"], "requires": c["requires_attribution"], "source": c["source"],
+         "claim_id": c.get("claim_id"), "recorded_at": c["recorded_at"],
+         "identifier": c["source"]["identifier"] if c["source"] else None,
+         "category": c["source"]["category"] if c["source"] else None} for c in claims]}
+
+
+def check_template(doc, mode, t, emitted, now, f):
+    """The seed template's validate_and_finalize() ledger (LEDGER-019)."""
+    g = Findings()
+    members(doc, {"ledger_id", "claims", "metadata"}, ["claims", "metadata"], g)
+    ident(doc, "ledger_id", _RUN_ID, g)
+    claims = doc.get("claims", [])
+    if not isinstance(claims, list):
+        g.error("schema-violation")
+        claims = []
+    names = ["text", "source_id", "source_type", "requires_proof", "recorded_at"]
+    for c in claims:
+        if not isinstance(c, dict):
+            g.error("schema-violation")
+            continue
+        members(c, set(names), names, g)
+        string(c, "text", g)
+        nullable_string(c, "source_id", g)
+        nullable_string(c, "source_type", g)
+        if "requires_proof" in c and not isinstance(c["requires_proof"], bool):
+            g.error("schema-violation")
+        timestamp(c, "recorded_at", g)
+    meta = doc.get("metadata")
+    if not isinstance(meta, dict):
+        g.error("schema-violation")
+    else:
+        mnames = ["coverage_score", "is_compliant", "total_claims", "validated_at"]
+        members(meta, set(mnames), mnames, g)
+        if "coverage_score" in meta and not is_num(meta["coverage_score"]):
+            g.error("schema-violation")
+        if "is_compliant" in meta and not isinstance(meta["is_compliant"], bool):
+            g.error("schema-violation")
+        if "total_claims" in meta and not (is_int(meta["total_claims"]) and meta["total_claims"] >= 0):
+            g.error("schema-violation")
+        timestamp(meta, "validated_at", g)
+    for c in g.errors:
+        f.error(c)
+    if g.errors:
+        return None
+    computed = coverage([(c["text"], c["requires_proof"], c["source_id"] is not None) for c in claims], t)
+    if meta["total_claims"] != len(claims):
+        f.error("ledger-count-mismatch")
+    if meta["coverage_score"] != computed["coverage_score"]:
+        f.error("ledger-coverage-mismatch")
+    gate(computed, meta["is_compliant"], mode, t, emitted, f)
+    dedup([(c["source_id"], c["source_type"]) if c["source_id"] is not None else None for c in claims], f)
+    future([c["recorded_at"] for c in claims], now, f)
+    return {"ledger_id": doc.get("ledger_id"), "template": True, "claims": [
+        {"text": c["text"], "requires": c["requires_proof"], "source": None, "claim_id": None,
+         "recorded_at": c["recorded_at"], "identifier": c["source_id"], "category": c["source_type"]}
+        for c in claims]}
 
 
 def check_api(api, ledger, f):
@@ -416,52 +570,122 @@ def check_api(api, ledger, f):
         f.error(c)
     if g.errors or ledger is None:
         return
-    ledger_id, claims = ledger
-    if "ledger_id" in api and api["ledger_id"] != ledger_id:
+    claims = ledger["claims"]
+    if "ledger_id" in api and api["ledger_id"] != ledger["ledger_id"]:
         f.error("ledger-api-mismatch")
     if api["output_summary"] != " ".join(c["text"] for c in claims) or len(entries) != len(claims):
         f.error("ledger-api-mismatch")
         return
     for e, c in zip(entries, claims):
         s = c["source"]
-        want = [c["text"], s["identifier"] if s else None, s["category"] if s else None,
-                s["fetched_at"] if s else None]
-        if [e[n] for n in names] != want:
+        if [e["claim"], e["source_id"], e["source_category"]] != [c["text"], c["identifier"], c["category"]] \
+                or not same_instant(e["timestamp"], s["fetched_at"] if s else None):
             f.error("ledger-api-mismatch")
+
+
+def same_record(r, c, template):
+    """LEDGER-009: a record against its claim."""
+    same = r["claim"] == c["text"] and r["requires"] == c["requires"]
+    if r["form"] == "export":
+        if template:
+            s = r["source"] or {}
+            same = same and s.get("identifier") == c["identifier"] and s.get("category") == c["category"]
+        else:
+            same = same and (source_key(r["source"]) if r["source"] else None) == \
+                (source_key(c["source"]) if c["source"] else None)
+        if r.get("claim_id") is not None or c.get("claim_id") is not None:
+            same = same and r.get("claim_id") == c.get("claim_id")
+    else:
+        same = same and r["source_id"] == c["identifier"] and r["source_type"] == c["category"] \
+            and same_instant(r["recorded_at"], c["recorded_at"])
+    return same
+
+
+def compare(mine, ledger, f):
+    claims = ledger["claims"]
+    if len(mine) != len(claims):
+        f.error("ledger-jsonl-count-mismatch")
+        return
+    for r, c in zip(mine, claims):
+        if not same_record(r, c, ledger["template"]):
+            f.error("ledger-jsonl-record-mismatch")
+
+
+def template_block(entries, ledger, f):
+    """LEDGER-019: the consecutive id-less template-form lines from the first claim's recorded_at."""
+    claims = ledger["claims"]
+    n = len(claims)
+    if n == 0:
+        return None
+    is_t = [isinstance(e, dict) and e["ledger_id"] is None and e["form"] == "template" for e in entries]
+    starts = [k for k, e in enumerate(entries) if is_t[k] and same_instant(e["recorded_at"], claims[0]["recorded_at"])]
+    if not starts:
+        f.error("ledger-jsonl-count-mismatch")
+        return None
+
+    def block(k):
+        out = []
+        for j in range(k, min(k + n, len(entries))):
+            if not is_t[j]:
+                break
+            out.append(entries[j])
+        return out
+    whole = [b for b in map(block, starts) if len(b) == n and all(same_record(r, c, True) for r, c in zip(b, claims))]
+    if len(whole) > 1:
+        f.error("ledger-id-reused")
+        return None
+    return whole[0] if whole else block(starts[0])
 
 
 def verify(input):
     f = Findings()
+    emitted = input.get("emitted", True)
+    ledger = None
     try:
         doc = strict_json.parse(input["ledger"])
-        ledger = check_ledger(doc, input.get("emitted", True), input.get("now"), f)
+        if not isinstance(doc, dict):
+            f.error("schema-violation")
+        elif "metadata" in doc and "ledger_version" not in doc:
+            mode = input.get("mode", "strict")
+            t = input.get("threshold", 1.0 if mode == "strict" else 0.90)
+            ledger = check_template(doc, mode, t, emitted, input.get("now"), f)
+        else:
+            if "mode" in input or "threshold" in input:
+                raise ValueError("`mode` and `threshold` are for a template ledger")
+            ledger = check_ledger(doc, emitted, input.get("now"), f)
     except strict_json.JsonError as e:
         f.error(e.code)
-        ledger = None
-    records, lines, unreadable, reused = read_file(file_bytes(input), f)
+    entries, file_errors = read_file(file_bytes(input))
+    for c in file_errors:
+        f.error(c)
     if ledger is not None:
-        ledger_id, claims = ledger
-        mine = [r for r in records if r["ledger_id"] == ledger_id]
-        if ledger_id in unreadable:
-            pass
-        elif ledger_id in reused:
-            f.error("ledger-id-reused")
-        elif len(mine) != len(claims):
-            f.error("ledger-jsonl-count-mismatch")
+        target = ledger["ledger_id"]
+        mine = None
+        if target is None:
+            for d in entries:
+                if isinstance(d, Damage):
+                    f.warn("ledger-audit-file-damaged")
+            mine = template_block(entries, ledger, f)
         else:
-            for r, c in zip(mine, claims):
-                same = r["claim"] == c["text"] and r["requires"] == c["requires_attribution"]
-                if r["form"] == "export":
-                    same = same and canon(r["source"]) == canon(c["source"])
-                    if r.get("claim_id") is not None or c.get("claim_id") is not None:
-                        same = same and r.get("claim_id") == c.get("claim_id")
+            own = False
+            for d in entries:
+                if isinstance(d, Damage):
+                    if d.own(target, False):
+                        own = True
+                        for c in d.codes:
+                            f.error(c)
+                    else:
+                        f.warn("ledger-audit-file-damaged")
+            if not own and not file_errors:
+                indexed = records_of(entries, target)
+                problem = sequence_problem(indexed)
+                if problem:
+                    f.error(problem)
                 else:
-                    s = c["source"]
-                    same = same and r["source_id"] == (s["identifier"] if s else None) \
-                        and r["source_type"] == (s["category"] if s else None)
-                if not same:
-                    f.error("ledger-jsonl-record-mismatch")
-        future([t for r in mine for t in r["times"]], input.get("now"), f)
+                    mine = [r for _, r in indexed]
+        if mine is not None:
+            compare(mine, ledger, f)
+            future([t for r in mine for t in r["times"]], input.get("now"), f)
     if "api" in input:
         try:
             check_api(strict_json.parse(input["api"]), ledger, f)

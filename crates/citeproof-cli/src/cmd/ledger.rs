@@ -2,11 +2,16 @@
 //!
 //! - `audit FILE.jsonl [--ledger-id ID] [--mode strict|lenient] [--threshold T] [--now T]
 //!   [--json]`: the coverage of every ledger in an append-only audit file (the seed's own
-//!   records included), like the seed's `audit_coverage` / `summary()`; exit 0 when the file is
-//!   well-formed and every ledger reaches the threshold, 1 otherwise, 2 on usage errors.
-//! - `verify LEDGER.json --audit FILE.jsonl [--api API.json] [--emitted] [--now T] [--json]`: the
-//!   ledger document, the records of its id in the audit file, its `export_for_api` dictionary;
-//!   exit 0 when verified, 1 when not, 2 on usage errors.
+//!   records included), like the seed's `audit_coverage` / `summary()`; exit 0 when at least
+//!   one ledger was audited, the file (or, with `--ledger-id`, that ledger's records) is
+//!   well-formed and every ledger reaches the threshold; 1 otherwise (an empty file audits
+//!   nothing: LEDGER-020); 2 on usage errors.
+//! - `verify LEDGER.json --audit FILE.jsonl [--api API.json] [--refused] [--mode M]
+//!   [--threshold T] [--now T] [--json]`: the ledger document (citeproof's, or the seed
+//!   template's `validate_and_finalize()` result, whose mode `--mode`/`--threshold` give), its
+//!   records in the audit file, its `export_for_api` dictionary; presented as emitted unless
+//!   `--refused`, like the adapter operation; exit 0 when verified, 1 when not, 2 on usage
+//!   errors.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -14,10 +19,12 @@ use std::process::ExitCode;
 use citeproof_ledger::jsonl::MAX_FILE_BYTES;
 use citeproof_ledger::verify::{Subject, VerifyReport};
 use citeproof_ledger::{
-    AuditOptions, AuditReport, VerifyOptions, audit, threshold_problem, verify,
+    AuditOptions, AuditReport, LENIENT_DEFAULT_THRESHOLD, STRICT_THRESHOLD, TemplateConfig,
+    VerifyOptions, audit, threshold_problem, verify,
 };
 use citeproof_model::json::MAX_DOCUMENT_BYTES;
 use citeproof_model::ledger::LedgerMode;
+use citeproof_model::{Incident, IncidentCode, Severity};
 
 use crate::cmd::Failure;
 use crate::input::display;
@@ -74,15 +81,28 @@ struct VerifyArgs {
     /// The ledger's `export_for_api` dictionary (JSON), to check against it.
     #[arg(long)]
     api: Option<String>,
-    /// The ledger is that of an emitted response: a strict ledger below its threshold is then
-    /// an error (LEDGER-006). Without it, the ledger is checked as a record kept for audit.
-    #[arg(long)]
+    /// The ledger is that of an emitted response (the default): a strict ledger below its
+    /// threshold is an error (LEDGER-006).
+    #[arg(long, conflicts_with = "refused")]
     emitted: bool,
+    /// The ledger is the record of a refused response, kept for audit: a strict ledger below
+    /// its threshold is then not an error.
+    #[arg(long)]
+    refused: bool,
+    /// The mode of a template ledger (`validate_and_finalize()` result), which does not state
+    /// it: `strict` (threshold 1; the default) or `lenient` (0.90 unless --threshold).
+    #[arg(long, value_enum)]
+    mode: Option<Mode>,
+    /// The threshold of a template ledger: exactly 1 in strict mode; more than 0 and at most 1
+    /// in lenient mode.
+    #[arg(long)]
+    threshold: Option<f64>,
     /// Verification time, Unix seconds (default: now), for timestamps in the future.
     #[arg(long)]
     now: Option<i64>,
     /// Print JSON: `command`, `ok`, `incidents` (each with `file`: ledger, audit or api),
-    /// `verified`, `ledger_id`, `emitted`, `coverage`, `records`.
+    /// `verified`, `kind` (`ledger` or `ledger-template`), `ledger_id`, `emitted`, `coverage`,
+    /// `records`.
     #[arg(long)]
     json: bool,
 }
@@ -126,19 +146,14 @@ fn run_audit(a: AuditArgs) -> Result<ExitCode, Failure> {
     options.now = Some(a.now.unwrap_or_else(crate::cmd::now));
     let bytes = read_capped(&a.file, MAX_FILE_BYTES)?;
     let report = audit(&bytes, &options);
-    if let Some(id) = &a.ledger_id
-        && report.ledgers.is_empty()
-        && !report.has_errors()
-    {
-        return Err(Failure::Invalid(format!(
-            "{} holds no record of ledger `{id}`",
-            display(&a.file)
-        )));
-    }
     if a.json {
         crate::out::json_report("ledger audit", report.ok, &report.incidents, &report)?;
     } else {
-        crate::out::print(&readable_audit(display(&a.file), &report))?;
+        crate::out::print(&readable_audit(
+            display(&a.file),
+            a.ledger_id.as_deref(),
+            &report,
+        ))?;
     }
     Ok(if report.ok {
         ExitCode::SUCCESS
@@ -147,7 +162,11 @@ fn run_audit(a: AuditArgs) -> Result<ExitCode, Failure> {
     })
 }
 
-fn readable_audit(file: &str, r: &AuditReport) -> String {
+fn has_errors(incidents: &[Incident]) -> bool {
+    incidents.iter().any(|i| i.severity == Severity::Error)
+}
+
+fn readable_audit(file: &str, target: Option<&str>, r: &AuditReport) -> String {
     let mode = match r.mode {
         LedgerMode::Strict => "strict",
         LedgerMode::Lenient => "lenient",
@@ -158,29 +177,48 @@ fn readable_audit(file: &str, r: &AuditReport) -> String {
         r.ledgers.len(),
         r.threshold
     );
+    // With an error anywhere, a ledger's numbers are only what its readable records give: a
+    // damaged line may have been one of its records. They are then printed without the
+    // seed's "Compliant:" wording, so no line says more than the verdict.
+    let established = !r.has_errors();
     for l in &r.ledgers {
         let name = l
             .ledger_id
             .as_deref()
             .map_or_else(|| "(no ledger id)".to_owned(), |id| format!("`{id}`"));
+        let exempt = if l.exempt_claims > 0 {
+            format!(" | {} exempt", l.exempt_claims)
+        } else {
+            String::new()
+        };
+        let head = if has_errors(&l.incidents) {
+            " - NOT OK (errors below)"
+        } else {
+            ""
+        };
         out.push_str(&format!(
-            "ledger {name}: {} records from line {}\n  {} | coverage {}{}\n",
-            l.records,
-            l.first_line,
-            l.summary,
-            l.coverage.coverage_score,
-            if l.exempt_claims > 0 {
-                format!(" | {} exempt", l.exempt_claims)
-            } else {
-                String::new()
-            }
+            "ledger {name}: {} records from line {}{head}\n",
+            l.records, l.first_line
         ));
-        out.push_str(&format!(
-            "  seed audit_coverage: Coverage: {}/{} | Compliant: {}\n",
-            l.audit_coverage.cited_claims,
-            l.audit_coverage.total_claims,
-            l.audit_coverage.is_compliant
-        ));
+        if established {
+            out.push_str(&format!(
+                "  {} | coverage {}{exempt}\n  seed audit_coverage: Coverage: {}/{} | Compliant: {}\n",
+                l.summary,
+                l.coverage.coverage_score,
+                l.audit_coverage.cited_claims,
+                l.audit_coverage.total_claims,
+                l.audit_coverage.is_compliant
+            ));
+        } else {
+            out.push_str(&format!(
+                "  coverage not established: its readable records give {}/{} cited, score {}{exempt} (seed audit_coverage {}/{})\n",
+                l.coverage.cited_claims,
+                l.coverage.required_claims,
+                l.coverage.coverage_score,
+                l.audit_coverage.cited_claims,
+                l.audit_coverage.total_claims
+            ));
+        }
         for (text, line) in l.coverage.uncited_claims.iter().zip(&l.uncited_lines) {
             out.push_str(&format!("  uncited (line {line}): {text:?}\n"));
         }
@@ -194,13 +232,42 @@ fn readable_audit(file: &str, r: &AuditReport) -> String {
             out.push_str(&format!("  {i}\n"));
         }
     }
-    out.push_str(if r.ok {
-        "-> OK: well-formed, every ledger compliant\n"
+    let subject = target.map_or_else(|| "every ledger".to_owned(), |id| format!("ledger `{id}`"));
+    let elsewhere = r
+        .incidents
+        .iter()
+        .filter(|i| i.code == IncidentCode::LedgerAuditFileDamaged)
+        .count();
+    let verdict = if r.ledgers.is_empty() {
+        let errors_besides = r
+            .incidents
+            .iter()
+            .any(|i| i.severity == Severity::Error && i.code != IncidentCode::LedgerAuditEmpty);
+        if errors_besides {
+            "-> NOT OK: the audit file has errors, and no record was audited".to_owned()
+        } else {
+            match target {
+                Some(id) => {
+                    format!("-> NOTHING AUDITED: no record of ledger `{id}`; nothing was verified")
+                }
+                None => {
+                    "-> NOTHING AUDITED: the file holds no record; nothing was verified".to_owned()
+                }
+            }
+        }
+    } else if r.ok && elsewhere > 0 {
+        format!(
+            "-> OK: {subject} compliant; {elsewhere} damaged line(s) of other ledgers, reported above"
+        )
+    } else if r.ok {
+        format!("-> OK: well-formed, {subject} compliant")
     } else if r.has_errors() {
-        "-> NOT OK: the audit file has errors\n"
+        "-> NOT OK: the audit file has errors; no coverage above is established".to_owned()
     } else {
-        "-> NOT OK: a ledger is below the threshold\n"
-    });
+        "-> NOT OK: a ledger is below the threshold".to_owned()
+    };
+    out.push_str(&verdict);
+    out.push('\n');
     out
 }
 
@@ -211,12 +278,19 @@ fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
         Some(p) => Some(read_capped(p, MAX_DOCUMENT_BYTES)?),
         None => None,
     };
+    let template = template_config(&a)?;
     let options = VerifyOptions {
-        emitted: a.emitted,
+        emitted: !a.refused,
         now: Some(a.now.unwrap_or_else(crate::cmd::now)),
+        template,
         ..VerifyOptions::default()
     };
     let report = verify(&ledger, &audit_file, api.as_deref(), &options);
+    if template.is_some() && report.kind == Some("ledger") {
+        return Err(Failure::Usage(
+            "--mode and --threshold are for a template ledger; this ledger states its own".into(),
+        ));
+    }
     if a.json {
         crate::out::json_report("ledger verify", report.verified, &report.incidents, &report)?;
     } else {
@@ -229,15 +303,37 @@ fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
     })
 }
 
+/// `--mode` and `--threshold` of a template ledger, refused as `ledger audit` refuses them.
+fn template_config(a: &VerifyArgs) -> Result<Option<TemplateConfig>, Failure> {
+    if a.mode.is_none() && a.threshold.is_none() {
+        return Ok(None);
+    }
+    let (mode, default) = match a.mode.unwrap_or(Mode::Strict) {
+        Mode::Strict => (LedgerMode::Strict, STRICT_THRESHOLD),
+        Mode::Lenient => (LedgerMode::Lenient, LENIENT_DEFAULT_THRESHOLD),
+    };
+    let threshold = a.threshold.unwrap_or(default);
+    if let Some(reason) = threshold_problem(mode, threshold) {
+        return Err(Failure::Usage(format!(
+            "--threshold {threshold}: {reason} [ledger-threshold-invalid]"
+        )));
+    }
+    Ok(Some(TemplateConfig { mode, threshold }))
+}
+
 fn readable_verify(a: &VerifyArgs, r: &VerifyReport) -> String {
+    let what = match (r.kind, r.ledger_id.as_deref()) {
+        (_, Some(id)) => format!("ledger id {id}"),
+        (Some("ledger-template"), None) => "template ledger, no ledger id".to_owned(),
+        _ => "unreadable".to_owned(),
+    };
     let mut out = format!(
-        "ledger: {} (ledger id {}, {})\naudit file: {} ({} record(s) of this ledger)\n",
+        "ledger: {} ({what}, {})\naudit file: {} ({} record(s) of this ledger)\n",
         display(&a.ledger),
-        r.ledger_id.as_deref().unwrap_or("unknown"),
         if r.emitted {
             "emitted"
         } else {
-            "kept for audit"
+            "refused response kept for audit"
         },
         display(&a.audit),
         r.records
@@ -246,12 +342,22 @@ fn readable_verify(a: &VerifyArgs, r: &VerifyReport) -> String {
         out.push_str(&format!("api export: {api}\n"));
     }
     if let Some(c) = &r.coverage {
-        out.push_str(&format!(
-            "coverage: {} | score {} | threshold {}\n",
-            c.summary(),
-            c.coverage_score,
-            c.threshold
-        ));
+        // Coverage is the ledger's only when the ledger verified; otherwise its numbers are
+        // what its claims say, and are labelled so (never "Compliant: true" above NOT
+        // VERIFIED).
+        if r.verified {
+            out.push_str(&format!(
+                "coverage: {} | score {} | threshold {}\n",
+                c.summary(),
+                c.coverage_score,
+                c.threshold
+            ));
+        } else {
+            out.push_str(&format!(
+                "coverage: not verified (the ledger's claims give {}/{} cited, score {}, threshold {})\n",
+                c.cited_claims, c.required_claims, c.coverage_score, c.threshold
+            ));
+        }
     }
     if r.incidents.is_empty() {
         out.push_str("no incidents\n");
@@ -266,10 +372,17 @@ fn readable_verify(a: &VerifyArgs, r: &VerifyReport) -> String {
             out.push_str(&format!("  {file}: {}\n", f.incident));
         }
     }
-    out.push_str(if r.verified {
-        "-> VERIFIED\n"
-    } else {
-        "-> NOT VERIFIED\n"
+    let compliant = r.coverage.as_ref().is_some_and(|c| c.is_compliant);
+    out.push_str(match (r.verified, r.emitted, compliant) {
+        (false, _, _) => "-> NOT VERIFIED\n",
+        (true, true, true) => "-> VERIFIED\n",
+        (true, true, false) => {
+            "-> VERIFIED, not compliant: a lenient ledger emitted below its threshold (warning above)\n"
+        }
+        (true, false, true) => "-> VERIFIED (the record of a refused response; compliant)\n",
+        (true, false, false) => {
+            "-> VERIFIED as the record of a refused response: below its threshold, it must not have been emitted\n"
+        }
     });
     out
 }

@@ -60,7 +60,11 @@ def produce(d):
         for c in claims:
             p.record_claim(*c)
         try:
-            finals.append(p.validate_and_finalize()["metadata"])
+            returned = p.validate_and_finalize()
+            finals.append(returned["metadata"])
+            # The template's ledger itself, as validate_and_finalize() returns it.
+            with open(os.path.join(d, f"template-ledger-{len(finals) - 1}.json"), "w") as f:
+                json.dump(returned, f)
         except RuntimeError as e:
             finals.append({"raised": str(e)})
     out["validate_and_finalize"] = finals
