@@ -1,11 +1,13 @@
 //! The display view against its bundle: binding (ARCHIVE-012), correspondence (ARCHIVE-013),
 //! handles and labels (ARCHIVE-015), the consent gate (ARCHIVE-016), tier and minimum-span
-//! excerpts (ARCHIVE-017) and labeled claims shown with their excerpt (ARCHIVE-019).
+//! excerpts (ARCHIVE-017) and labeled claims shown with their excerpt when the gates let it
+//! through (ARCHIVE-019).
 
 use std::collections::HashMap;
 
 use citeproof_model::archive::{
-    ArchiveCitation, Consent, DisplayCitation, DisplayView, RelationLabel, ResponseBundle, Rung,
+    ArchiveCitation, Consent, DisplayCitation, DisplayView, Relation, RelationLabel,
+    ResponseBundle, Rung,
 };
 use citeproof_model::{ContentHash, IncidentCode};
 
@@ -67,6 +69,13 @@ pub fn check_display(side: &BundleSide<'_>, display: &DisplayView, f: &mut Findi
             "the display's refusal differs from the bundle's",
         );
     }
+    if display.downgrade != bundle.downgrade {
+        f.at(
+            IncidentCode::ArchiveDisplayClaimMismatch,
+            "/downgrade",
+            "the display's downgrade differs from the bundle's",
+        );
+    }
     if display.removed_topics != bundle.removed_topics {
         f.at(
             IncidentCode::ArchiveRemovedTopicsMismatch,
@@ -105,12 +114,16 @@ pub fn check_display(side: &BundleSide<'_>, display: &DisplayView, f: &mut Findi
         let (Some(bc), Some(facts)) = (bundle.claims.get(*bi), side.facts.get(*bi)) else {
             continue;
         };
-        if dc.text != bc.text || dc.rung != bc.rung || dc.label != bc.label {
+        if dc.text != bc.text
+            || dc.rung != bc.rung
+            || dc.label != bc.label
+            || dc.general_context != bc.general_context
+        {
             f.claim(
                 IncidentCode::ArchiveDisplayClaimMismatch,
                 &dc.claim_id,
                 at.clone(),
-                "the display claim's text, rung or label differs from the bundle's",
+                "the display claim's text, rung, label or general-context mark differs from the bundle's",
             );
         }
         if dc.rung == Rung::Labeled && dc.label.is_none() {
@@ -156,7 +169,15 @@ pub fn check_display(side: &BundleSide<'_>, display: &DisplayView, f: &mut Findi
             }
             check_citation(d, c, fact, side.cap, &dc.claim_id, &cat, f);
         }
+        // ARCHIVE-019: side by side whenever consent and tier let an inference excerpt through.
+        let may_show = side.cap.is_some_and(|cap| cap > 0)
+            && expected.iter().any(|(c, x)| {
+                c.relation == Relation::InferenceFrom
+                    && x.consent == Some(Consent::Open)
+                    && x.span_text.is_some()
+            });
         if dc.rung == Rung::Labeled
+            && may_show
             && !dc
                 .citations
                 .iter()
@@ -166,7 +187,7 @@ pub fn check_display(side: &BundleSide<'_>, display: &DisplayView, f: &mut Findi
                 IncidentCode::ArchiveLabeledExcerptMissing,
                 &dc.claim_id,
                 pointer(&at, "citations"),
-                "a labeled claim is shown side by side with an `interpreted from` excerpt",
+                "a labeled claim whose inference source may be shown is shown side by side with an `interpreted from` excerpt",
             );
         }
     }
