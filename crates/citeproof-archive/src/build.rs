@@ -107,11 +107,7 @@ struct ShownIndex {
     neutral: HashMap<&'static str, usize>,
 }
 
-fn scan_shown(
-    prepared: &[Prepared],
-    store: &Store,
-    in_force: usize,
-) -> (ShownText, ShownIndex) {
+fn scan_shown(prepared: &[Prepared], store: &Store, in_force: usize) -> (ShownText, ShownIndex) {
     fn push<'a>(t: Option<&'a str>, texts: &mut Vec<&'a str>) -> Option<usize> {
         t.map(|t| {
             texts.push(t);

@@ -5,9 +5,7 @@
 
 use std::collections::HashMap;
 
-use citeproof_model::archive::{
-    ArtifactPayload, BundleOutcome, Consent, LogEvent, ResponseBundle,
-};
+use citeproof_model::archive::{ArtifactPayload, BundleOutcome, Consent, LogEvent, ResponseBundle};
 use citeproof_model::{ContentHash, IncidentCode};
 
 use crate::display::handle;
@@ -96,9 +94,8 @@ pub fn check_context(
                 let cap = in_force
                     .and_then(|i| store.tier(i, b.tier))
                     .map_or(0, |t| t.excerpt_cap);
-                let mut withheld = (cap == 0).then(|| {
-                    format!("tier `{}` allows no excerpt, so no context either", b.tier)
-                });
+                let mut withheld = (cap == 0)
+                    .then(|| format!("tier `{}` allows no excerpt, so no context either", b.tier));
                 if let Some(Some(handles)) = given.get(&b.bundle_hash) {
                     let Some(id) = handles.get(handle.as_str()) else {
                         f.at(

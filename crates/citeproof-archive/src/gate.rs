@@ -127,9 +127,9 @@ pub fn check_gate(
             Rung::Supported if !allowed.supported => Some(
                 "`supported` needs a counted direct_quote, paraphrase or metadata_fact citation",
             ),
-            Rung::Labeled if !allowed.labeled && !c.general_context => Some(
-                "`labeled` needs a counted inference_from citation (or general context)",
-            ),
+            Rung::Labeled if !allowed.labeled && !c.general_context => {
+                Some("`labeled` needs a counted inference_from citation (or general context)")
+            }
             Rung::Narrowed if !delivered_any => {
                 Some("`narrowed` needs another delivered claim; with none, the claim is `refused`")
             }

@@ -22,8 +22,7 @@ pub fn relation_problem(relation: Relation, claim: &str, span: &str) -> Option<S
         ));
     }
     match relation {
-        Relation::Paraphrase | Relation::MetadataFact => match LexicalJudge.judge(claim, &[span])
-        {
+        Relation::Paraphrase | Relation::MetadataFact => match LexicalJudge.judge(claim, &[span]) {
             Judgement::Supported => None,
             Judgement::Unsupported { reason } | Judgement::Failed { reason } => Some(reason),
         },
@@ -44,15 +43,24 @@ mod tests {
     fn the_reviews_claims() {
         let desks = "I moved the desks into a half circle";
         let ok = |r, c| relation_problem(r, c, desks).is_none();
-        assert!(ok(Relation::Paraphrase, "She had her desks in a half circle."));
+        assert!(ok(
+            Relation::Paraphrase,
+            "She had her desks in a half circle."
+        ));
         // One negation in the claim, none in the span.
         assert!(!ok(
             Relation::Paraphrase,
             "She never arranged her desks in a half circle."
         ));
         // "all" is no token of the span; voted, labour, life are no stems of it.
-        assert!(!ok(Relation::MetadataFact, "She voted Labour all her life."));
-        assert!(ok(Relation::InferenceFrom, "Her desks probably mattered to her."));
+        assert!(!ok(
+            Relation::MetadataFact,
+            "She voted Labour all her life."
+        ));
+        assert!(ok(
+            Relation::InferenceFrom,
+            "Her desks probably mattered to her."
+        ));
         assert!(!ok(Relation::InferenceFrom, "She probably voted Labour."));
         assert!(ok(Relation::DirectQuote, "anything: ARCHIVE-006 decides"));
     }
@@ -64,7 +72,8 @@ mod tests {
         assert_eq!(page.chars().count(), 401);
         assert!(relation_problem(Relation::InferenceFrom, "Her desks mattered.", &page).is_some());
         assert!(
-            relation_problem(Relation::InferenceFrom, "Her desks mattered.", &page[..400]).is_none()
+            relation_problem(Relation::InferenceFrom, "Her desks mattered.", &page[..400])
+                .is_none()
         );
     }
 }

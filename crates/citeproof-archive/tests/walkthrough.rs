@@ -196,7 +196,8 @@ fn attacks_are_caught() {
 
     // Review 3, N1: the whole 88-character passage quoted to a researcher (cap 80).
     let mut b = g.bundle.clone();
-    let quote = "The harbour froze solid last week, and the boys walked out to the lighthouse on the ice.";
+    let quote =
+        "The harbour froze solid last week, and the boys walked out to the lighthouse on the ice.";
     b["claims"][0]["text"] = json!(format!("In February 1949 she wrote: \"{quote}\""));
     b["claims"][0]["citations"][0]["span"]["char_end"] = json!(88);
     b["claims"][0]["citations"][0]["excerpt_hash"] =

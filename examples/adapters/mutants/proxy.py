@@ -12,6 +12,10 @@ Faults (one per mutant of mutants.json):
   drop-warnings            warnings never reported
   wrong-code               the first error code replaced by another registered code
   strict-should            a SHOULD violation (a warning) rejects the input
+  archive-claim-text-ungated  archive: a delivered claim text (and a label, a topic) is not held
+                           to the consent and tier gates, only the display excerpts are
+  archive-relations-unchecked archive: only direct quotes are checked; paraphrase, metadata-fact
+                           and inference citations count as declared
 """
 
 import json
@@ -21,6 +25,8 @@ import sys
 SIGNATURE_CODES = ("signature", "httpsig-", "jws-", "key-unresolved")
 HASH_CODES = ("hash-mismatch", "content-digest-mismatch")
 LEVEL_OPS = ("aca-verify-snapshot", "aef-verify", "chain-verify")
+SHOWN_TEXT_CODES = ("archive-restricted-text-shown", "archive-quote-too-long")
+RELATION_CODES = ("archive-claim-unsupported",)
 
 
 def drop_codes(reply, markers):
@@ -37,7 +43,7 @@ def drop_codes(reply, markers):
 
 
 FAULTS = ("hex-upper", "signatures-always-valid", "no-hash-mismatch", "level-off-by-one", "drop-warnings",
-          "wrong-code", "strict-should")
+          "wrong-code", "strict-should", "archive-claim-text-ungated", "archive-relations-unchecked")
 
 
 def perturb(fault, run, reply):
@@ -67,6 +73,12 @@ def perturb(fault, run, reply):
         errors = reply.get("errors", [])
         if errors:
             errors[0] = "schema-violation" if errors[0] != "schema-violation" else "json-syntax"
+    elif fault == "archive-claim-text-ungated":
+        if op == "archive-verify":
+            reply = drop_codes(reply, SHOWN_TEXT_CODES)
+    elif fault == "archive-relations-unchecked":
+        if op == "archive-verify":
+            reply = drop_codes(reply, RELATION_CODES)
     elif fault == "strict-should":
         if reply.get("result") == "valid" and reply.get("warnings"):
             reply = {"seq": reply["seq"], "result": "invalid", "errors": list(reply["warnings"]),

@@ -36,7 +36,8 @@ const RESTRICTED: &str =
 /// not from the archive"), whatever its label says.
 const GENERAL_CONTEXT: &str = "General context, not from the archive.";
 /// What a renderer shows above a downgraded response (seed 002, private mental state).
-const DOWNGRADED: &str = "[Only what they wrote about this is offered; no conclusions are drawn from it.]\n";
+const DOWNGRADED: &str =
+    "[Only what they wrote about this is offered; no conclusions are drawn from it.]\n";
 /// The seed's inventory offer of a coverage refusal.
 const INVENTORY: &str =
     "I do not have enough in the archive to answer that. Would you like to browse what is there?";
@@ -495,7 +496,7 @@ fn render(v: &DisplayView) -> String {
         if c.general_context {
             out.push_str(&format!("  ⚠ {GENERAL_CONTEXT}\n"));
         }
-        if let Some(label) = &c.label {
+        if let Some(label) = c.label.as_deref().filter(|l| *l != GENERAL_CONTEXT) {
             out.push_str(&format!("  ⚠ {label}\n"));
         }
         for d in &c.citations {
@@ -579,14 +580,15 @@ fn run_log(a: LogArgs) -> Result<ExitCode, Failure> {
             Some((seq, hash)) if !errors => out.push_str(&format!(
                 "head: {seq}:{hash} (keep it to verify the next time)\n"
             )),
-            Some(_) => out.push_str(
-                "head: none to keep (the log did not verify; keep the head you had)\n",
-            ),
+            Some(_) => {
+                out.push_str("head: none to keep (the log did not verify; keep the head you had)\n")
+            }
             None => {}
         }
         let c = &report.counts;
         out.push_str(&format!(
-            "bundles: {} ({} answered, {} refused by category, {} refused for coverage); context requests: {}; extraction risks: {}\n",
+            "{}bundles: {} ({} answered, {} refused by category, {} refused for coverage); context requests: {}; extraction risks: {}\n",
+            if errors { "as recorded, not verified: " } else { "" },
             c.bundles, c.answered, c.refused_category, c.refused_coverage, c.context_requests, c.extraction_risks
         ));
         out.push_str(if errors {
