@@ -783,6 +783,24 @@ OTHER_PARA = para("letter-1978-retire", 1)
 b, d = mutate(lambda b: b["claims"][0].update(text=b["claims"][0]["text"] + " She also wrote: \"" + OTHER_PARA + "\""))
 verify_case("uncited-passage-in-quote", f"Attack: a direct quote claim also quotes {len(OTHER_PARA)} characters of another open letter it does not cite; the researcher tier allows 80.",
             ["ARCHIVE-033"], b, d, errors=["archive-quote-too-long"], flags=["tier", "attack"])
+INVISIBLE = "9 Aug\u200bust 1958. Bjørn c\u200bame home fr\u200dom s\u00adea af\u2060ter two years."
+def invisible_quote(b):
+    c = b["claims"][3]
+    c.update(text=INVISIBLE, rung="labeled", label="Interpretation: from her diary.")
+    c["citations"][0]["relation"] = "inference_from"
+b, d = mutate(invisible_quote)
+verify_case("restricted-quote-invisible-characters", "Attack: the auditor-only diary sentence shown word for word as a labeled claim, with zero-width spaces, a zero-width joiner, a soft hyphen and a word joiner inside its words so that its tokens differ.",
+            ["ARCHIVE-033"], b, d, errors=["archive-restricted-text-shown"], flags=["consent", "unicode", "attack"],
+            detail="V(s) drops the format characters (General_Category Cf); N(V(s)) is the diary's sentence, whose windows are text of the auditor-only entry only.")
+def broken_quote(b):
+    c = b["claims"][0]
+    c["text"] = "She wrote: \"The harbour froze solid last week\" (sic) \"and the boys walked out to the lighthouse on the ice.\""
+    c["citations"][0]["span"] = span("letter-1949-harbour", 1, "The harbour froze solid last week")
+    c["citations"][0]["excerpt_hash"] = L.h("The harbour froze solid last week".encode())
+b, d = mutate(broken_quote)
+verify_case("quote-above-tier-cap-broken-up", "Attack: the 88-character sentence quoted to a researcher (cap 80) in two pieces separated by \"(sic)\", each below the cap.",
+            ["ARCHIVE-033"], b, d, errors=["archive-quote-too-long"], flags=["tier", "attack"],
+            detail="Two repeated runs of the open letter, 33 and 52 scalar values of N: 85 in all, above 80.")
 req = request([{"claim_id": "c1", "text": "She wrote: \"The new school opens in March with electric light in every classroom.\"",
                 "citations": [cite("letter-1960-school", V2, span("letter-1960-school", 1, "The new school opens in March with electric light in every classroom"), "direct_quote")]}])
 b, d = built(req, archive=ARCHIVE_X)

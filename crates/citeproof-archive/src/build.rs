@@ -147,7 +147,7 @@ fn scan_shown(prepared: &[Prepared], store: &Store, in_force: usize) -> (ShownTe
 /// Whether string `i` of the scan shows what the gates withhold (ARCHIVE-033): text of an
 /// auditor-only artifact (or, for claim texts, a hidden one), or a quote above the cap.
 fn shows_too_much(scanned: &ShownText, i: usize, hidden_too: bool, cap: usize) -> bool {
-    scanned.restricted(i, hidden_too).is_some() || scanned.run_over(i, cap).is_some()
+    scanned.restricted(i, hidden_too).is_some() || scanned.runs_over(i, cap).is_some()
 }
 
 /// The rung of each claim: what its citations earn, unless the request withholds it, the

@@ -309,7 +309,7 @@ fn check_shown_text(
             );
         }
         if let Some(cap) = cap
-            && let Some(len) = scanned.run_over(n, cap)
+            && let Some(len) = scanned.runs_over(n, cap)
         {
             report(
                 IncidentCode::ArchiveQuoteTooLong,

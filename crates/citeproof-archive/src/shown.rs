@@ -1,6 +1,6 @@
 //! ARCHIVE-033: the text a requestor reads besides the excerpts (delivered claim texts, their
 //! labels, removed topics) repeats no text of a restricted artifact and no more open text than
-//! the tier's excerpt cap. Windows (4 tokens of `N(s)`) of the shown strings are collected
+//! the tier's excerpt cap. Windows (4 tokens of `N(V(s))`) of the shown strings are collected
 //! first; the archive's paragraphs are then scanned once, so the work is linear in the archive
 //! and the memory in the shown strings.
 
@@ -10,7 +10,7 @@ use citeproof_model::archive::Consent;
 use citeproof_text::{normalize, token_spans};
 
 use crate::store::Store;
-use crate::text::REVEAL_TOKENS;
+use crate::text::{REVEAL_TOKENS, visible};
 
 /// Which kinds of artifact a window is text of.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -35,7 +35,7 @@ struct Scanned {
 }
 
 fn scan_one(text: &str) -> Scanned {
-    let normalized = normalize(text);
+    let normalized = normalize(&visible(text));
     let spans: Vec<(usize, &str)> = token_spans(&normalized).collect();
     let windows = spans
         .windows(REVEAL_TOKENS)
@@ -82,7 +82,7 @@ impl ShownText {
             for (id, paragraphs) in store.text_artifacts() {
                 let consent = store.consent_in(in_force, id);
                 for p in paragraphs {
-                    let n = normalize(p);
+                    let n = normalize(&visible(p));
                     let toks: Vec<&str> = token_spans(&n).map(|(_, t)| t).collect();
                     for w in toks.windows(REVEAL_TOKENS) {
                         key.clear();
@@ -119,30 +119,24 @@ impl ShownText {
         })
     }
 
-    /// The length, in scalar values of `N`, of the first repeated run of open text in text `i`
-    /// that is longer than `cap`.
-    pub fn run_over(&self, i: usize, cap: usize) -> Option<usize> {
+    /// The total length, in scalar values of `N(V(s))`, of the repeated runs of open text in
+    /// text `i`, when it is above `cap`: a quote broken up by an inserted word counts whole.
+    pub fn runs_over(&self, i: usize, cap: usize) -> Option<usize> {
         let t = self.texts.get(i)?;
+        let mut total = 0usize;
         let mut run: Option<(usize, usize)> = None;
-        let mut over = None;
-        let mut close = |run: Option<(usize, usize)>| {
-            if over.is_none()
-                && let Some((a, b)) = run
-            {
-                let len = t.normalized.get(a..b).map_or(0, |s| s.chars().count());
-                if len > cap {
-                    over = Some(len);
-                }
-            }
+        let length = |run: Option<(usize, usize)>| {
+            run.and_then(|(a, b)| t.normalized.get(a..b))
+                .map_or(0, |s| s.chars().count())
         };
         for w in &t.windows {
             if self.presence(&w.key).open {
                 run = Some(run.map_or((w.start, w.end), |(a, _)| (a, w.end)));
             } else {
-                close(run.take());
+                total = total.saturating_add(length(run.take()));
             }
         }
-        close(run);
-        over
+        total = total.saturating_add(length(run));
+        (total > cap).then_some(total)
     }
 }
