@@ -190,10 +190,10 @@ ALL_BASE = ["ARCHIVE-001", "ARCHIVE-002", "ARCHIVE-003", "ARCHIVE-004", "ARCHIVE
             "ARCHIVE-006", "ARCHIVE-007", "ARCHIVE-008", "ARCHIVE-009", "ARCHIVE-010",
             "ARCHIVE-011", "ARCHIVE-012", "ARCHIVE-013", "ARCHIVE-014", "ARCHIVE-015",
             "ARCHIVE-016", "ARCHIVE-017", "ARCHIVE-018", "ARCHIVE-019", "ARCHIVE-021",
-            "ARCHIVE-022", "ARCHIVE-023", "ARCHIVE-024"]
-verify_case("base", "A response built by the gate: a direct quote, paraphrases, a labeled inference, a claim whose consent was withdrawn after the cited snapshot (shown restricted), a claim backed only by a hidden artifact and one with no citation (both narrowed, no-coverage), and an audio citation; Ed25519 signature.",
+            "ARCHIVE-022", "ARCHIVE-023", "ARCHIVE-024", "ARCHIVE-032", "ARCHIVE-033"]
+verify_case("base", "A response built by the gate: a 76-character direct quote, paraphrases, a labeled inference, a claim whose consent was withdrawn after the cited snapshot (shown restricted), a claim backed only by a hidden artifact and one with no citation (both narrowed, no-coverage), and a claim citing the museum notes and an audio time range; Ed25519 signature.",
             ALL_BASE, B, D, flags=["baseline"],
-            detail="Every rule holds by construction: rungs within what the counted citations allow, consent from the snapshot in force (2026-05-01), researcher excerpts at most 80 scalar values, handles A-F by first appearance.")
+            detail="Every rule holds by construction: rungs within what the counted citations allow, each paraphrase span supports its claim and the inference span is relevant to its claim (support rule), consent from the snapshot in force (2026-05-01), researcher excerpts and quotes at most 80 scalar values, no claim text repeating the auditor-only or hidden entries, handles A-G by first appearance.")
 
 b, d = built(signer=HM)
 verify_case("hmac", "The same response signed with HMAC-SHA256 under the key id `hmac-1` configured for the signer.",
@@ -1002,7 +1002,7 @@ def log_case(cid, description, requirements, recs=None, log_text=None, bundles=(
                           derivation_=hand(detail or description), flags=list(flags)))
 
 
-LOG_ALL = ["ARCHIVE-025", "ARCHIVE-026", "ARCHIVE-028", "ARCHIVE-029", "ARCHIVE-030", "ARCHIVE-031"]
+LOG_ALL = ["ARCHIVE-025", "ARCHIVE-026", "ARCHIVE-028", "ARCHIVE-029", "ARCHIVE-030", "ARCHIVE-031", "ARCHIVE-034"]
 log_case("base", "Two bundles logged at assembly, three context requests within the budget (one above the request cap delivers the cap and is logged as extraction risk), anchored at its last record.",
          LOG_ALL, BASE_LOG, bundles=BOTH, flags=["baseline"],
          detail="seq 0..5, each prev the JCS hash of the record before; 200+300+400 = 900 <= 1200 daily; 3 requests <= 6 per hour; 500 > 400 request_cap -> 400 delivered and risk [request-cap] right after.")
