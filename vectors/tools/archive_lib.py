@@ -676,6 +676,7 @@ def general_checks(bundle, codes):
         if c.get("general_context") is not True:
             continue
         if c.get("citations") or len(c["text"]) > GENERAL_MAX or \
+                ("label" in c and c["label"] != GENERAL_LABEL) or \
                 (c["rung"] == "labeled" and not from_archive):
             codes.add("archive-general-context-invalid")
 
@@ -882,7 +883,7 @@ def gate(request, archive_doc, signer, signed_at, plaintext=False):
         if c.get("general_context"):
             out["general_context"] = True
         if r == "labeled":
-            out["label"] = choose(c.get("label"), GENERAL_LABEL if c.get("general_context") else DEFAULT_LABEL)
+            out["label"] = GENERAL_LABEL if c.get("general_context") else choose(c.get("label"), DEFAULT_LABEL)
         if r == "narrowed":
             reason = "thin-coverage" if anyc else "no-coverage"
             topics.append({"topic": choose(c.get("topic"), TOPIC_THIN if anyc else TOPIC_NO),

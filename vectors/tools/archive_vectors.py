@@ -846,6 +846,9 @@ verify_case("general-context-too-long", f"A general-context claim of {len(long_g
 b, d = mutate(lambda b: b["claims"][1].update(text="Moderate hearing loss, both ears, is common at her age."), base=(GEN_B, GEN_D))
 verify_case("general-context-restricted-text", "Attack: \"general context\" that repeats the auditor-only medical letter.", ["ARCHIVE-035", "ARCHIVE-033"], b, d,
             errors=["archive-restricted-text-shown"], flags=["general", "consent", "attack"])
+b, d = mutate(lambda b: b["claims"][1].update(label="From her 1958 diary."), base=(GEN_B, GEN_D))
+verify_case("general-context-label-claims-archive", "Attack: a general-context claim labeled as if it came from her diary; its label is fixed: \"General context, not from the archive.\"",
+            ["ARCHIVE-035"], b, d, errors=["archive-general-context-invalid"], flags=["general", "attack"])
 def general_supported(b):
     b["claims"][1]["rung"] = "supported"
     b["claims"][1].pop("label")

@@ -25,8 +25,8 @@ use crate::text;
 
 /// Label of a labeled claim when the request gives none.
 pub const DEFAULT_LABEL: &str = "Interpretation: inferred from the archive, not stated in it.";
-/// Label of a general-context claim when the request gives none (seed 002: "labeled as general
-/// context, not from the archive").
+/// The label of every general-context claim (seed 002: "labeled as general context, not from
+/// the archive"; ARCHIVE-035).
 pub const GENERAL_LABEL: &str = "General context, not from the archive.";
 /// Removed topic of a claim with no counted citation, when the request gives none (or its own
 /// would reveal a hidden artifact).
@@ -124,12 +124,7 @@ fn scan_shown(prepared: &[Prepared], store: &Store, in_force: usize) -> (ShownTe
         .map(|p| push(p.topic.as_deref(), &mut texts))
         .collect();
     let mut neutral = HashMap::new();
-    for n in [
-        DEFAULT_LABEL,
-        GENERAL_LABEL,
-        DEFAULT_TOPIC_NO_COVERAGE,
-        DEFAULT_TOPIC_THIN,
-    ] {
+    for n in [DEFAULT_LABEL, DEFAULT_TOPIC_NO_COVERAGE, DEFAULT_TOPIC_THIN] {
         texts.push(n);
         neutral.insert(n, texts.len() - 1);
     }
@@ -240,13 +235,12 @@ pub fn gate(
             None => Rung::Refused,
         };
         if claim.rung == Rung::Labeled {
-            let neutral = if claim.general_context {
-                GENERAL_LABEL
+            claim.label = Some(if claim.general_context {
+                GENERAL_LABEL.to_owned()
             } else {
-                DEFAULT_LABEL
-            };
-            let own = p.label.as_deref().zip(index.own_label[i]);
-            claim.label = Some(wording.choose(own, neutral, &claim.claim_id)?);
+                let own = p.label.as_deref().zip(index.own_label[i]);
+                wording.choose(own, DEFAULT_LABEL, &claim.claim_id)?
+            });
         }
         if claim.rung == Rung::Narrowed {
             let reason = p.allowed.removed_reason();

@@ -13,6 +13,7 @@ use citeproof_model::archive::{
     RemovedReason, ResponseBundle, Rung,
 };
 
+use crate::build::GENERAL_LABEL;
 use crate::citation::CitationFacts;
 use crate::findings::{Findings, pointer};
 use crate::relation::relation_problem;
@@ -229,6 +230,10 @@ fn check_general_context(bundle: &ResponseBundle, f: &mut Findings) {
             Some(format!(
                 "a general-context claim is brief: at most {MAX_GENERAL_CONTEXT} characters, not {}",
                 text::scalar_len(&c.text)
+            ))
+        } else if c.label.as_deref().is_some_and(|l| l != GENERAL_LABEL) {
+            Some(format!(
+                "the label of general context is \"{GENERAL_LABEL}\", so that it cannot pass for archive content"
             ))
         } else if c.rung == Rung::Labeled && !from_archive {
             Some(

@@ -33,8 +33,8 @@ use crate::input::{display, read_document, read_limited};
 const RESTRICTED: &str =
     "Supported by archived material (source restricted by the person's instructions).";
 /// What a renderer shows beside a general-context claim (seed 002: "labeled as general context,
-/// not from the archive"), whatever its label says.
-const GENERAL_CONTEXT: &str = "General context, not from the archive.";
+/// not from the archive"; ARCHIVE-035 fixes its label to the same words).
+const GENERAL_CONTEXT: &str = citeproof_archive::build::GENERAL_LABEL;
 /// What a renderer shows above a downgraded response (seed 002, private mental state).
 const DOWNGRADED: &str =
     "[Only what they wrote about this is offered; no conclusions are drawn from it.]\n";
