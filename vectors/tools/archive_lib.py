@@ -199,6 +199,15 @@ def relation_problem(relation, claim_text, span_text):
     return None
 
 
+def frame_negated(claim_text, quotes):
+    """ARCHIVE-032 for direct quotes: the frame (the NFC claim without its quoted span texts)
+    holds an odd number of negation markers of the support rule."""
+    frame = unicodedata.normalize("NFC", claim_text)
+    for q in quotes:
+        frame = frame.replace(q, " ", 1)
+    return S.Text(frame).neg % 2 == 1
+
+
 def trim(span_text, cap):
     """The reference gate's display trim (a producer choice, not a requirement)."""
     if len(span_text) <= cap:
@@ -664,6 +673,9 @@ def relation_checks(c, cits, facts, sup, lab, codes):
             codes.add("archive-claim-unsupported")
     if c["rung"] == "supported" and sup and not any(x["relation"] != "inference_from" for x, _ in text_cits):
         codes.add("archive-claim-unsupported")
+    quotes = [f.text for x, f in text_cits if x["relation"] == "direct_quote"]
+    if quotes and frame_negated(c["text"], quotes):
+        codes.add("archive-claim-unsupported")
     if c["rung"] == "labeled" and lab and not any(x["relation"] == "inference_from" for x, _ in text_cits):
         codes.add("archive-claim-unsupported")
 
@@ -849,7 +861,9 @@ def gate(request, archive_doc, signer, signed_at, plaintext=False):
         general = c.get("general_context", False)
         sup, lab, anyc = allowed(cits, facts)
         text_cits = [(x, f) for x, f in zip(cits, facts) if f.counted and f.text is not None]
-        relations_ok = all(relation_problem(x["relation"], c["text"], f.text) is None for x, f in text_cits)
+        quotes = [f.text for x, f in text_cits if x["relation"] == "direct_quote"]
+        relations_ok = all(relation_problem(x["relation"], c["text"], f.text) is None for x, f in text_cits) \
+            and not (quotes and frame_negated(c["text"], quotes))
         sup = sup and relations_ok and any(x["relation"] != "inference_from" for x, _ in text_cits)
         lab = lab and relations_ok and any(x["relation"] == "inference_from" for x, _ in text_cits)
         if general:

@@ -699,6 +699,18 @@ b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home from t
 verify_case("paraphrase-number-changed", "Attack: the paraphrase of the diary says three years at sea where the diary says two (an auditor-only source: the requestor cannot check it).",
             ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
             detail="Support rule: the claim's number 3 is not among the span's numbers (9, 1958, 2).")
+b, d = mutate(lambda b: b["claims"][0].update(text="In February 1949 she never wrote: \"" + QUOTE_76 + ".\""))
+verify_case("quote-negated-frame", "Attack: a direct quote whose frame denies it (\"she never wrote: ...\"); the quote itself is verbatim.",
+            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+            detail="Without the quoted span text, the claim is 'In February 1949 she never wrote: \" .\"', with one negation marker (odd).")
+NEG_QUOTE = "The headmaster did not like it."
+req = request([{"claim_id": "c1", "text": "She wrote, not without pride: \"" + NEG_QUOTE + "\"",
+                "citations": [cite("diary-1950-school", V1, span("diary-1950-school", 1, NEG_QUOTE), "direct_quote")]}])
+b, d = built(req)
+assert b["claims"][0]["rung"] == "supported"
+verify_case("quote-with-negation-inside", "A direct quote that itself holds a negation (\"did not like it\"), framed by a double negation (\"not without pride\"): the quote is not denied.",
+            ["ARCHIVE-032"], b, d, flags=["relations"],
+            detail="The frame 'She wrote, not without pride: \" \"' holds two negation markers (even); the quote's own 'not' is not part of the frame.")
 b0, d0 = built(hid_req)
 b, d = mutate(lambda b: b["claims"][0].update(text="She wrote to her aunt Ragna from Bergen in February 1949."), base=(b0, d0))
 verify_case("metadata-fact-unsupported", "Attack: a metadata fact says the letter was written in Bergen; its cited heading says Vesterhavn.",

@@ -17,7 +17,7 @@ use crate::display::handle;
 use crate::findings::{Findings, pointer};
 use crate::gate::Allowed;
 use crate::log::outcome_of;
-use crate::relation::relation_problem;
+use crate::relation::{frame_negated, relation_problem};
 use crate::shown::ShownText;
 use crate::signature::{Signer, sign};
 use crate::store::Store;
@@ -418,9 +418,15 @@ fn earned_rung(
         .filter(|(_, f)| f.counted())
         .filter_map(|(c, f)| f.span_text.as_deref().map(|t| (c, t)))
         .collect();
+    let quotes: Vec<&str> = text_citations
+        .iter()
+        .filter(|(c, _)| c.relation == Relation::DirectQuote)
+        .map(|(_, t)| *t)
+        .collect();
     let relations_hold = text_citations
         .iter()
-        .all(|(c, t)| relation_problem(c.relation, claim, t).is_none());
+        .all(|(c, t)| relation_problem(c.relation, claim, t).is_none())
+        && !(!quotes.is_empty() && frame_negated(claim, &quotes));
     let has = |inference: bool| {
         text_citations
             .iter()

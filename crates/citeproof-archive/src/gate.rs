@@ -16,7 +16,7 @@ use citeproof_model::archive::{
 use crate::build::GENERAL_LABEL;
 use crate::citation::CitationFacts;
 use crate::findings::{Findings, pointer};
-use crate::relation::relation_problem;
+use crate::relation::{frame_negated, relation_problem};
 use crate::shown::ShownText;
 use crate::store::Store;
 use crate::text;
@@ -185,6 +185,19 @@ fn check_relations(
                 ),
             );
         }
+    }
+    let quotes: Vec<&str> = text_citations
+        .iter()
+        .filter(|(_, cit, _)| cit.relation == Relation::DirectQuote)
+        .map(|(_, _, t)| *t)
+        .collect();
+    if !quotes.is_empty() && frame_negated(&c.text, &quotes) {
+        f.claim(
+            IncidentCode::ArchiveClaimUnsupported,
+            &c.claim_id,
+            pointer(&at, "text"),
+            "the words around the direct quote deny it (an odd number of negation markers outside the quoted text)",
+        );
     }
     let has = |inference: bool| {
         text_citations

@@ -1,10 +1,37 @@
 //! ARCHIVE-032: each counted text citation of a delivered claim is verified by its relation,
 //! with the deterministic support rule of `citeproof_text::support` (one definition with ACA):
 //! a paraphrase or metadata fact must support the claim, an inference must be relevant to it,
-//! and neither may cite more than a passage. Direct quotes are ARCHIVE-006's.
+//! and neither may cite more than a passage. A direct quote is verbatim (ARCHIVE-006), and the
+//! words around it must not deny it.
 
 use citeproof_model::archive::Relation;
-use citeproof_text::support::{Analyzed, Judgement, LexicalJudge, SupportJudge, excerpt_cap};
+use citeproof_text::support::{
+    Analyzed, Judgement, LexicalJudge, NEGATIONS, SupportJudge, excerpt_cap,
+};
+use citeproof_text::{normalize, split_tokens};
+use unicode_normalization::UnicodeNormalization;
+
+/// Negation markers of the support rule in `text`: each token of `N(text)` in [`NEGATIONS`],
+/// and each `n't` or `n’t`.
+fn negation_markers(text: &str) -> usize {
+    let n = normalize(text);
+    let words = split_tokens(&n)
+        .iter()
+        .filter(|t| NEGATIONS.binary_search(&t.as_str()).is_ok())
+        .count();
+    words + n.matches("n't").count() + n.matches("n\u{2019}t").count()
+}
+
+/// Whether the frame of a direct quote denies it: the NFC claim without its quoted span texts
+/// (each replaced by a space, first occurrence, in citation order) holds an odd number of
+/// negation markers ("she never wrote: ...").
+pub fn frame_negated(claim: &str, quotes: &[&str]) -> bool {
+    let mut frame: String = claim.nfc().collect();
+    for q in quotes {
+        frame = frame.replacen(q, " ", 1);
+    }
+    negation_markers(&frame) % 2 == 1
+}
 
 /// Why the relation of a citation whose span text is `span` does not hold for `claim`, or
 /// `None` when it holds.
@@ -63,6 +90,23 @@ mod tests {
         ));
         assert!(!ok(Relation::InferenceFrom, "She probably voted Labour."));
         assert!(ok(Relation::DirectQuote, "anything: ARCHIVE-006 decides"));
+    }
+
+    #[test]
+    fn a_denied_quote() {
+        let q = "The headmaster did not like it.";
+        assert!(frame_negated(&format!("She never wrote: \"{q}\""), &[q]));
+        assert!(!frame_negated(&format!("She wrote: \"{q}\""), &[q]));
+        assert!(!frame_negated(
+            &format!("She wrote, not without pride: \"{q}\""),
+            &[q]
+        ));
+        assert!(frame_negated(&format!("She didn't write: \"{q}\""), &[q]));
+        // Two quotes: the negation inside the second is not part of the first one's frame.
+        assert!(!frame_negated(
+            &format!("She wrote \"{q}\" and \"yes\""),
+            &[q, "yes"]
+        ));
     }
 
     #[test]
