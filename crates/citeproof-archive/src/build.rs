@@ -426,7 +426,7 @@ fn earned_rung(
     let relations_hold = text_citations
         .iter()
         .all(|(c, t)| relation_problem(c.relation, claim, t).is_none())
-        && !(!quotes.is_empty() && frame_negated(claim, &quotes));
+        && (quotes.is_empty() || !frame_negated(claim, &quotes));
     let has = |inference: bool| {
         text_citations
             .iter()
