@@ -225,35 +225,7 @@ pub fn gate(
         index: &index,
         cap,
     };
-    let mut claims = Vec::with_capacity(prepared.len());
-    let mut removed_topics = Vec::new();
-    for (i, (p, rung)) in prepared.iter().zip(&rungs).enumerate() {
-        let mut claim = p.claim.clone();
-        claim.rung = match rung {
-            Some(r) => *r,
-            None if delivered_any => Rung::Narrowed,
-            None => Rung::Refused,
-        };
-        if claim.rung == Rung::Labeled {
-            claim.label = Some(if claim.general_context {
-                GENERAL_LABEL.to_owned()
-            } else {
-                let own = p.label.as_deref().zip(index.own_label[i]);
-                wording.choose(own, DEFAULT_LABEL, &claim.claim_id)?
-            });
-        }
-        if claim.rung == Rung::Narrowed {
-            let reason = p.allowed.removed_reason();
-            let neutral = match reason {
-                RemovedReason::NoCoverage => DEFAULT_TOPIC_NO_COVERAGE,
-                RemovedReason::ThinCoverage => DEFAULT_TOPIC_THIN,
-            };
-            let own = p.topic.as_deref().zip(index.own_topic[i]);
-            let topic = wording.choose(own, neutral, &claim.claim_id)?;
-            removed_topics.push(RemovedTopic { topic, reason });
-        }
-        claims.push(claim);
-    }
+    let (claims, removed_topics) = assemble(&prepared, &rungs, &wording)?;
     let refusal = match (request.category_refusal, delivered_any) {
         (Some(category), _) => Some(Refusal {
             reason: RefusalReason::Category,
@@ -305,6 +277,45 @@ pub fn gate(
         bundle_hash,
         log_event,
     })
+}
+
+/// The bundle claims with their final rungs, labels and removed topics.
+fn assemble(
+    prepared: &[Prepared],
+    rungs: &[Option<Rung>],
+    wording: &Wording<'_>,
+) -> Result<(Vec<BundleClaim>, Vec<RemovedTopic>), BuildError> {
+    let delivered_any = rungs.iter().any(Option::is_some);
+    let mut claims = Vec::with_capacity(prepared.len());
+    let mut removed_topics = Vec::new();
+    for (i, (p, rung)) in prepared.iter().zip(rungs).enumerate() {
+        let mut claim = p.claim.clone();
+        claim.rung = match rung {
+            Some(r) => *r,
+            None if delivered_any => Rung::Narrowed,
+            None => Rung::Refused,
+        };
+        if claim.rung == Rung::Labeled {
+            claim.label = Some(if claim.general_context {
+                GENERAL_LABEL.to_owned()
+            } else {
+                let own = p.label.as_deref().zip(wording.index.own_label[i]);
+                wording.choose(own, DEFAULT_LABEL, &claim.claim_id)?
+            });
+        }
+        if claim.rung == Rung::Narrowed {
+            let reason = p.allowed.removed_reason();
+            let neutral = match reason {
+                RemovedReason::NoCoverage => DEFAULT_TOPIC_NO_COVERAGE,
+                RemovedReason::ThinCoverage => DEFAULT_TOPIC_THIN,
+            };
+            let own = p.topic.as_deref().zip(wording.index.own_topic[i]);
+            let topic = wording.choose(own, neutral, &claim.claim_id)?;
+            removed_topics.push(RemovedTopic { topic, reason });
+        }
+        claims.push(claim);
+    }
+    Ok((claims, removed_topics))
 }
 
 fn prepare(
