@@ -27,6 +27,9 @@ RELATIONS = ["direct_quote", "paraphrase", "inference_from", "metadata_fact"]
 LABELS = {"direct_quote": "their words", "paraphrase": "paraphrased",
           "inference_from": "interpreted from", "metadata_fact": "metadata"}
 DEFAULT_LABEL = "Interpretation: inferred from the archive, not stated in it."
+GENERAL_LABEL = "General context, not from the archive."
+GENERAL_MAX = 280  # scalar values of a general-context claim ("brief", ARCHIVE-035)
+DOWNGRADES = ["private-mental-state"]
 TOPIC_NO = "A part of the question the archive does not cover"
 TOPIC_THIN = "A part of the question the archive covers too thinly to answer"
 CATEGORIES = ["post-death-events", "general-world-knowledge", "adversarial"]
@@ -100,42 +103,109 @@ def ts(text):
     return calendar.timegm((y, mo, d, hh, mi, ss, 0, 0, 0)) - off
 
 
-# --- text (profile: N(s), tokens) ------------------------------------------------------------
+# --- text (profile: N(s), tokens, the support rule) ------------------------------------------
+#
+# N(s), tokens and the support rule (ACA-L2-018 to -020) are the ACA generator's independent
+# implementation, imported rather than copied: the profile has one definition of them, so the
+# archive vectors follow it wherever it changes.
 
-WHITE_SPACE = set(map(chr, [0x9, 0xA, 0xB, 0xC, 0xD, 0x20, 0x85, 0xA0, 0x1680, 0x2028, 0x2029,
-                            0x202F, 0x205F, 0x3000] + list(range(0x2000, 0x200B))))
+import aca_support as S  # noqa: E402
+
+WHITE_SPACE = {chr(c) for c in S.WHITE_SPACE}
+REVEAL = 4  # tokens that make a run of text "text of" an artifact (ARCHIVE-021, ARCHIVE-033)
 
 
 def normalize(s):
-    s = unicodedata.normalize("NFC", unicodedata.normalize("NFC", s).casefold())
-    out, space = [], False
-    for ch in s:
-        if ch in WHITE_SPACE:
-            space = True
-        else:
-            if space and out:
-                out.append(" ")
-            space = False
-            out.append(ch)
-    return "".join(out)
+    return S.N(s)
+
+
+VARIATION_SELECTORS = [(0xFE00, 0xFE0F), (0xE0100, 0xE01EF)]
+
+
+def visible(s):
+    """V(s): s without format characters (General_Category Cf: zero-width spaces and joiners,
+    soft hyphens, bidi controls, ...) and variation selectors, which change the tokens without
+    changing what a reader sees."""
+    return "".join(ch for ch in s if unicodedata.category(ch) != "Cf"
+                   and not any(a <= ord(ch) <= b for a, b in VARIATION_SELECTORS))
+
+
+def token_spans(n):
+    """(start, end) scalar offsets of the tokens of an already normalized string."""
+    out, start = [], None
+    for i, ch in enumerate(n):
+        if S.is_word_char(ch):
+            if start is None:
+                start = i
+        elif start is not None:
+            out.append((start, i))
+            start = None
+    if start is not None:
+        out.append((start, len(n)))
+    return out
 
 
 def tokens(s):
-    toks, cur = [], []
-    for ch in normalize(s):
-        if unicodedata.category(ch)[0] in "LMN":
-            cur.append(ch)
-        elif cur:
-            toks.append("".join(cur))
-            cur = []
-    if cur:
-        toks.append("".join(cur))
-    return toks
+    n = normalize(s)
+    return [n[a:b] for a, b in token_spans(n)]
+
+
+def windows(s):
+    """Every 4 consecutive tokens of N(V(s)): (tokens, start, end), offsets in scalar values of
+    N(V(s))."""
+    n = normalize(visible(s))
+    sp = token_spans(n)
+    toks = [n[a:b] for a, b in sp]
+    return [(tuple(toks[i:i + REVEAL]), sp[i][0], sp[i + REVEAL - 1][1])
+            for i in range(len(toks) - REVEAL + 1)]
+
+
+def window_set(texts):
+    out = set()
+    for t in texts:
+        out |= {w for w, _, _ in windows(t)}
+    return out
+
+
+def repeated_runs(s, present):
+    """Maximal runs of consecutive windows of N(s) that are in `present`: (start, end) in N(s)."""
+    out, cur = [], None
+    for w, a, b in windows(s):
+        if w in present:
+            cur = [a, b] if cur is None else [cur[0], b]
+        elif cur is not None:
+            out.append(tuple(cur))
+            cur = None
+    if cur is not None:
+        out.append(tuple(cur))
+    return out
 
 
 def runs4(text):
-    t = tokens(text)
-    return {" ".join(t[i:i + 4]) for i in range(len(t) - 3)}
+    return {" ".join(w) for w, _, _ in windows(text)}
+
+
+def relation_problem(relation, claim_text, span_text):
+    """ARCHIVE-032 for one citation with a text span: None, or why its relation fails."""
+    if relation == "direct_quote":
+        return None  # ARCHIVE-006
+    c, e = S.Text(claim_text), S.Text(span_text)
+    if e.length() > S.cap(c.length()):
+        return "the span is longer than a passage"
+    if relation in ("paraphrase", "metadata_fact"):
+        return S.supported_by(c, e)
+    if relation == "inference_from":
+        return None if any(st in e.stems for st in c.content) else "irrelevant"
+    return None
+
+
+def frame_negated(claim_text, quotes):
+    """ARCHIVE-032 for direct quotes: the frame (the NFC claim without its quoted span texts)
+    holds an odd number of negation markers of the support rule."""
+    frame = unicodedata.normalize("NFC", claim_text)
+    for q in quotes:
+        frame = frame.replace(q, " ", 1)
+    return S.Text(frame).neg % 2 == 1
 
 
 def trim(span_text, cap):
@@ -249,6 +319,15 @@ class Archive:
             if t["tier"] == tier:
                 return t["excerpt_cap"]
         return None
+
+    def text_windows(self, i):
+        """4-token windows of the paragraphs of every text artifact, by consent in force under
+        snapshot i (an artifact the snapshot does not list is hidden): {consent: set}."""
+        out = {"open": set(), "auditor-only": set(), "hidden": set()}
+        for aid, p in self.payloads.items():
+            if p.get("kind") == "text":
+                out[self.consent_in(i, aid)] |= window_set(p["paragraphs"])
+        return out
 
     def hidden_paragraphs(self, i, extra=()):
         ids = {a for a, c in self.consent[i].items() if c == "hidden"} | set(extra)
@@ -364,7 +443,7 @@ def allowed(citations, facts):
 # --- the checker ----------------------------------------------------------------------------
 
 BUNDLE_MEMBERS = {"bundle_version", "response_id", "requester", "tier", "archive_version",
-                  "created_at", "claims", "removed_topics", "refusal", "signature"}
+                  "created_at", "claims", "removed_topics", "refusal", "downgrade", "signature"}
 
 
 def form_problems(bundle):
@@ -387,6 +466,9 @@ def form_problems(bundle):
         if r.get("reason") not in ("category", "coverage") or not isinstance(r.get("inventory_offered"), bool) \
                 or ("category" in r and r["category"] not in CATEGORIES):
             codes.add("schema-violation")
+    dg = bundle.get("downgrade")
+    if dg is not None and (not isinstance(dg, dict) or set(dg) != {"category"} or dg["category"] not in DOWNGRADES):
+        codes.add("schema-violation")
     for t in bundle.get("removed_topics", []):
         if set(t) != {"topic", "reason"} or t["reason"] not in ("no-coverage", "thin-coverage") \
                 or not 1 <= len(t["topic"]) <= 512:
@@ -395,6 +477,8 @@ def form_problems(bundle):
         if not CLAIM_RE.match(c.get("claim_id", "")):
             codes.add("schema-violation")
         if c.get("rung") not in ("supported", "narrowed", "labeled", "refused"):
+            codes.add("schema-violation")
+        if "general_context" in c and not isinstance(c["general_context"], bool):
             codes.add("schema-violation")
         for cit in c.get("citations", []):
             if not HASH_RE.match(cit.get("artifact_id", "")):
@@ -514,6 +598,10 @@ def check(bundle_text, display_text, archive_doc, trust, now):
     return codes
 
 
+def is_delivered(c):
+    return c["rung"] in ("supported", "labeled")
+
+
 def gate_checks(bundle, facts, ar, in_force, codes):
     claims = bundle["claims"]
     ids = [c["claim_id"] for c in claims]
@@ -522,7 +610,7 @@ def gate_checks(bundle, facts, ar, in_force, codes):
     for c in claims:
         if (c["rung"] == "labeled") != ("label" in c):
             codes.add("archive-display-label-missing")
-    delivered = any(c["rung"] in ("supported", "labeled") for c in claims)
+    delivered = any(is_delivered(c) for c in claims)
     r = bundle.get("refusal")
     if r is None and not delivered:
         codes.add("archive-refusal-invalid")
@@ -535,22 +623,30 @@ def gate_checks(bundle, facts, ar, in_force, codes):
         else:
             if "category" in r or r["inventory_offered"] is not True:
                 codes.add("archive-refusal-invalid")
+    general_checks(bundle, codes)
+    if "downgrade" in bundle and any(c["rung"] == "labeled" for c in claims):
+        codes.add("archive-downgrade-violated")
     if in_force is None:
         return
-    if ar.tier_cap(in_force, bundle["tier"]) is None:
+    cap = ar.tier_cap(in_force, bundle["tier"])
+    if cap is None:
         codes.add("archive-tier-unknown")
     narrowed = []
     for c, fs in zip(claims, facts):
         checkable = all(f.valid for f in fs)
-        sup, lab, anyc = allowed(c.get("citations", []), fs)
+        cits = c.get("citations", [])
+        sup, lab, anyc = allowed(cits, fs)
+        general = c.get("general_context") is True
         if c["rung"] == "narrowed":
             narrowed.append(("thin-coverage" if anyc else "no-coverage") if checkable else None)
         if not checkable:
             continue
         rung = c["rung"]
-        if (rung == "supported" and not sup) or (rung == "labeled" and not lab) or \
+        if (rung == "supported" and not sup) or (rung == "labeled" and not lab and not general) or \
                 (rung == "narrowed" and not delivered) or (rung == "refused" and delivered):
             codes.add("archive-rung-mismatch")
+        if is_delivered(c) and not general:
+            relation_checks(c, cits, fs, sup, lab, codes)
     topics = bundle.get("removed_topics", [])
     if len(topics) != len(narrowed):
         codes.add("archive-removed-topics-mismatch")
@@ -566,9 +662,56 @@ def gate_checks(bundle, facts, ar, in_force, codes):
     texts = [t["topic"] for t in topics] + [c["label"] for c in claims if "label" in c]
     if any(runs4(x) & runs for x in texts):
         codes.add("archive-hidden-revealed")
+    shown_text_checks(bundle, ar, in_force, cap, codes)
 
 
-DISPLAY_MEMBERS = {"display_version", "bundle_hash", "tier", "claims", "removed_topics", "refusal"}
+def relation_checks(c, cits, facts, sup, lab, codes):
+    """ARCHIVE-032 for a delivered claim whose citations all passed ARCHIVE-002 to -007."""
+    text_cits = [(x, f) for x, f in zip(cits, facts) if f.counted and f.text is not None]
+    for x, f in text_cits:
+        if relation_problem(x["relation"], c["text"], f.text) is not None:
+            codes.add("archive-claim-unsupported")
+    if c["rung"] == "supported" and sup and not any(x["relation"] != "inference_from" for x, _ in text_cits):
+        codes.add("archive-claim-unsupported")
+    quotes = [f.text for x, f in text_cits if x["relation"] == "direct_quote"]
+    if quotes and frame_negated(c["text"], quotes):
+        codes.add("archive-claim-unsupported")
+    if c["rung"] == "labeled" and lab and not any(x["relation"] == "inference_from" for x, _ in text_cits):
+        codes.add("archive-claim-unsupported")
+
+
+def general_checks(bundle, codes):
+    """ARCHIVE-035: general-context claims."""
+    claims = bundle["claims"]
+    from_archive = any(is_delivered(c) and c.get("general_context") is not True for c in claims)
+    for c in claims:
+        if c.get("general_context") is not True:
+            continue
+        if c.get("citations") or len(c["text"]) > GENERAL_MAX or \
+                ("label" in c and c["label"] != GENERAL_LABEL) or \
+                (c["rung"] == "labeled" and not from_archive):
+            codes.add("archive-general-context-invalid")
+
+
+def shown_text_checks(bundle, ar, in_force, cap, codes):
+    """ARCHIVE-033: what the requestor reads outside excerpts keeps to consent and tier."""
+    w = ar.text_windows(in_force)
+    delivered = [c for c in bundle["claims"] if is_delivered(c)]
+    others = [c["label"] for c in delivered if "label" in c] + [t["topic"] for t in bundle.get("removed_topics", [])]
+    for c in delivered:
+        if any((x in w["auditor-only"] or x in w["hidden"]) and x not in w["open"] for x, _, _ in windows(c["text"])):
+            codes.add("archive-restricted-text-shown")
+    for t in others:
+        if any(x in w["auditor-only"] and x not in w["open"] for x, _, _ in windows(t)):
+            codes.add("archive-restricted-text-shown")
+    if cap is None:
+        return
+    for t in [c["text"] for c in delivered] + others:
+        if sum(b - a for a, b in repeated_runs(t, w["open"])) > cap:
+            codes.add("archive-quote-too-long")
+
+
+DISPLAY_MEMBERS = {"display_version", "bundle_hash", "tier", "claims", "removed_topics", "refusal", "downgrade"}
 DCIT_MEMBERS = {"handle", "relation_label", "restricted", "excerpt"}
 
 
@@ -593,9 +736,14 @@ def display_form(display):
     for k in ["display_version", "bundle_hash", "tier", "claims", "removed_topics"]:
         if k not in display:
             codes.add("schema-violation")
+    dg = display.get("downgrade")
+    if dg is not None and (not isinstance(dg, dict) or set(dg) != {"category"} or dg["category"] not in DOWNGRADES):
+        codes.add("schema-violation")
     for c in display.get("claims", []):
-        if set(c) - {"claim_id", "text", "rung", "citations", "label"}:
+        if set(c) - {"claim_id", "text", "rung", "citations", "label", "general_context"}:
             codes.add("unknown-member")
+        if "general_context" in c and not isinstance(c["general_context"], bool):
+            codes.add("schema-violation")
         for d in c.get("citations", []):
             if set(d) - DCIT_MEMBERS:
                 codes.add("unknown-member")
@@ -607,11 +755,11 @@ def display_form(display):
 
 
 def check_display(bundle, display, facts, ar, in_force, typed_ok, codes):
-    windows = set()
+    id_windows = set()
     for aid in ar.payloads:
         hx = aid[7:]
-        windows |= {hx[i:i + 16] for i in range(49)}
-    if id_leak(display, windows):
+        id_windows |= {hx[i:i + 16] for i in range(49)}
+    if id_leak(display, id_windows):
         codes.add("archive-display-leak")
     form = display_form(display)
     if form:
@@ -624,7 +772,8 @@ def check_display(bundle, display, facts, ar, in_force, typed_ok, codes):
         return
     if not typed_ok:
         return
-    if display["tier"] != bundle["tier"] or display.get("refusal") != bundle.get("refusal"):
+    if display["tier"] != bundle["tier"] or display.get("refusal") != bundle.get("refusal") \
+            or display.get("downgrade") != bundle.get("downgrade"):
         codes.add("archive-display-claim-mismatch")
     if display["removed_topics"] != bundle.get("removed_topics", []):
         codes.add("archive-removed-topics-mismatch")
@@ -635,7 +784,8 @@ def check_display(bundle, display, facts, ar, in_force, typed_ok, codes):
     cap = ar.tier_cap(in_force, bundle["tier"]) if in_force is not None else None
     handles, hcodes, hcheck = {}, set(), True
     for d, (c, fs) in zip(display["claims"], delivered):
-        if d["text"] != c["text"] or d["rung"] != c["rung"] or d.get("label") != c.get("label"):
+        if d["text"] != c["text"] or d["rung"] != c["rung"] or d.get("label") != c.get("label") \
+                or d.get("general_context", False) != c.get("general_context", False):
             codes.add("archive-display-claim-mismatch")
         if d["rung"] == "labeled" and "label" not in d:
             codes.add("archive-display-label-missing")
@@ -669,23 +819,13 @@ def check_display(bundle, display, facts, ar, in_force, typed_ok, codes):
                 codes.add("archive-excerpt-not-in-span")
             elif cap is not None and len(e) > cap:
                 codes.add("archive-excerpt-too-long")
-        if d["rung"] == "labeled" and not any(
+        may_show = cap is not None and cap > 0 and any(
+            x["relation"] == "inference_from" and f.consent == "open" and f.text is not None for x, f in shown)
+        if d["rung"] == "labeled" and may_show and not any(
                 dc["relation_label"] == "interpreted from" and "excerpt" in dc for dc in d["citations"]):
             codes.add("archive-labeled-excerpt-missing")
     if hcheck:
         codes |= hcodes
-    if cap is not None:
-        guarded = []
-        for fs in facts:
-            for f in fs:
-                if f.text is not None:
-                    allowance = cap if f.consent == "open" else 0
-                    if len(f.text) > allowance:
-                        guarded.append(f.text)
-        strings = [t["topic"] for t in display["removed_topics"]] + \
-                  [c["label"] for c in display["claims"] if "label" in c]
-        if any(g in s for g in guarded for s in strings):
-            codes.add("archive-display-leak")
 
 
 # --- the gate (producer side) ---------------------------------------------------------------
@@ -696,6 +836,13 @@ def gate(request, archive_doc, signer, signed_at, plaintext=False):
     created = request.get("created_at", signed_at)
     i = ar.in_force(ts(created))
     cap = ar.tier_cap(i, request["tier"])
+    w = ar.text_windows(i)
+
+    def shows_too_much(text, auditor_only_only=False):
+        restricted = w["auditor-only"] if auditor_only_only else w["auditor-only"] | w["hidden"]
+        return any(x in restricted and x not in w["open"] for x, _, _ in windows(text)) or \
+            sum(b - a for a, b in repeated_runs(text, w["open"])) > cap
+
     prepared = []
     for c in request.get("claims", []):
         cits, facts = [], []
@@ -711,11 +858,26 @@ def gate(request, archive_doc, signer, signed_at, plaintext=False):
             facts.append(check_citation(x, c["text"], ar, i, codes))
             assert not (codes - {"archive-excerpt-plaintext"}), codes
             cits.append(x)
+        general = c.get("general_context", False)
         sup, lab, anyc = allowed(cits, facts)
-        showable = any(x["relation"] == "inference_from" and f.counted and f.consent == "open"
-                       and f.text is not None and cap > 0 for x, f in zip(cits, facts))
-        rung = None if c.get("withhold") else ("supported" if sup else ("labeled" if lab and showable else None))
-        prepared.append((c, cits, facts, rung, anyc))
+        text_cits = [(x, f) for x, f in zip(cits, facts) if f.counted and f.text is not None]
+        quotes = [f.text for x, f in text_cits if x["relation"] == "direct_quote"]
+        relations_ok = all(relation_problem(x["relation"], c["text"], f.text) is None for x, f in text_cits) \
+            and not (quotes and frame_negated(c["text"], quotes))
+        sup = sup and relations_ok and any(x["relation"] != "inference_from" for x, _ in text_cits)
+        lab = lab and relations_ok and any(x["relation"] == "inference_from" for x, _ in text_cits)
+        if general:
+            assert not cits
+            rung = "labeled"
+        else:
+            rung = "supported" if sup else ("labeled" if lab else None)
+        if c.get("withhold") or (rung == "labeled" and "downgrade" in request) or \
+                (general and len(c["text"]) > GENERAL_MAX) or shows_too_much(c["text"]):
+            rung = None
+        prepared.append([c, cits, facts, rung, anyc])
+    if not any(p[3] and not p[0].get("general_context") for p in prepared):
+        for p in prepared:
+            p[3] = None
     delivered = any(p[3] for p in prepared)
     unlisted = [x["artifact_id"] for p in prepared for x in p[1] if x["artifact_id"] not in ar.consent[i]]
     hidden = set()
@@ -723,17 +885,19 @@ def gate(request, archive_doc, signer, signed_at, plaintext=False):
         hidden |= runs4(para)
 
     def choose(own, neutral):
-        if own is not None and not (runs4(own) & hidden):
-            return own
-        assert not (runs4(neutral) & hidden)
-        return neutral
+        for text in (own, neutral):
+            if text is not None and not (runs4(text) & hidden) and not shows_too_much(text, True):
+                return text
+        raise AssertionError(neutral)
 
     claims, topics = [], []
     for c, cits, facts, rung, anyc in prepared:
         r = rung or ("narrowed" if delivered else "refused")
         out = {"claim_id": c["claim_id"], "text": c["text"], "rung": r, "citations": cits}
+        if c.get("general_context"):
+            out["general_context"] = True
         if r == "labeled":
-            out["label"] = choose(c.get("label"), DEFAULT_LABEL)
+            out["label"] = GENERAL_LABEL if c.get("general_context") else choose(c.get("label"), DEFAULT_LABEL)
         if r == "narrowed":
             reason = "thin-coverage" if anyc else "no-coverage"
             topics.append({"topic": choose(c.get("topic"), TOPIC_THIN if anyc else TOPIC_NO),
@@ -743,6 +907,8 @@ def gate(request, archive_doc, signer, signed_at, plaintext=False):
               "requester": request["requester"], "tier": request["tier"],
               "archive_version": ar.snaps[i]["archive_version"], "created_at": created,
               "claims": claims, "removed_topics": topics}
+    if "downgrade" in request:
+        bundle["downgrade"] = {"category": request["downgrade"]}
     if request.get("category_refusal"):
         bundle["refusal"] = {"reason": "category", "category": request["category_refusal"],
                              "inventory_offered": False}
@@ -772,11 +938,15 @@ def display_of(bundle, facts, cap):
         d = {"claim_id": c["claim_id"], "text": c["text"], "rung": c["rung"], "citations": cits}
         if "label" in c:
             d["label"] = c["label"]
+        if c.get("general_context"):
+            d["general_context"] = True
         claims.append(d)
     view = {"display_version": "1", "bundle_hash": jcs_hash(bundle), "tier": bundle["tier"],
             "claims": claims, "removed_topics": bundle["removed_topics"]}
     if "refusal" in bundle:
         view["refusal"] = bundle["refusal"]
+    if "downgrade" in bundle:
+        view["downgrade"] = bundle["downgrade"]
     return view
 
 
@@ -872,6 +1042,51 @@ def decide(budget, earlier, t, requested):
     return allowed_, exceeded
 
 
+def handles_of(bundle, ar):
+    """Handle -> artifact id of the display of a bundle (ARCHIVE-015), or None when the bundle
+    has no snapshot in force."""
+    i = ar.in_force(ts(bundle["created_at"]))
+    if i is None:
+        return None
+    out = {}
+    for c in bundle["claims"]:
+        if c["rung"] not in ("supported", "labeled"):
+            continue
+        for x in c.get("citations", []):
+            if ar.consent_in(i, x["artifact_id"]) != "hidden" and x["artifact_id"] not in out.values():
+                out[handle(len(out) + 1)] = x["artifact_id"]
+    return out
+
+
+def context_checks(r, n, records, given, ar, t, codes):
+    """ARCHIVE-034: a context request names an earlier answered response of its requester, a
+    handle that response shows, and delivers nothing that consent or the tier withholds."""
+    record = None
+    for m in range(n):
+        b = records[m]
+        if b and b["type"] == "bundle" and b["response_id"] == r["response_id"] and \
+                b["requester"] == r["requester"] and b["outcome"] == "answered":
+            record = b
+    if record is None:
+        codes.add("archive-context-unbound")
+        return
+    i = ar.in_force(t)
+    cap = ar.tier_cap(i, record["tier"]) if i is not None else None
+    withheld = not cap
+    bundle = given.get(record["bundle_hash"])
+    if bundle is not None:
+        handles = handles_of(bundle, ar)
+        if handles is not None:
+            aid = handles.get(r["handle"])
+            if aid is None:
+                codes.add("archive-context-unbound")
+                return
+            payload = ar.payloads.get(aid, {})
+            withheld = withheld or i is None or ar.consent_in(i, aid) != "open" or payload.get("kind") != "text"
+    if withheld and r["delivered_chars"] > 0:
+        codes.add("archive-context-withheld")
+
+
 def check_log(log, archive_doc, bundles, head, now):
     ar = Archive(archive_doc)
     codes = ar.problems()
@@ -910,26 +1125,34 @@ def check_log(log, archive_doc, bundles, head, now):
     elif not (head["seq"] < len(values) and values[head["seq"]] is not None
               and jcs_hash(values[head["seq"]]) == head["hash"]):
         codes.add("archive-log-head-mismatch")
-    seen, pending = {}, set()
+    given = {}
+    for text in bundles:
+        b = json.loads(text)
+        given[jcs_hash(b)] = b
+    seen, exceeding, risk_of = {}, {}, {}
     for n, r in enumerate(records):
         if r is None:
             continue
+        t = ts(r["at"])
         if r["type"] == "context-request":
             earlier = seen.setdefault(r["requester"], [])
-            t = ts(r["at"])
             allowed_, exceeded = decide(budget_at(ar, t), earlier, t, r["requested_chars"])
             if r["delivered_chars"] > allowed_:
                 codes.add("archive-budget-exceeded")
             earlier.append((t, r["delivered_chars"]))
             if exceeded:
-                nxt = records[n + 1] if n + 1 < len(records) else None
-                if not (nxt and nxt["type"] == "extraction-risk" and nxt["requester"] == r["requester"]
-                        and nxt["refers_to"] == r["seq"] and nxt["limits"] == exceeded):
-                    codes.add("archive-extraction-risk-unlogged")
-                pending.add(n)
+                exceeding[r["seq"]] = (r["requester"], exceeded, t)
+            context_checks(r, n, records, given, ar, t, codes)
         elif r["type"] == "extraction-risk":
-            if n - 1 not in pending:
+            ref = r["refers_to"]
+            if ref in exceeding and ref not in risk_of and exceeding[ref][0] == r["requester"]:
+                risk_of[ref] = (r["limits"], t)
+            else:
                 codes.add("archive-log-record-invalid")
+    for seq, (_, exceeded, t) in exceeding.items():
+        risk = risk_of.get(seq)
+        if risk is None or risk[0] != exceeded or risk[1] - t > 300:
+            codes.add("archive-extraction-risk-unlogged")
     for text in bundles:
         b = json.loads(text)
         bh = jcs_hash(b)

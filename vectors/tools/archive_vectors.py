@@ -46,7 +46,8 @@ HM = ("HMAC-SHA256", SIGNER, "hmac-1", SECRET)
 WARNINGS = {"archive-excerpt-plaintext", "archive-log-unanchored"}
 
 USED = ["letter-1949-harbour", "diary-1950-school", "letter-1978-retire", "diary-1951-teaching",
-        "diary-1958-brother", "letter-1952-daughter", "interview-2003", "letter-1960-school-wrong"]
+        "diary-1958-brother", "letter-1952-daughter", "interview-2003", "letter-1960-school-wrong",
+        "notes-1985-museum", "medical-2019"]
 
 
 def small_archive(names=USED):
@@ -80,21 +81,30 @@ def cite(name, version, sp, relation):
 
 V1, V2, V3 = "2025-11-01", "2026-03-01", "2026-05-01"
 QUOTE_1949 = "The harbour froze solid last week, and the boys walked out to the lighthouse on the ice."
-C_QUOTE = {"claim_id": "c1", "text": "In February 1949 she wrote: \"" + QUOTE_1949 + "\"",
-           "citations": [cite("letter-1949-harbour", V1, span("letter-1949-harbour", 1, QUOTE_1949), "direct_quote")]}
-C_PARA = {"claim_id": "c2", "text": "She arranged her classroom desks in a half circle.",
-          "citations": [cite("diary-1950-school", V1, span("diary-1950-school", 0, "I moved the desks into a half circle so that nobody sits at the back."), "paraphrase"),
+# The quote the base response delivers to a researcher (cap 80): 76 scalar values of it.
+QUOTE_76 = "The harbour froze solid last week, and the boys walked out to the lighthouse"
+C_QUOTE = {"claim_id": "c1", "text": "In February 1949 she wrote: \"" + QUOTE_76 + ".\"",
+           "citations": [cite("letter-1949-harbour", V1, span("letter-1949-harbour", 1, QUOTE_76), "direct_quote")]}
+C_QUOTE_88 = {"claim_id": "c1", "text": "In February 1949 she wrote: \"" + QUOTE_1949 + "\"",
+              "citations": [cite("letter-1949-harbour", V1, span("letter-1949-harbour", 1, QUOTE_1949), "direct_quote")]}
+DESKS = "I moved the desks into a half circle"
+C_PARA = {"claim_id": "c2", "text": "She had her desks in a half circle.",
+          "citations": [cite("diary-1950-school", V1, span("diary-1950-school", 0, DESKS), "paraphrase"),
                         cite("letter-1978-retire", V1, span("letter-1978-retire", 2, "The half circle of desks stays."), "paraphrase")]}
-C_INFER = {"claim_id": "c3", "text": "She probably valued practical arithmetic over abstract exercises.",
+C_INFER = {"claim_id": "c3", "text": "She probably valued practical sums over abstract exercises.",
            "label": "Interpretation: inferred from her diary, not stated by her.",
            "citations": [cite("diary-1951-teaching", V1, span("diary-1951-teaching", 0, "A sum means more when it tells you whether the boat gets home."), "inference_from")]}
+BROTHER = "9 August 1958. Bjørn came home from sea after two years."
 C_WITHDRAWN = {"claim_id": "c4", "text": "Her brother came home from two years at sea in August 1958.",
-               "citations": [cite("diary-1958-brother", V1, span("diary-1958-brother", 0, "Bjørn came home from sea after two years."), "paraphrase")]}
+               "citations": [cite("diary-1958-brother", V1, span("diary-1958-brother", 0, BROTHER), "paraphrase")]}
 C_HIDDEN = {"claim_id": "c5", "text": "She had a daughter before she married.", "topic": "Whether she had children before her marriage",
             "citations": [cite("letter-1952-daughter", V1, span("letter-1952-daughter", 1, "I gave my daughter to the Haugland family in Bergen"), "paraphrase")]}
 C_NONE = {"claim_id": "c6", "text": "She voted for the Labour Party all her life.", "topic": "How she voted"}
-C_AUDIO = {"claim_id": "c7", "text": "She described the 1949 ice in a recorded interview in 2003.",
-           "citations": [cite("interview-2003", V2, {"kind": "time_range", "start_ms": 840000, "end_ms": 905000}, "metadata_fact")]}
+MUSEUM = ("Notes for the harbour museum: the 1949 ice, the 1956 storm, the 1963 winter. Ask the "
+          "Lund family for photographs of the boat shed.")
+C_AUDIO = {"claim_id": "c7", "text": "The 1949 ice is in her notes for the harbour museum.",
+           "citations": [cite("interview-2003", V2, {"kind": "time_range", "start_ms": 840000, "end_ms": 905000}, "metadata_fact"),
+                         cite("notes-1985-museum", V1, span("notes-1985-museum", 0, MUSEUM), "paraphrase")]}
 
 
 def request(claims, tier="researcher", created=CREATED, **extra):
@@ -180,10 +190,10 @@ ALL_BASE = ["ARCHIVE-001", "ARCHIVE-002", "ARCHIVE-003", "ARCHIVE-004", "ARCHIVE
             "ARCHIVE-006", "ARCHIVE-007", "ARCHIVE-008", "ARCHIVE-009", "ARCHIVE-010",
             "ARCHIVE-011", "ARCHIVE-012", "ARCHIVE-013", "ARCHIVE-014", "ARCHIVE-015",
             "ARCHIVE-016", "ARCHIVE-017", "ARCHIVE-018", "ARCHIVE-019", "ARCHIVE-021",
-            "ARCHIVE-022", "ARCHIVE-023", "ARCHIVE-024"]
-verify_case("base", "A response built by the gate: a direct quote, paraphrases, a labeled inference, a claim whose consent was withdrawn after the cited snapshot (shown restricted), a claim backed only by a hidden artifact and one with no citation (both narrowed, no-coverage), and an audio citation; Ed25519 signature.",
+            "ARCHIVE-022", "ARCHIVE-023", "ARCHIVE-024", "ARCHIVE-032", "ARCHIVE-033"]
+verify_case("base", "A response built by the gate: a 76-character direct quote, paraphrases, a labeled inference, a claim whose consent was withdrawn after the cited snapshot (shown restricted), a claim backed only by a hidden artifact and one with no citation (both narrowed, no-coverage), and a claim citing the museum notes and an audio time range; Ed25519 signature.",
             ALL_BASE, B, D, flags=["baseline"],
-            detail="Every rule holds by construction: rungs within what the counted citations allow, consent from the snapshot in force (2026-05-01), researcher excerpts at most 80 scalar values, handles A-F by first appearance.")
+            detail="Every rule holds by construction: rungs within what the counted citations allow, each paraphrase span supports its claim and the inference span is relevant to its claim (support rule), consent from the snapshot in force (2026-05-01), researcher excerpts and quotes at most 80 scalar values, no claim text repeating the auditor-only or hidden entries, handles A-G by first appearance.")
 
 b, d = built(signer=HM)
 verify_case("hmac", "The same response signed with HMAC-SHA256 under the key id `hmac-1` configured for the signer.",
@@ -372,9 +382,8 @@ b, d = built(req)
 verify_case("conservative-downgrade", "A claim with a counted paraphrase is withheld anyway (narrowed, thin-coverage): a gate may stop lower than the citations allow.",
             ["ARCHIVE-009", "ARCHIVE-010"], b, d, flags=["ladder"],
             detail="Seed 002: refused when 'coverage is so thin that even labeling would be misleading'; the rung is an upper bound.")
-both = {"claim_id": "c2", "text": "She probably cared more about her pupils seeing each other than about discipline.",
-        "label": "Interpretation: inferred from her diary.",
-        "citations": [C_PARA["citations"][0], cite("diary-1950-school", V1, span("diary-1950-school", 1, "I told him the children learn more when they can see each other's faces."), "inference_from")]}
+both = {"claim_id": "c2", "text": C_PARA["text"], "label": "Interpretation: inferred from her farewell letter.",
+        "citations": [C_PARA["citations"][0], dict(C_PARA["citations"][1], relation="inference_from")]}
 b, d = built(request([C_QUOTE, both]))
 b2 = unsigned(b)
 b2["claims"][1]["rung"] = "labeled"
@@ -419,7 +428,8 @@ b2["removed_topics"] = []
 b = resign(b2)
 d = redisplay(b)
 verify_case("rung-from-removed-artifact", "Attack: a claim cites, through the 2025-11-01 snapshot, a transcription the snapshot in force no longer lists, and is marked supported; an artifact the snapshot in force does not list is hidden.",
-            ["ARCHIVE-009", "ARCHIVE-016"], b, d, errors=["archive-rung-mismatch"], flags=["ladder", "consent", "attack"])
+            ["ARCHIVE-009", "ARCHIVE-016", "ARCHIVE-033"], b, d, errors=["archive-rung-mismatch", "archive-restricted-text-shown"], flags=["ladder", "consent", "attack"],
+            detail="Hidden citations never count, so the rung is above what the counted citations allow; and the delivered claim text repeats \"a library of four hundred books\" of the unlisted transcription (hidden), text the corrected letter open in force does not contain.")
 b0, d0 = built(request([C_HIDDEN, C_NONE]))
 assert b0["refusal"]["reason"] == "coverage"
 def narrowed_without_delivery(b):
@@ -541,23 +551,24 @@ d = copy.deepcopy(D)
 d["claims"][0]["citations"][0]["span"] = {"kind": "text", "paragraph_index": 1, "char_start": 0, "char_end": 88}
 verify_case("display-citation-span", "A display citation carries the canonical `span`.", ["ARCHIVE-014"], B, d, errors=["unknown-member"], flags=["leak"])
 b, d = mutate(lambda b: b["removed_topics"][1].update(topic="How she voted. " + QUOTE_1949))
-verify_case("leak-span-in-topic", "A removed topic carries the whole 88-character span of an open citation, more than the researcher tier's 80.", ["ARCHIVE-014"], b, d, errors=["archive-display-leak"], flags=["leak", "tier"])
+verify_case("leak-span-in-topic", "A removed topic carries the whole 88-character passage of an open letter, more than the researcher tier's 80.", ["ARCHIVE-033"], b, d, errors=["archive-quote-too-long"], flags=["leak", "tier"])
 aud_req = request([C_QUOTE, C_WITHDRAWN])
 b0, d0 = built(aud_req)
 def label_leak(b):
-    b["claims"].append({"claim_id": "c9", "text": "She worried about her brother.", "rung": "labeled",
+    b["claims"].append({"claim_id": "c9", "text": C_INFER["text"], "rung": "labeled",
                         "label": "Interpreted from: Bjørn came home from sea after two years.",
                         "citations": [dict(C_INFER["citations"][0], excerpt_hash=L.h(b"A sum means more when it tells you whether the boat gets home."))]})
 b, d = mutate(label_leak, base=(b0, d0))
-verify_case("leak-restricted-span-in-label", "A label quotes the whole span of an auditor-only citation of the bundle.", ["ARCHIVE-014"], b, d, errors=["archive-display-leak"], flags=["leak", "consent"])
+verify_case("leak-restricted-span-in-label", "A label quotes a sentence of an auditor-only diary entry the bundle cites.", ["ARCHIVE-033"], b, d, errors=["archive-restricted-text-shown"], flags=["leak", "consent"])
 
 # --- handles and labels (ARCHIVE-015) ---
 d = copy.deepcopy(D)
 d["claims"][0]["citations"][0]["handle"], d["claims"][1]["citations"][0]["handle"] = "Source B", "Source A"
 verify_case("handles-swapped", "Handles A and B are swapped: not in order of first appearance.", ["ARCHIVE-015"], B, d, errors=["archive-handle-invalid"], flags=["handles"])
-same = request([C_QUOTE, {"claim_id": "c2", "text": "The boys walked to the lighthouse across the frozen harbour in 1949.",
+same = request([C_QUOTE, {"claim_id": "c2", "text": "The boys walked to the lighthouse on the ice.",
                           "citations": [cite("letter-1949-harbour", V1, span("letter-1949-harbour", 1, "the boys walked out to the lighthouse on the ice"), "paraphrase")]}])
 b, d = built(same)
+assert [c["rung"] for c in b["claims"]] == ["supported", "supported"]
 verify_case("same-artifact-same-handle", "Two claims cite the same letter: both citations are `Source A`.", ["ARCHIVE-015"], b, d, flags=["handles"])
 d2 = copy.deepcopy(d)
 d2["claims"][1]["citations"][0]["handle"] = "Source B"
@@ -573,10 +584,11 @@ verify_case("restricted-with-excerpt", "An auditor-only citation is marked restr
 d = copy.deepcopy(D)
 d["claims"][1]["citations"][0]["restricted"] = True
 verify_case("open-marked-restricted", "An open citation is marked restricted.", ["ARCHIVE-016"], B, d, errors=["archive-consent-violated"], flags=["consent"])
-hid_req = request([{"claim_id": "c1", "text": "She wrote letters from Bergen.",
-                    "citations": [cite("letter-1949-harbour", V1, span("letter-1949-harbour", 0, "Vesterhavn, 12 February 1949."), "metadata_fact"),
+hid_req = request([{"claim_id": "c1", "text": "She wrote to her aunt Ragna from Vesterhavn in February 1949.",
+                    "citations": [cite("letter-1949-harbour", V1, span("letter-1949-harbour", 0, "Vesterhavn, 12 February 1949. Dear Aunt Ragna,"), "metadata_fact"),
                                   cite("letter-1952-daughter", V1, span("letter-1952-daughter", 0, "Bergen, 30 April 1952."), "metadata_fact")]}])
 b, d = built(hid_req)
+assert b["claims"][0]["rung"] == "supported"
 d2 = copy.deepcopy(d)
 d2["claims"][0]["citations"].append({"handle": "Source B", "relation_label": "metadata", "restricted": True})
 verify_case("hidden-citation-displayed", "Attack: a delivered claim also cites a hidden artifact and the display shows that citation (restricted): its existence is revealed.", ["ARCHIVE-016"], b, d2,
@@ -585,8 +597,9 @@ verify_case("hidden-citation-omitted", "The same claim displayed correctly: the 
 
 # --- excerpts (ARCHIVE-017) ---
 d = copy.deepcopy(D)
-d["claims"][0]["citations"][0]["excerpt"] = QUOTE_1949
-verify_case("excerpt-above-tier-cap", "Attack: the researcher tier (cap 80) is shown the whole 88-character passage.", ["ARCHIVE-017"], B, d, errors=["archive-excerpt-too-long"], flags=["tier", "attack"])
+assert d["claims"][4]["citations"][1]["excerpt"] != MUSEUM
+d["claims"][4]["citations"][1]["excerpt"] = MUSEUM
+verify_case("excerpt-above-tier-cap", f"Attack: the researcher tier (cap 80) is shown the whole {len(MUSEUM)}-character passage of the museum notes.", ["ARCHIVE-017"], B, d, errors=["archive-excerpt-too-long"], flags=["tier", "attack"])
 d = copy.deepcopy(D)
 d["claims"][0]["citations"][0]["excerpt"] = "The harbour froze solid last winter"
 verify_case("excerpt-not-in-span", "A display excerpt that is not part of the cited span.", ["ARCHIVE-017"], B, d, errors=["archive-excerpt-not-in-span"], flags=["excerpts"])
@@ -596,12 +609,14 @@ verify_case("excerpt-from-elsewhere-in-artifact", "A display excerpt from anothe
 d = copy.deepcopy(D)
 d["claims"][4]["citations"][0]["excerpt"] = "the 1949 ice"
 verify_case("excerpt-on-media", "An audio citation shown with a text excerpt.", ["ARCHIVE-017"], B, d, errors=["archive-excerpt-not-in-span"], flags=["excerpts", "media"])
-b, d = built(request([C_QUOTE, C_PARA, C_INFER], tier="family"))
-verify_case("family-tier-full-passage", "The family tier (cap 280) is shown the whole 88-character passage.", ["ARCHIVE-017", "ARCHIVE-018"], b, d, flags=["tier"])
+b, d = built(request([C_QUOTE_88, C_PARA, C_INFER], tier="family"))
+assert b["claims"][0]["rung"] == "supported" and d["claims"][0]["citations"][0]["excerpt"] == QUOTE_1949
+verify_case("family-tier-full-passage", "The family tier (cap 280) is shown the whole 88-character passage, in the quote and as its excerpt.", ["ARCHIVE-017", "ARCHIVE-018", "ARCHIVE-033"], b, d, flags=["tier"])
 b, d = built(request([C_QUOTE, C_PARA], tier="public"))
-verify_case("public-tier-no-excerpts", "The public tier (cap 0) sees relation labels and handles, no excerpts.", ["ARCHIVE-017", "ARCHIVE-018"], b, d, flags=["tier"])
+assert [c["rung"] for c in b["claims"]] == ["narrowed", "supported"]
+verify_case("public-tier-no-excerpts", "The public tier (cap 0) sees relation labels and handles, no excerpts; the direct quote, which would show the letter's own words, is withheld (narrowed, thin-coverage).", ["ARCHIVE-017", "ARCHIVE-018", "ARCHIVE-033"], b, d, flags=["tier"])
 d2 = copy.deepcopy(d)
-d2["claims"][1]["citations"][0]["excerpt"] = "I moved the desks"
+d2["claims"][0]["citations"][0]["excerpt"] = "I moved the desks"
 verify_case("public-tier-with-excerpt", "The public tier (cap 0) is shown an excerpt.", ["ARCHIVE-017"], b, d2, errors=["archive-excerpt-too-long"], flags=["tier"])
 
 # --- tier (ARCHIVE-018) ---
@@ -614,16 +629,31 @@ d = copy.deepcopy(D)
 del d["claims"][2]["citations"][0]["excerpt"]
 verify_case("labeled-without-excerpt", "A labeled claim is displayed without the excerpt it is inferred from.", ["ARCHIVE-019"], B, d, errors=["archive-labeled-excerpt-missing"], flags=["labeled"])
 inf_aud = {"claim_id": "c2", "text": "Her brother was probably changed by his years at sea.", "label": "Interpretation: inferred from her diary.",
-           "citations": [cite("diary-1958-brother", V1, span("diary-1958-brother", 0, "He is thinner and does not talk about the ship."), "inference_from")]}
-b0, d0 = built(request([C_QUOTE, inf_aud]))
+           "citations": [cite("diary-1958-brother", V1, span("diary-1958-brother", 0, "Bjørn came home from sea after two years. He is thinner and does not talk about the ship."), "inference_from")]}
+b, d = built(request([C_QUOTE, inf_aud]))
+assert b["claims"][1]["rung"] == "labeled"
+assert d["claims"][1]["citations"] == [{"handle": "Source B", "relation_label": "interpreted from", "restricted": True}]
+verify_case("labeled-from-restricted-source", "A claim inferred only from an auditor-only diary entry keeps the labeled rung it earned; its excerpt is withheld, so it is shown with its label and the restricted sentence instead of side by side (seed 002 l.122 over l.69).",
+            ["ARCHIVE-019", "ARCHIVE-016", "ARCHIVE-009"], b, d, flags=["labeled", "consent"],
+            detail="Consent in force of the diary is auditor-only: no excerpt may be shown, so ARCHIVE-019 asks for none; the inference is relevant (it shares 'sea' and 'year').")
+d2 = copy.deepcopy(d)
+d2["claims"][1]["citations"][0]["excerpt"] = "He is thinner and does not talk about the ship."
+verify_case("labeled-from-restricted-source-excerpt-shown", "Attack: the same labeled claim shown side by side with the auditor-only excerpt.", ["ARCHIVE-016", "ARCHIVE-019"], b, d2,
+            errors=["archive-consent-violated"], flags=["labeled", "consent", "attack"])
+b0, d0 = built(request([C_QUOTE, dict(inf_aud, withhold=True)]))
 assert b0["claims"][1]["rung"] == "narrowed"
-def force_label(b):
-    b["claims"][1]["rung"] = "labeled"
-    b["claims"][1]["label"] = inf_aud["label"]
-    b["removed_topics"] = []
-b, d = mutate(force_label, base=(b0, d0))
-verify_case("labeled-from-restricted-source", "A claim inferred only from an auditor-only entry is labeled: its excerpt cannot be shown side by side.", ["ARCHIVE-019", "ARCHIVE-016"], b, d, errors=["archive-labeled-excerpt-missing"], flags=["labeled", "consent"])
-verify_case("restricted-inference-withheld", "The gate's answer for the same claim: withheld (narrowed, thin-coverage), since it cannot be shown side by side.", ["ARCHIVE-019", "ARCHIVE-009"], b0, d0, flags=["labeled"])
+verify_case("restricted-inference-withheld", "A gate may still withhold the same claim (narrowed, thin-coverage): the rung is an upper bound.", ["ARCHIVE-019", "ARCHIVE-009"], b0, d0, flags=["labeled"])
+open_too = dict(inf_aud, citations=inf_aud["citations"] + [cite("diary-1951-teaching", V1, span("diary-1951-teaching", 0, "I teach the older ones to read the tide tables before I teach them fractions."), "inference_from")],
+                text="She probably taught her brother to read the tide tables before he went to sea.")
+b, d = built(request([C_QUOTE, open_too]))
+assert b["claims"][1]["rung"] == "labeled" and "excerpt" in d["claims"][1]["citations"][1]
+d2 = copy.deepcopy(d)
+del d2["claims"][1]["citations"][1]["excerpt"]
+verify_case("labeled-open-excerpt-withheld", "A labeled claim inferred from an auditor-only entry and from an open one is shown with neither excerpt: the open one may be shown, so it must be.", ["ARCHIVE-019"], b, d2,
+            errors=["archive-labeled-excerpt-missing"], flags=["labeled"])
+b, d = built(request([C_PARA, C_INFER], tier="public"))
+assert b["claims"][1]["rung"] == "labeled" and "excerpt" not in d["claims"][1]["citations"][0]
+verify_case("labeled-public-tier", "The public tier (cap 0) gets the labeled inference with its label and no excerpt: the tier withholds every excerpt.", ["ARCHIVE-019", "ARCHIVE-017"], b, d, flags=["labeled", "tier"])
 
 # --- refusal (ARCHIVE-020) ---
 b, d = built(request([], category_refusal="post-death-events"))
@@ -654,6 +684,213 @@ b0, d0 = built(req)
 assert b0["removed_topics"][0]["topic"] == L.TOPIC_NO
 b, d = mutate(lambda b: b["removed_topics"][0].update(topic="A library of four hundred books"), base=(b0, d0))
 verify_case("topic-reveals-removed-artifact", "A removed topic repeats a transcription the snapshot in force no longer lists (unlisted = hidden).", ["ARCHIVE-021"], b, d, errors=["archive-hidden-revealed"], flags=["hidden"])
+
+# --- relations verified (ARCHIVE-032) ---
+NEGATED = "She never arranged her desks in a half circle."
+b, d = mutate(lambda b: b["claims"][1].update(text=NEGATED))
+verify_case("paraphrase-negated", "Attack (review 3, N2): the paraphrased claim is negated (\"She never arranged her desks in a half circle.\") and keeps its two paraphrase citations.",
+            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+            detail="Support rule: one negation marker in the claim, none in either span text (parity differs); 'arranged' is in neither span either.")
+b, d = mutate(lambda b: b["claims"][1].update(text="She voted Labour all her life."))
+verify_case("paraphrase-unrelated", "Attack (review 3, N2): an unrelated claim (\"She voted Labour all her life.\") cites the two paraphrase spans about her desks.",
+            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+            detail="Support rule: the quantifier 'all' is not a token of either span, and none of the content words voted, labour, life is.")
+b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home from three years at sea in August 1958."))
+verify_case("paraphrase-number-changed", "Attack: the paraphrase of the diary says three years at sea where the diary says two (an auditor-only source: the requestor cannot check it).",
+            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+            detail="Support rule: the claim's number 3 is not among the span's numbers (9, 1958, 2).")
+b, d = mutate(lambda b: b["claims"][0].update(text="In February 1949 she never wrote: \"" + QUOTE_76 + ".\""))
+verify_case("quote-negated-frame", "Attack: a direct quote whose frame denies it (\"she never wrote: ...\"); the quote itself is verbatim.",
+            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+            detail="Without the quoted span text, the claim is 'In February 1949 she never wrote: \" .\"', with one negation marker (odd).")
+NEG_QUOTE = "The headmaster did not like it."
+req = request([{"claim_id": "c1", "text": "She wrote, not without pride: \"" + NEG_QUOTE + "\"",
+                "citations": [cite("diary-1950-school", V1, span("diary-1950-school", 1, NEG_QUOTE), "direct_quote")]}])
+b, d = built(req)
+assert b["claims"][0]["rung"] == "supported"
+verify_case("quote-with-negation-inside", "A direct quote that itself holds a negation (\"did not like it\"), framed by a double negation (\"not without pride\"): the quote is not denied.",
+            ["ARCHIVE-032"], b, d, flags=["relations"],
+            detail="The frame 'She wrote, not without pride: \" \"' holds two negation markers (even); the quote's own 'not' is not part of the frame.")
+b0, d0 = built(hid_req)
+b, d = mutate(lambda b: b["claims"][0].update(text="She wrote to her aunt Ragna from Bergen in February 1949."), base=(b0, d0))
+verify_case("metadata-fact-unsupported", "Attack: a metadata fact says the letter was written in Bergen; its cited heading says Vesterhavn.",
+            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+            detail="Support rule: 3 of the claim's 5 content stems (wrote, aunt, ragna, bergen, february) are in the heading, 4 needed. The hidden citation is not counted and not checked.")
+verify_case("metadata-fact-supported", "A metadata fact supported by the letter's heading (\"Vesterhavn, 12 February 1949. Dear Aunt Ragna,\").", ["ARCHIVE-032"], b0, d0, flags=["relations"],
+            detail="Support rule: numbers 1949 in {12, 1949}; 4 of 5 content stems (aunt, ragna, vesterhavn, february) are in the heading, 4 needed.")
+def second_paraphrase_unrelated(b):
+    b["claims"][1]["citations"][1] = dict(cite("letter-1978-retire", V1, span("letter-1978-retire", 1, "After twenty-nine years I am leaving the school on Kaigata."), "paraphrase"),
+                                          excerpt_hash=L.h("After twenty-nine years I am leaving the school on Kaigata.".encode()))
+b, d = mutate(second_paraphrase_unrelated)
+verify_case("one-paraphrase-unrelated", "A claim has two paraphrase citations; the first supports it, the second (about her retirement) does not: every relation of a delivered claim is verified, not just one.",
+            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations"])
+b, d = mutate(lambda b: b["claims"][2].update(text="She probably voted Labour."))
+verify_case("inference-irrelevant", "Attack: a labeled inference whose only excerpt has nothing to do with it (a sum and a boat, for how she voted).",
+            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+            detail="The span shares no content-word stem with the claim (probably, vot, labour).")
+b, d = mutate(lambda b: b["claims"][6].update(citations=b["claims"][6]["citations"][:1]))
+verify_case("supported-by-media-only", "Attack: a claim is supported only by a time range of the recorded interview: there is no text to check it against.",
+            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "media", "attack"])
+b, d = mutate(lambda b: b["claims"][6].update(text="She voted Labour all her life.", citations=b["claims"][6]["citations"][:1]))
+verify_case("media-paraphrase-anything", "Attack: any claim paraphrasing the audio interview (\"She voted Labour all her life.\") would be supported if media citations counted as support.",
+            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "media", "attack"])
+LONG_PAGE = {"kind": "text", "media_type": "text/plain", "paragraphs": [
+    "Notes for the harbour museum, second copy. " + " ".join(
+        f"Item {n}: a photograph of the boat shed, the church hall, the school on Kaigata and the lighthouse." for n in range(1, 8))]}
+long_archive = copy.deepcopy(ARCHIVE)
+long_id = L.jcs_hash(LONG_PAGE)
+long_archive["artifacts"][long_id] = LONG_PAGE
+long_archive["snapshots"][2]["artifacts"].append({"artifact_id": long_id})
+long_cite = {"artifact_id": long_id, "archive_version": V3, "relation": "paraphrase",
+             "span": {"kind": "text", "paragraph_index": 0, "char_start": 0, "char_end": len(LONG_PAGE["paragraphs"][0])}}
+b0, d0 = built(request([C_QUOTE, {"claim_id": "c2", "text": "The museum has photographs of the lighthouse.", "citations": [long_cite]}]), archive=long_archive)
+assert b0["claims"][1]["rung"] == "narrowed"
+verify_case("whole-page-paraphrase-withheld", f"A claim cites a whole {len(LONG_PAGE['paragraphs'][0])}-character page as its paraphrase: more than a passage (400 here), so the gate withholds it (narrowed, thin-coverage).",
+            ["ARCHIVE-032", "ARCHIVE-009"], b0, d0, archive=long_archive, flags=["relations"])
+def force_supported(b):
+    b["claims"][1]["rung"] = "supported"
+    b["removed_topics"] = []
+b, d = mutate(force_supported, base=(b0, d0))
+d = L.display_of(b, L.facts_of(b, long_archive)[0], 80)
+verify_case("whole-page-paraphrase", f"Attack (\"cite the whole page\"): the same claim delivered as supported on the whole {len(LONG_PAGE['paragraphs'][0])}-character page.",
+            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], archive=long_archive, flags=["relations", "attack"],
+            detail="The span text is longer than max(4 x 45, 400) = 400 scalar values: not a passage (the ACA-L2-020 cap).")
+b, d = built(request([C_QUOTE, dict(C_PARA, text=NEGATED)]))
+assert b["claims"][1]["rung"] == "narrowed" and b["removed_topics"][0]["reason"] == "thin-coverage"
+verify_case("negated-paraphrase-withheld", "The gate's answer to the negated claim: withheld (narrowed, thin-coverage), the quote still delivered.", ["ARCHIVE-032", "ARCHIVE-010"], b, d, flags=["relations"])
+
+# --- claim texts, labels and topics within the gates (ARCHIVE-033) ---
+b, d = mutate(lambda b: b["claims"][0].update(text=C_QUOTE_88["text"], citations=[dict(C_QUOTE_88["citations"][0], excerpt_hash=L.h(QUOTE_1949.encode()))]))
+verify_case("quote-above-tier-cap", "Attack (review 3, N1): the researcher tier (cap 80) reads the whole 88-character passage in the claim text of a direct quote; its display excerpt is trimmed to 80.",
+            ["ARCHIVE-033"], b, d, errors=["archive-quote-too-long"], flags=["tier", "attack"],
+            detail="N(claim) repeats 18 consecutive tokens of the open letter: from the start of 'the' to the end of 'ice' is 87 scalar values of N, above 80.")
+b, d = built(request([C_QUOTE_88, C_PARA]))
+assert b["claims"][0]["rung"] == "narrowed"
+verify_case("quote-above-tier-cap-withheld", "The gate's answer: the 88-character quote is withheld from a researcher (narrowed, thin-coverage), the paraphrase delivered.", ["ARCHIVE-033", "ARCHIVE-009"], b, d, flags=["tier"])
+DIARY_1958 = para("diary-1958-brother", 0)
+def restricted_quote(b):
+    b["claims"].insert(4, {"claim_id": "c8", "text": "She wrote: \"" + DIARY_1958 + "\"", "rung": "supported",
+                           "citations": [dict(cite("diary-1958-brother", V1, {"kind": "text", "paragraph_index": 0, "char_start": 0, "char_end": len(DIARY_1958)}, "direct_quote"),
+                                              excerpt_hash=L.h(DIARY_1958.encode()))]})
+b, d = mutate(restricted_quote)
+verify_case("restricted-quote-delivered", "Attack (review 3, N1): a direct quote of the whole auditor-only diary entry is delivered; the display marks its citation restricted while the claim text shows the passage.",
+            ["ARCHIVE-033", "ARCHIVE-016"], b, d, errors=["archive-restricted-text-shown"], flags=["consent", "attack"])
+b, d = built(request([C_QUOTE, {"claim_id": "c8", "text": "She wrote: \"" + DIARY_1958 + "\"",
+                                "citations": [cite("diary-1958-brother", V1, {"kind": "text", "paragraph_index": 0, "char_start": 0, "char_end": len(DIARY_1958)}, "direct_quote")]}]))
+assert b["claims"][1]["rung"] == "narrowed"
+verify_case("restricted-quote-withheld", "The gate's answer: a direct quote of an auditor-only entry cannot be delivered (narrowed, thin-coverage): consent withholds the excerpt, and the quote is the excerpt.",
+            ["ARCHIVE-033"], b, d, flags=["consent"])
+b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home from sea after two years, in August 1958."))
+verify_case("paraphrase-repeats-restricted-words", "A paraphrase of the auditor-only diary repeats its words (\"came home from sea after two years\"): the excerpt is withheld, so is its wording.",
+            ["ARCHIVE-033"], b, d, errors=["archive-restricted-text-shown"], flags=["consent"],
+            detail="'came home from sea' and the 4-token windows after it occur in the auditor-only entry and in no open artifact.")
+def hidden_in_quote(b):
+    b["claims"][1]["text"] = "She wrote: \"" + DESKS + "\" and \"I gave my daughter to the Haugland family\"."
+    b["claims"][1]["citations"][0]["relation"] = "direct_quote"
+    b["claims"][1]["citations"] = b["claims"][1]["citations"][:1]
+b, d = mutate(hidden_in_quote)
+verify_case("hidden-text-in-claim", "Attack: a delivered direct quote of an open diary entry also carries a sentence of the hidden 1952 letter, which no citation names.",
+            ["ARCHIVE-033", "ARCHIVE-021"], b, d, errors=["archive-restricted-text-shown"], flags=["hidden", "attack"])
+OTHER_PARA = para("letter-1978-retire", 1)
+b, d = mutate(lambda b: b["claims"][0].update(text=b["claims"][0]["text"] + " She also wrote: \"" + OTHER_PARA + "\""))
+verify_case("uncited-passage-in-quote", f"Attack: a direct quote claim also quotes {len(OTHER_PARA)} characters of another open letter it does not cite; the researcher tier allows 80.",
+            ["ARCHIVE-033"], b, d, errors=["archive-quote-too-long"], flags=["tier", "attack"])
+INVISIBLE = "9 Aug\u200bust 1958. Bjørn c\u200bame home fr\u200dom s\u00adea af\u2060ter two years."
+def invisible_quote(b):
+    c = b["claims"][3]
+    c.update(text=INVISIBLE, rung="labeled", label="Interpretation: from her diary.")
+    c["citations"][0]["relation"] = "inference_from"
+b, d = mutate(invisible_quote)
+verify_case("restricted-quote-invisible-characters", "Attack: the auditor-only diary sentence shown word for word as a labeled claim, with zero-width spaces, a zero-width joiner, a soft hyphen and a word joiner inside its words so that its tokens differ.",
+            ["ARCHIVE-033"], b, d, errors=["archive-restricted-text-shown"], flags=["consent", "unicode", "attack"],
+            detail="V(s) drops the format characters (General_Category Cf); N(V(s)) is the diary's sentence, whose windows are text of the auditor-only entry only.")
+def broken_quote(b):
+    c = b["claims"][0]
+    c["text"] = "She wrote: \"The harbour froze solid last week\" (sic) \"and the boys walked out to the lighthouse on the ice.\""
+    c["citations"][0]["span"] = span("letter-1949-harbour", 1, "The harbour froze solid last week")
+    c["citations"][0]["excerpt_hash"] = L.h("The harbour froze solid last week".encode())
+b, d = mutate(broken_quote)
+verify_case("quote-above-tier-cap-broken-up", "Attack: the 88-character sentence quoted to a researcher (cap 80) in two pieces separated by \"(sic)\", each below the cap.",
+            ["ARCHIVE-033"], b, d, errors=["archive-quote-too-long"], flags=["tier", "attack"],
+            detail="Two repeated runs of the open letter, 33 and 52 scalar values of N: 85 in all, above 80.")
+req = request([{"claim_id": "c1", "text": "She wrote: \"The new school opens in March with electric light in every classroom.\"",
+                "citations": [cite("letter-1960-school", V2, span("letter-1960-school", 1, "The new school opens in March with electric light in every classroom"), "direct_quote")]}])
+b, d = built(req, archive=ARCHIVE_X)
+assert b["claims"][0]["rung"] == "supported"
+verify_case("quote-shared-with-removed-transcription", "A quote of the corrected 1960 letter whose words also occur in the removed (hidden) transcription: text an open artifact contains is not restricted.",
+            ["ARCHIVE-033"], b, d, archive=ARCHIVE_X, flags=["consent"])
+b, d = mutate(lambda b: b["removed_topics"][1].update(topic="Moderate hearing loss, both ears"))
+verify_case("topic-repeats-auditor-only", "A removed topic repeats the medical letter (auditor-only): \"moderate hearing loss both ears\".", ["ARCHIVE-033"], b, d,
+            errors=["archive-restricted-text-shown"], flags=["consent", "topics"])
+b, d = mutate(lambda b: b["removed_topics"][1].update(topic="Her loss, both ears"))
+verify_case("topic-three-tokens-of-auditor-only", "A removed topic shares three consecutive tokens (\"loss both ears\") with the medical letter: below the four-token rule.", ["ARCHIVE-033"], b, d,
+            flags=["consent", "topics"])
+
+# --- general context (ARCHIVE-035) ---
+LIGHTHOUSE = "A lighthouse is a tower with a lamp that guides ships at night."
+C_GENERAL = {"claim_id": "c9", "text": LIGHTHOUSE, "general_context": True}
+b, d = built(request([C_QUOTE, C_GENERAL]))
+assert b["claims"][1] == {"claim_id": "c9", "text": LIGHTHOUSE, "rung": "labeled", "citations": [], "general_context": True, "label": L.GENERAL_LABEL}
+GEN_B, GEN_D = b, d
+verify_case("general-context", "A brief background definition that makes a cited quote legible, delivered as a labeled general-context claim beside it (seed 002 l.166).",
+            ["ARCHIVE-035", "ARCHIVE-009", "ARCHIVE-013"], b, d, flags=["general"])
+b, d = built(request([C_NONE, C_GENERAL]))
+assert b["refusal"]["reason"] == "coverage" and b["claims"][1]["rung"] == "refused"
+verify_case("general-context-alone-withheld", "The gate's answer when nothing from the archive can be delivered: the general context is withheld too (a coverage refusal); alone it would be general world knowledge.",
+            ["ARCHIVE-035", "ARCHIVE-020"], b, d, flags=["general"])
+def general_alone(b):
+    b["claims"][1].update(rung="labeled", label=L.GENERAL_LABEL)
+    b["claims"][0]["rung"] = "narrowed"
+    b["removed_topics"] = [{"topic": "How she voted", "reason": "no-coverage"}]
+    b.pop("refusal")
+b, d = mutate(general_alone, base=(b, d))
+verify_case("general-context-alone", "Attack: a response that delivers only general context: general world knowledge with no claim from the archive.",
+            ["ARCHIVE-035"], b, d, errors=["archive-general-context-invalid"], flags=["general", "attack"])
+def general_cited(b):
+    b["claims"][1]["citations"] = [dict(b["claims"][0]["citations"][0], relation="metadata_fact")]
+b, d = mutate(general_cited, base=(GEN_B, GEN_D))
+verify_case("general-context-with-citation", "A general-context claim cites the archive: it is either archive content or general context, not both.",
+            ["ARCHIVE-035"], b, d, errors=["archive-general-context-invalid"], flags=["general"])
+long_general = "A lighthouse is a tower with a lamp that guides ships at night; " * 5
+b, d = mutate(lambda b: b["claims"][1].update(text=long_general.strip()), base=(GEN_B, GEN_D))
+verify_case("general-context-too-long", f"A general-context claim of {len(long_general.strip())} characters: more than the brief definition (280) the seed allows.",
+            ["ARCHIVE-035"], b, d, errors=["archive-general-context-invalid"], flags=["general"])
+b, d = mutate(lambda b: b["claims"][1].update(text="Moderate hearing loss, both ears, is common at her age."), base=(GEN_B, GEN_D))
+verify_case("general-context-restricted-text", "Attack: \"general context\" that repeats the auditor-only medical letter.", ["ARCHIVE-035", "ARCHIVE-033"], b, d,
+            errors=["archive-restricted-text-shown"], flags=["general", "consent", "attack"])
+b, d = mutate(lambda b: b["claims"][1].update(label="From her 1958 diary."), base=(GEN_B, GEN_D))
+verify_case("general-context-label-claims-archive", "Attack: a general-context claim labeled as if it came from her diary; its label is fixed: \"General context, not from the archive.\"",
+            ["ARCHIVE-035"], b, d, errors=["archive-general-context-invalid"], flags=["general", "attack"])
+def general_supported(b):
+    b["claims"][1]["rung"] = "supported"
+    b["claims"][1].pop("label")
+b, d = mutate(general_supported, base=(GEN_B, GEN_D))
+verify_case("general-context-supported", "A general-context claim marked supported: nothing from the archive supports it.", ["ARCHIVE-035", "ARCHIVE-009"], b, d,
+            errors=["archive-rung-mismatch"], flags=["general"])
+d = copy.deepcopy(GEN_D)
+del d["claims"][1]["general_context"]
+verify_case("display-drops-general-context", "The display drops the general-context mark, so the definition reads as if it came from the archive.", ["ARCHIVE-035", "ARCHIVE-013"], GEN_B, d,
+            errors=["archive-display-claim-mismatch"], flags=["general", "display"])
+
+# --- downgraded responses (ARCHIVE-036) ---
+b, d = built(request([C_QUOTE, C_PARA, C_INFER], downgrade="private-mental-state"))
+assert [c["rung"] for c in b["claims"]] == ["supported", "supported", "narrowed"] and b["downgrade"] == {"category": "private-mental-state"}
+DG_B, DG_D = b, d
+verify_case("downgraded", "A question about her private feelings, downgraded by the category filter: what she wrote is delivered, the inference is withheld (seed 002 l.165).",
+            ["ARCHIVE-036", "ARCHIVE-013"], b, d, flags=["downgrade"])
+def dg_labeled(b):
+    b["claims"][2].update(rung="labeled", label=C_INFER["label"])
+    b["removed_topics"] = []
+b, d = mutate(dg_labeled, base=(DG_B, DG_D))
+verify_case("downgraded-with-inference", "Attack: a downgraded response still delivers a conclusion beyond what she wrote (a labeled inference).", ["ARCHIVE-036"], b, d,
+            errors=["archive-downgrade-violated"], flags=["downgrade", "attack"])
+d = copy.deepcopy(DG_D)
+del d["downgrade"]
+verify_case("display-drops-downgrade", "The display does not say the answer was downgraded.", ["ARCHIVE-036", "ARCHIVE-013"], DG_B, d,
+            errors=["archive-display-claim-mismatch"], flags=["downgrade", "display"])
+b, d = mutate(lambda b: b.update(downgrade={"category": "third-party-privacy"}), base=(DG_B, DG_D), display_from="rebind")
+verify_case("downgrade-unknown-category", "A downgrade for `third-party-privacy`, which the seed treats as a consent block, not a downgrade.", ["ARCHIVE-036", "ARCHIVE-001"], b, d,
+            errors=["schema-violation"], flags=["downgrade"])
 
 # --- the archive itself (ARCHIVE-024) ---
 a = copy.deepcopy(ARCHIVE)
@@ -699,6 +936,8 @@ VERIFY_FLAGS = {
     "labeled": "Labeled claims shown side by side with their excerpt.",
     "refusal": "Refusal reason and inventory offer.",
     "hidden": "Hidden artifacts never revealed.",
+    "general": "General-context claims.",
+    "downgrade": "Responses downgraded by the category filter.",
 }
 
 # =============================================================================================
@@ -778,7 +1017,7 @@ def log_case(cid, description, requirements, recs=None, log_text=None, bundles=(
                           derivation_=hand(detail or description), flags=list(flags)))
 
 
-LOG_ALL = ["ARCHIVE-025", "ARCHIVE-026", "ARCHIVE-028", "ARCHIVE-029", "ARCHIVE-030", "ARCHIVE-031"]
+LOG_ALL = ["ARCHIVE-025", "ARCHIVE-026", "ARCHIVE-028", "ARCHIVE-029", "ARCHIVE-030", "ARCHIVE-031", "ARCHIVE-034"]
 log_case("base", "Two bundles logged at assembly, three context requests within the budget (one above the request cap delivers the cap and is logged as extraction risk), anchored at its last record.",
          LOG_ALL, BASE_LOG, bundles=BOTH, flags=["baseline"],
          detail="seq 0..5, each prev the JCS hash of the record before; 200+300+400 = 900 <= 1200 daily; 3 requests <= 6 per hour; 500 > 400 request_cap -> 400 delivered and risk [request-cap] right after.")
@@ -899,8 +1138,54 @@ for s, e in spurious:
     fixed.append((s, e))
 log_case("extraction-risk-spurious", "An extraction-risk record about a request that exceeded nothing (a false accusation).", ["ARCHIVE-031"], records(fixed),
          errors=["archive-log-record-invalid"], flags=["budget"])
-other = BASE_EVENTS[:5] + [(190, ctx(400, 400, requester="req-9b21", handle="Source A", response="r-90"))] + BASE_EVENTS[5:]
-log_case("budget-per-requester", "Another requestor's 400-character request counts against their own budget.", ["ARCHIVE-030"], records(other), flags=["budget"])
+OTHER_B, _ = built(request([C_QUOTE_88], tier="family", created=at(185)) | {"response_id": "r-90", "requester": "req-9b21"}, signed=at(185))
+other = BASE_EVENTS[:5] + [(186, bundle_event(OTHER_B)), (190, ctx(400, 400, requester="req-9b21", handle="Source A", response="r-90"))] + BASE_EVENTS[5:]
+log_case("budget-per-requester", "Another requestor's 400-character request counts against their own budget.", ["ARCHIVE-030", "ARCHIVE-034"], records(other),
+         bundles=BOTH + (OTHER_B,), flags=["budget"])
+
+# relaxed extraction-risk placement (ARCHIVE-031)
+OTHER_Q, _ = built(request([C_QUOTE], created=at(179)) | {"response_id": "r-91", "requester": "req-9b21"}, signed=at(179))
+apart = BASE_EVENTS[:4] + [(180, bundle_event(OTHER_Q)), (181, risk(3, ["request-cap"]))] + BASE_EVENTS[5:]
+log_case("extraction-risk-not-adjacent", "Another requestor's bundle is logged between a request above the cap and its extraction-risk record (a producer serving requests concurrently).",
+         ["ARCHIVE-031"], records(apart), bundles=BOTH + (OTHER_Q,), flags=["budget"],
+         detail="The risk record refers to seq 3, comes after it, names exactly [request-cap] and is 1 s later (at most 300 s).")
+late_risk = BASE_EVENTS[:4] + [(481, risk(3, ["request-cap"])), (602, bundle_event(REFUSED_B))]
+log_case("extraction-risk-too-late", "The extraction-risk record is logged 301 s after the request it is about.", ["ARCHIVE-031"], records(late_risk),
+         errors=["archive-extraction-risk-unlogged"], flags=["budget"])
+twice_risk = BASE_EVENTS[:5] + [(181, risk(3, ["request-cap"]))] + BASE_EVENTS[5:]
+log_case("extraction-risk-twice", "Two extraction-risk records about the same request.", ["ARCHIVE-031"], records(twice_risk),
+         errors=["archive-log-record-invalid"], flags=["budget"])
+wrong_q = BASE_EVENTS[:4] + [(180, risk(3, ["request-cap"], requester="req-9b21"))] + BASE_EVENTS[5:]
+log_case("extraction-risk-other-requester", "Attack: the extraction risk of one requestor's request is logged against another requestor.", ["ARCHIVE-031"], records(wrong_q),
+         errors=["archive-log-record-invalid", "archive-extraction-risk-unlogged"], flags=["budget", "attack"])
+
+# context requests bound to a response, a handle, consent and tier (ARCHIVE-034)
+def ctx_case(cid, description, event, errors=(), bundles=BOTH, extra=(), flags=("context",), detail=""):
+    events = BASE_EVENTS[:5] + list(extra) + [event] + BASE_EVENTS[5:]
+    log_case(cid, description, ["ARCHIVE-034"], records(events), bundles=bundles, errors=errors, flags=list(flags), detail=detail)
+
+
+ctx_case("context-unknown-response", "Attack (review 3, N9): a context request for response r-999, which the log never delivered.",
+         (190, ctx(100, 100, response="r-999")), errors=["archive-context-unbound"], flags=("context", "attack"))
+ctx_case("context-other-requesters-response", "Attack: a requestor asks for more context on another requestor's response.",
+         (190, ctx(100, 100, requester="req-9b21")), errors=["archive-context-unbound"], flags=("context", "attack"))
+log_case("context-refused-response", "A context request on r-82, a coverage refusal: it showed no source.", ["ARCHIVE-034"],
+         records(BASE_EVENTS + [(700, ctx(100, 100, response="r-82"))]), bundles=BOTH, errors=["archive-context-unbound"], flags=["context"])
+ctx_case("context-unknown-handle", "Attack (review 3, N9): a context request for `Source Q` of r-81, whose display shows Source A to Source G.",
+         (190, ctx(100, 100, handle="Source Q")), errors=["archive-context-unbound"], flags=("context", "attack"),
+         detail="The handles of r-81, derived from the bundle (ARCHIVE-015), are Source A to Source G.")
+ctx_case("context-unknown-handle-unchecked", "The same request verified without r-81's bundle: the handle cannot be resolved and is not checked (reporting rule 3); the response is.",
+         (190, ctx(100, 100, handle="Source Q")), bundles=())
+ctx_case("context-restricted-source", "Attack (review 3, N9): more context delivered from `Source E`, the brother's diary, auditor-only in force.",
+         (190, ctx(100, 100, handle="Source E")), errors=["archive-context-withheld"], flags=("context", "consent", "attack"))
+ctx_case("context-restricted-source-refused", "The same request answered with nothing (0 characters delivered): consent withholds the source.",
+         (190, ctx(100, 0, handle="Source E")), flags=("context", "consent"))
+ctx_case("context-media-source", "More text \"context\" delivered for `Source F`, the audio interview, which has no text.",
+         (190, ctx(100, 100, handle="Source F")), errors=["archive-context-withheld"])
+PUB_B, _ = built(request([C_PARA], tier="public", created=at(185)) | {"response_id": "r-93"}, signed=at(185))
+ctx_case("context-public-tier", "Attack: a requestor of the public tier (excerpt cap 0) is given 100 characters of context on a response delivered to that tier.",
+         (190, ctx(100, 100, response="r-93")), bundles=BOTH + (PUB_B,), extra=[(186, bundle_event(PUB_B))], errors=["archive-context-withheld"],
+         flags=("context", "tier", "attack"))
 
 LOG_FLAGS = {
     "baseline": "A complete, well-formed log.",
@@ -912,6 +1197,9 @@ LOG_FLAGS = {
     "time": "Record times.",
     "bundles": "Bundles logged at assembly.",
     "budget": "The evidence budget and extraction-risk records.",
+    "context": "Context requests bound to a response, a handle, consent and tier.",
+    "consent": "The consent gate.",
+    "tier": "The tier gate.",
 }
 
 # =============================================================================================

@@ -1,5 +1,6 @@
 //! The evidence budget of "request more context" (ARCHIVE-030) and the extraction-risk records
-//! (ARCHIVE-031), computed from the log's own times (never from a clock).
+//! (ARCHIVE-031), computed from the log's own times (never from a clock). What a context
+//! request may refer to is [`crate::context`].
 
 use std::collections::HashMap;
 
@@ -108,16 +109,30 @@ pub fn decide_request(
     )
 }
 
+/// A context request that exceeded a limit, by its `seq` member.
+#[derive(Debug, Clone)]
+struct Exceeding<'a> {
+    position: usize,
+    requester: &'a str,
+    limits: Vec<BudgetLimit>,
+    at: i64,
+}
+
+/// Seconds after its request within which an extraction-risk record must be logged.
+pub const RISK_WINDOW_SECONDS: i64 = 300;
+
 /// ARCHIVE-030 and ARCHIVE-031 over the records that have their form.
 pub fn check_budget(lines: &[Line], store: &Store, f: &mut Findings) {
     let mut seen: HashMap<&str, Vec<Seen>> = HashMap::new();
-    // Index of a context request that exceeded limits -> (requester, limits).
-    let mut pending: HashMap<usize, (&str, Vec<BudgetLimit>)> = HashMap::new();
+    let mut exceeding: HashMap<u64, Exceeding<'_>> = HashMap::new();
+    // seq of an exceeding request -> (limits, at) of the risk record that refers to it.
+    let mut risks: HashMap<u64, (&[BudgetLimit], i64)> = HashMap::new();
     for (n, line) in lines.iter().enumerate() {
         let Some(record) = &line.record else {
             continue;
         };
         let at = pointer("", n);
+        let t = record.at.unix_seconds();
         match &record.event {
             LogEvent::ContextRequest {
                 requester,
@@ -126,7 +141,6 @@ pub fn check_budget(lines: &[Line], store: &Store, f: &mut Findings) {
                 ..
             } => {
                 let earlier = seen.entry(requester.as_str()).or_default();
-                let t = record.at.unix_seconds();
                 let d = decide(&budget_at(store, &record.at), earlier, t, *requested_chars);
                 if *delivered_chars > d.allowed {
                     f.at(
@@ -143,38 +157,58 @@ pub fn check_budget(lines: &[Line], store: &Store, f: &mut Findings) {
                     delivered: *delivered_chars,
                 });
                 if !d.exceeded.is_empty() {
-                    let logged = lines
-                        .get(n + 1)
-                        .and_then(|l| l.record.as_ref())
-                        .is_some_and(|next| {
-                            matches!(&next.event, LogEvent::ExtractionRisk { requester: q, refers_to, limits, .. }
-                                if q == requester && *refers_to == record.seq && *limits == d.exceeded)
-                        });
-                    if !logged {
-                        f.at(
-                            IncidentCode::ArchiveExtractionRiskUnlogged,
-                            at.clone(),
-                            format!(
-                                "the request exceeds {:?}; the next record must log it as extraction risk",
-                                d.exceeded
-                            ),
-                        );
-                    }
-                    pending.insert(n, (requester.as_str(), d.exceeded));
+                    exceeding.insert(
+                        record.seq,
+                        Exceeding {
+                            position: n,
+                            requester,
+                            limits: d.exceeded,
+                            at: t,
+                        },
+                    );
                 }
             }
-            LogEvent::ExtractionRisk { .. } => {
-                let follows_exceeding = n.checked_sub(1).is_some_and(|p| pending.contains_key(&p));
-                if !follows_exceeding {
+            LogEvent::ExtractionRisk {
+                requester,
+                refers_to,
+                limits,
+                ..
+            } => {
+                let refers = exceeding
+                    .get(refers_to)
+                    .is_some_and(|e| e.requester == requester.as_str());
+                if refers && !risks.contains_key(refers_to) {
+                    risks.insert(*refers_to, (limits.as_slice(), t));
+                } else {
                     f.at(
                         IncidentCode::ArchiveLogRecordInvalid,
                         at,
-                        "an extraction-risk record follows the context request that exceeded a limit",
+                        "an extraction-risk record refers to an earlier context request of its requester that exceeded a limit, and is its only one",
                     );
                 }
             }
             LogEvent::Bundle { .. } => {}
         }
+    }
+    let mut unlogged: Vec<&Exceeding<'_>> = exceeding
+        .iter()
+        .filter(|(seq, e)| {
+            !risks.get(*seq).is_some_and(|(limits, t)| {
+                *limits == e.limits.as_slice() && *t - e.at <= RISK_WINDOW_SECONDS
+            })
+        })
+        .map(|(_, e)| e)
+        .collect();
+    unlogged.sort_by_key(|e| e.position);
+    for e in unlogged {
+        f.at(
+            IncidentCode::ArchiveExtractionRiskUnlogged,
+            pointer("", e.position),
+            format!(
+                "the request exceeds {:?}; an extraction-risk record naming exactly those limits must follow within {RISK_WINDOW_SECONDS} s",
+                e.limits
+            ),
+        );
     }
 }
 

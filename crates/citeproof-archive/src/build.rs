@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use citeproof_model::archive::{
-    ArchiveCitation, BundleClaim, Consent, DisplayCitation, DisplayClaim, DisplayView, GateRequest,
-    LogEvent, Refusal, RefusalReason, RelationLabel, RemovedReason, RemovedTopic, ResponseBundle,
-    Rung,
+    ArchiveCitation, BundleClaim, Consent, DisplayCitation, DisplayClaim, DisplayView, Downgrade,
+    GateRequest, LogEvent, MAX_GENERAL_CONTEXT, Refusal, RefusalReason, Relation, RelationLabel,
+    RemovedReason, RemovedTopic, ResponseBundle, Rung,
 };
 use citeproof_model::{ContentHash, Extensions, Timestamp, jcs, sha256_bytes};
 use serde_json::Value;
@@ -17,12 +17,17 @@ use crate::display::handle;
 use crate::findings::{Findings, pointer};
 use crate::gate::Allowed;
 use crate::log::outcome_of;
+use crate::relation::{frame_negated, relation_problem};
+use crate::shown::ShownText;
 use crate::signature::{Signer, sign};
 use crate::store::Store;
 use crate::text;
 
 /// Label of a labeled claim when the request gives none.
 pub const DEFAULT_LABEL: &str = "Interpretation: inferred from the archive, not stated in it.";
+/// The label of every general-context claim (seed 002: "labeled as general context, not from
+/// the archive"; ARCHIVE-035).
+pub const GENERAL_LABEL: &str = "General context, not from the archive.";
 /// Removed topic of a claim with no counted citation, when the request gives none (or its own
 /// would reveal a hidden artifact).
 pub const DEFAULT_TOPIC_NO_COVERAGE: &str = "A part of the question the archive does not cover";
@@ -53,8 +58,10 @@ pub enum BuildError {
         code: String,
         message: String,
     },
-    #[error("claim `{0}`: even the neutral wording would reveal a hidden artifact")]
+    #[error("claim `{0}`: even the neutral wording would reveal restricted archive text")]
     Reveals(String),
+    #[error("claim `{0}`: a general-context claim has no citations")]
+    GeneralContextCited(String),
 }
 
 /// A gated, signed response.
@@ -84,10 +91,90 @@ struct Prepared {
     claim: BundleClaim,
     facts: Vec<CitationFacts>,
     allowed: Allowed,
-    showable_inference: bool,
+    /// The rung the claim's citations earn, relations verified (ARCHIVE-009, ARCHIVE-032).
+    earned: Option<Rung>,
     withhold: bool,
     topic: Option<String>,
     label: Option<String>,
+}
+
+/// Where the strings the requestor would read are in the [`ShownText`] scan of a response.
+struct ShownIndex {
+    /// Claim `i`'s text is string `i`; then each claim's own label and topic, then the neutral
+    /// wordings.
+    own_label: Vec<Option<usize>>,
+    own_topic: Vec<Option<usize>>,
+    neutral: HashMap<&'static str, usize>,
+}
+
+fn scan_shown(prepared: &[Prepared], store: &Store, in_force: usize) -> (ShownText, ShownIndex) {
+    fn push<'a>(t: Option<&'a str>, texts: &mut Vec<&'a str>) -> Option<usize> {
+        t.map(|t| {
+            texts.push(t);
+            texts.len() - 1
+        })
+    }
+    let mut texts: Vec<&str> = prepared.iter().map(|p| p.claim.text.as_str()).collect();
+    let own_label: Vec<Option<usize>> = prepared
+        .iter()
+        .map(|p| push(p.label.as_deref(), &mut texts))
+        .collect();
+    let own_topic: Vec<Option<usize>> = prepared
+        .iter()
+        .map(|p| push(p.topic.as_deref(), &mut texts))
+        .collect();
+    let mut neutral = HashMap::new();
+    for n in [DEFAULT_LABEL, DEFAULT_TOPIC_NO_COVERAGE, DEFAULT_TOPIC_THIN] {
+        texts.push(n);
+        neutral.insert(n, texts.len() - 1);
+    }
+    let scanned = ShownText::scan(texts, store, in_force);
+    (
+        scanned,
+        ShownIndex {
+            own_label,
+            own_topic,
+            neutral,
+        },
+    )
+}
+
+/// Whether string `i` of the scan shows what the gates withhold (ARCHIVE-033): text of an
+/// auditor-only artifact (or, for claim texts, a hidden one), or a quote above the cap.
+fn shows_too_much(scanned: &ShownText, i: usize, hidden_too: bool, cap: usize) -> bool {
+    scanned.restricted(i, hidden_too).is_some() || scanned.runs_over(i, cap).is_some()
+}
+
+/// The rung of each claim: what its citations earn, unless the request withholds it, the
+/// downgrade forbids it (ARCHIVE-036), its text shows what the gates withhold (ARCHIVE-033), or
+/// it is general context with nothing from the archive beside it (ARCHIVE-035).
+fn decide_rungs(
+    prepared: &[Prepared],
+    request: &GateRequest,
+    scanned: &ShownText,
+    cap: usize,
+) -> Vec<Option<Rung>> {
+    let mut rungs: Vec<Option<Rung>> = prepared
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let general = p.claim.general_context;
+            let too_long = general && text::scalar_len(&p.claim.text) > MAX_GENERAL_CONTEXT;
+            let forbidden = p.withhold
+                || too_long
+                || (request.downgrade.is_some() && p.earned == Some(Rung::Labeled))
+                || shows_too_much(scanned, i, true, cap);
+            if forbidden { None } else { p.earned }
+        })
+        .collect();
+    let from_archive = prepared
+        .iter()
+        .zip(&rungs)
+        .any(|(p, r)| r.is_some() && !p.claim.general_context);
+    if !from_archive {
+        rungs.iter_mut().for_each(|r| *r = None);
+    }
+    rungs
 }
 
 /// Gates, signs and builds the display of one response.
@@ -126,59 +213,19 @@ pub fn gate(
         if !ids.insert(gc.claim_id.as_str()) {
             return Err(BuildError::DuplicateClaimId(gc.claim_id.clone()));
         }
-        prepared.push(prepare(
-            i,
-            gc,
-            store,
-            in_force,
-            cap,
-            opts.plaintext_excerpts,
-        )?);
+        prepared.push(prepare(i, gc, store, in_force, opts.plaintext_excerpts)?);
     }
-    let rungs: Vec<Option<Rung>> = prepared
-        .iter()
-        .map(|p| {
-            if p.withhold {
-                None
-            } else if p.allowed.supported {
-                Some(Rung::Supported)
-            } else if p.allowed.labeled && p.showable_inference {
-                Some(Rung::Labeled)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let (scanned, index) = scan_shown(&prepared, store, in_force);
+    let rungs = decide_rungs(&prepared, request, &scanned, cap);
     let delivered_any = rungs.iter().any(Option::is_some);
     let hidden = hidden_runs(&prepared, store, in_force);
-    let mut claims = Vec::with_capacity(prepared.len());
-    let mut removed_topics = Vec::new();
-    for (p, rung) in prepared.iter().zip(&rungs) {
-        let mut claim = p.claim.clone();
-        claim.rung = match rung {
-            Some(r) => *r,
-            None if delivered_any => Rung::Narrowed,
-            None => Rung::Refused,
-        };
-        if claim.rung == Rung::Labeled {
-            claim.label = Some(choose(
-                p.label.as_deref(),
-                DEFAULT_LABEL,
-                &hidden,
-                &claim.claim_id,
-            )?);
-        }
-        if claim.rung == Rung::Narrowed {
-            let reason = p.allowed.removed_reason();
-            let neutral = match reason {
-                RemovedReason::NoCoverage => DEFAULT_TOPIC_NO_COVERAGE,
-                RemovedReason::ThinCoverage => DEFAULT_TOPIC_THIN,
-            };
-            let topic = choose(p.topic.as_deref(), neutral, &hidden, &claim.claim_id)?;
-            removed_topics.push(RemovedTopic { topic, reason });
-        }
-        claims.push(claim);
-    }
+    let wording = Wording {
+        hidden: &hidden,
+        scanned: &scanned,
+        index: &index,
+        cap,
+    };
+    let (claims, removed_topics) = assemble(&prepared, &rungs, &wording)?;
     let refusal = match (request.category_refusal, delivered_any) {
         (Some(category), _) => Some(Refusal {
             reason: RefusalReason::Category,
@@ -202,6 +249,7 @@ pub fn gate(
         claims,
         removed_topics,
         refusal,
+        downgrade: request.downgrade.map(|category| Downgrade { category }),
         signature: None,
         extensions: Extensions::default(),
     };
@@ -231,12 +279,50 @@ pub fn gate(
     })
 }
 
+/// The bundle claims with their final rungs, labels and removed topics.
+fn assemble(
+    prepared: &[Prepared],
+    rungs: &[Option<Rung>],
+    wording: &Wording<'_>,
+) -> Result<(Vec<BundleClaim>, Vec<RemovedTopic>), BuildError> {
+    let delivered_any = rungs.iter().any(Option::is_some);
+    let mut claims = Vec::with_capacity(prepared.len());
+    let mut removed_topics = Vec::new();
+    for (i, (p, rung)) in prepared.iter().zip(rungs).enumerate() {
+        let mut claim = p.claim.clone();
+        claim.rung = match rung {
+            Some(r) => *r,
+            None if delivered_any => Rung::Narrowed,
+            None => Rung::Refused,
+        };
+        if claim.rung == Rung::Labeled {
+            claim.label = Some(if claim.general_context {
+                GENERAL_LABEL.to_owned()
+            } else {
+                let own = p.label.as_deref().zip(wording.index.own_label[i]);
+                wording.choose(own, DEFAULT_LABEL, &claim.claim_id)?
+            });
+        }
+        if claim.rung == Rung::Narrowed {
+            let reason = p.allowed.removed_reason();
+            let neutral = match reason {
+                RemovedReason::NoCoverage => DEFAULT_TOPIC_NO_COVERAGE,
+                RemovedReason::ThinCoverage => DEFAULT_TOPIC_THIN,
+            };
+            let own = p.topic.as_deref().zip(wording.index.own_topic[i]);
+            let topic = wording.choose(own, neutral, &claim.claim_id)?;
+            removed_topics.push(RemovedTopic { topic, reason });
+        }
+        claims.push(claim);
+    }
+    Ok((claims, removed_topics))
+}
+
 fn prepare(
     i: usize,
     gc: &citeproof_model::archive::GateClaim,
     store: &Store,
     in_force: usize,
-    cap: usize,
     plaintext: bool,
 ) -> Result<Prepared, BuildError> {
     let mut citations = Vec::with_capacity(gc.citations.len());
@@ -287,14 +373,15 @@ fn prepare(
         citations.push(cit);
         facts.push(fact);
     }
+    if gc.general_context && !citations.is_empty() {
+        return Err(BuildError::GeneralContextCited(gc.claim_id.clone()));
+    }
     let allowed = Allowed::from_facts(&citations, &facts);
-    let showable_inference = citations.iter().zip(&facts).any(|(c, f)| {
-        !c.relation.is_direct_support()
-            && f.counted()
-            && f.consent == Some(Consent::Open)
-            && f.span_text.is_some()
-            && cap > 0
-    });
+    let earned = if gc.general_context {
+        Some(Rung::Labeled)
+    } else {
+        earned_rung(&gc.text, &citations, &facts, allowed)
+    };
     Ok(Prepared {
         claim: BundleClaim {
             claim_id: gc.claim_id.clone(),
@@ -302,11 +389,12 @@ fn prepare(
             rung: Rung::Refused,
             label: None,
             citations,
+            general_context: gc.general_context,
             extensions: Extensions::default(),
         },
         facts,
         allowed,
-        showable_inference,
+        earned,
         withhold: gc.withhold,
         topic: gc.topic.clone(),
         label: gc.label.clone(),
@@ -327,22 +415,77 @@ fn hidden_runs(
     text::token_runs(store.hidden_paragraphs(in_force, unlisted))
 }
 
-/// The producer's wording when it reveals nothing hidden, else the neutral one.
-fn choose(
-    own: Option<&str>,
-    neutral: &str,
-    hidden: &std::collections::HashSet<String>,
-    claim_id: &str,
-) -> Result<String, BuildError> {
-    if let Some(own) = own
-        && text::shared_run(own, hidden).is_none()
-    {
-        return Ok(own.to_owned());
+/// The rung a claim's counted citations earn once each text citation is verified by its
+/// relation (ARCHIVE-032): a media span never earns one on its own.
+fn earned_rung(
+    claim: &str,
+    citations: &[ArchiveCitation],
+    facts: &[CitationFacts],
+    allowed: Allowed,
+) -> Option<Rung> {
+    let text_citations: Vec<(&ArchiveCitation, &str)> = citations
+        .iter()
+        .zip(facts)
+        .filter(|(_, f)| f.counted())
+        .filter_map(|(c, f)| f.span_text.as_deref().map(|t| (c, t)))
+        .collect();
+    let quotes: Vec<&str> = text_citations
+        .iter()
+        .filter(|(c, _)| c.relation == Relation::DirectQuote)
+        .map(|(_, t)| *t)
+        .collect();
+    let relations_hold = text_citations
+        .iter()
+        .all(|(c, t)| relation_problem(c.relation, claim, t).is_none())
+        && (quotes.is_empty() || !frame_negated(claim, &quotes));
+    let has = |inference: bool| {
+        text_citations
+            .iter()
+            .any(|(c, _)| (c.relation == Relation::InferenceFrom) == inference)
+    };
+    if !relations_hold {
+        None
+    } else if allowed.supported && has(false) {
+        Some(Rung::Supported)
+    } else if allowed.labeled && has(true) {
+        Some(Rung::Labeled)
+    } else {
+        None
     }
-    if text::shared_run(neutral, hidden).is_some() {
-        return Err(BuildError::Reveals(claim_id.to_owned()));
+}
+
+/// What the producer's own wording of a label or topic is checked against.
+struct Wording<'a> {
+    hidden: &'a std::collections::HashSet<String>,
+    scanned: &'a ShownText,
+    index: &'a ShownIndex,
+    cap: usize,
+}
+
+impl Wording<'_> {
+    fn shows_nothing_withheld(&self, text: &str, i: usize) -> bool {
+        text::shared_run(text, self.hidden).is_none()
+            && !shows_too_much(self.scanned, i, false, self.cap)
     }
-    Ok(neutral.to_owned())
+
+    /// The producer's wording (with its index in the scan) when it reveals nothing the gates
+    /// withhold (ARCHIVE-021, ARCHIVE-033), else the neutral one.
+    fn choose(
+        &self,
+        own: Option<(&str, usize)>,
+        neutral: &'static str,
+        claim_id: &str,
+    ) -> Result<String, BuildError> {
+        if let Some((own, i)) = own
+            && self.shows_nothing_withheld(own, i)
+        {
+            return Ok(own.to_owned());
+        }
+        match self.index.neutral.get(neutral) {
+            Some(i) if self.shows_nothing_withheld(neutral, *i) => Ok(neutral.to_owned()),
+            _ => Err(BuildError::Reveals(claim_id.to_owned())),
+        }
+    }
 }
 
 /// The display view the three gates allow for `bundle` (delivered claims only).
@@ -383,6 +526,7 @@ pub fn display_view(
             rung: c.rung,
             citations,
             label: c.label.clone(),
+            general_context: c.general_context,
         });
     }
     DisplayView {
@@ -392,5 +536,6 @@ pub fn display_view(
         claims,
         removed_topics: bundle.removed_topics.clone(),
         refusal: bundle.refusal.clone(),
+        downgrade: bundle.downgrade.clone(),
     }
 }

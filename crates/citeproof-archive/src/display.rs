@@ -1,11 +1,13 @@
 //! The display view against its bundle: binding (ARCHIVE-012), correspondence (ARCHIVE-013),
 //! handles and labels (ARCHIVE-015), the consent gate (ARCHIVE-016), tier and minimum-span
-//! excerpts (ARCHIVE-017) and labeled claims shown with their excerpt (ARCHIVE-019).
+//! excerpts (ARCHIVE-017) and labeled claims shown with their excerpt when the gates let it
+//! through (ARCHIVE-019).
 
 use std::collections::HashMap;
 
 use citeproof_model::archive::{
-    ArchiveCitation, Consent, DisplayCitation, DisplayView, RelationLabel, ResponseBundle, Rung,
+    ArchiveCitation, Consent, DisplayCitation, DisplayView, Relation, RelationLabel,
+    ResponseBundle, Rung,
 };
 use citeproof_model::{ContentHash, IncidentCode};
 
@@ -50,30 +52,7 @@ pub struct BundleSide<'a> {
 /// Runs the correspondence checks. Assumes the display is bound to this bundle.
 pub fn check_display(side: &BundleSide<'_>, display: &DisplayView, f: &mut Findings) {
     let bundle = side.bundle;
-    if display.tier != bundle.tier {
-        f.at(
-            IncidentCode::ArchiveDisplayClaimMismatch,
-            "/tier",
-            format!(
-                "the display is for tier `{}`, the bundle for `{}`",
-                display.tier, bundle.tier
-            ),
-        );
-    }
-    if display.refusal != bundle.refusal {
-        f.at(
-            IncidentCode::ArchiveDisplayClaimMismatch,
-            "/refusal",
-            "the display's refusal differs from the bundle's",
-        );
-    }
-    if display.removed_topics != bundle.removed_topics {
-        f.at(
-            IncidentCode::ArchiveRemovedTopicsMismatch,
-            "/removed_topics",
-            "the display's removed topics differ from the bundle's",
-        );
-    }
+    check_view_members(bundle, display, f);
     let delivered: Vec<usize> = bundle
         .claims
         .iter()
@@ -105,12 +84,16 @@ pub fn check_display(side: &BundleSide<'_>, display: &DisplayView, f: &mut Findi
         let (Some(bc), Some(facts)) = (bundle.claims.get(*bi), side.facts.get(*bi)) else {
             continue;
         };
-        if dc.text != bc.text || dc.rung != bc.rung || dc.label != bc.label {
+        if dc.text != bc.text
+            || dc.rung != bc.rung
+            || dc.label != bc.label
+            || dc.general_context != bc.general_context
+        {
             f.claim(
                 IncidentCode::ArchiveDisplayClaimMismatch,
                 &dc.claim_id,
                 at.clone(),
-                "the display claim's text, rung or label differs from the bundle's",
+                "the display claim's text, rung, label or general-context mark differs from the bundle's",
             );
         }
         if dc.rung == Rung::Labeled && dc.label.is_none() {
@@ -156,22 +139,76 @@ pub fn check_display(side: &BundleSide<'_>, display: &DisplayView, f: &mut Findi
             }
             check_citation(d, c, fact, side.cap, &dc.claim_id, &cat, f);
         }
-        if dc.rung == Rung::Labeled
-            && !dc
-                .citations
-                .iter()
-                .any(|d| d.relation_label == RelationLabel::InterpretedFrom && d.excerpt.is_some())
-        {
-            f.claim(
-                IncidentCode::ArchiveLabeledExcerptMissing,
-                &dc.claim_id,
-                pointer(&at, "citations"),
-                "a labeled claim is shown side by side with an `interpreted from` excerpt",
-            );
-        }
+        check_labeled_excerpt(dc, &expected, side.cap, &at, f);
     }
     if handles_checkable {
         f.extend(handle_findings.into_vec());
+    }
+}
+
+/// ARCHIVE-010 and ARCHIVE-013: the members of the view that repeat the bundle's.
+fn check_view_members(bundle: &ResponseBundle, display: &DisplayView, f: &mut Findings) {
+    if display.tier != bundle.tier {
+        f.at(
+            IncidentCode::ArchiveDisplayClaimMismatch,
+            "/tier",
+            format!(
+                "the display is for tier `{}`, the bundle for `{}`",
+                display.tier, bundle.tier
+            ),
+        );
+    }
+    if display.refusal != bundle.refusal {
+        f.at(
+            IncidentCode::ArchiveDisplayClaimMismatch,
+            "/refusal",
+            "the display's refusal differs from the bundle's",
+        );
+    }
+    if display.downgrade != bundle.downgrade {
+        f.at(
+            IncidentCode::ArchiveDisplayClaimMismatch,
+            "/downgrade",
+            "the display's downgrade differs from the bundle's",
+        );
+    }
+    if display.removed_topics != bundle.removed_topics {
+        f.at(
+            IncidentCode::ArchiveRemovedTopicsMismatch,
+            "/removed_topics",
+            "the display's removed topics differ from the bundle's",
+        );
+    }
+}
+
+/// ARCHIVE-019: a labeled claim is shown side by side with an `interpreted from` excerpt
+/// whenever consent and tier let one of its inference excerpts through.
+fn check_labeled_excerpt(
+    dc: &citeproof_model::archive::DisplayClaim,
+    expected: &[(&ArchiveCitation, &CitationFacts)],
+    cap: Option<usize>,
+    at: &str,
+    f: &mut Findings,
+) {
+    let may_show = cap.is_some_and(|cap| cap > 0)
+        && expected.iter().any(|(c, x)| {
+            c.relation == Relation::InferenceFrom
+                && x.consent == Some(Consent::Open)
+                && x.span_text.is_some()
+        });
+    if dc.rung == Rung::Labeled
+        && may_show
+        && !dc
+            .citations
+            .iter()
+            .any(|d| d.relation_label == RelationLabel::InterpretedFrom && d.excerpt.is_some())
+    {
+        f.claim(
+            IncidentCode::ArchiveLabeledExcerptMissing,
+            &dc.claim_id,
+            pointer(at, "citations"),
+            "a labeled claim whose inference source may be shown is shown side by side with an `interpreted from` excerpt",
+        );
     }
 }
 

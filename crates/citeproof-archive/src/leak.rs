@@ -1,15 +1,13 @@
-//! ARCHIVE-014: no archive coordinate in the display view. Artifact ids (16 or more hex digits
-//! of one) anywhere, and whole span texts beyond what the gates allow in labels, removed
-//! topics and excerpts.
+//! ARCHIVE-014: no archive coordinate in the display view: no string holds 16 or more hex
+//! digits of an artifact id. Archive text outside the excerpts is ARCHIVE-033's
+//! ([`crate::shown`]).
 
 use std::collections::HashSet;
 
 use citeproof_model::IncidentCode;
-use citeproof_model::archive::Consent;
 use serde_json::Value;
 
 use crate::findings::{Findings, pointer};
-use crate::text;
 
 /// Hex digits of an artifact id that count as revealing it.
 pub const ID_RUN: usize = 16;
@@ -83,38 +81,4 @@ fn id_run(s: &str, windows: &HashSet<String>) -> Option<String> {
         }
     }
     None
-}
-
-/// A span text the display may not show whole: longer than the gates allow its citation.
-#[derive(Debug, Clone)]
-pub struct Guarded {
-    pub text: String,
-}
-
-/// Span texts of the bundle's citations that are longer than their allowance.
-pub fn guarded(
-    spans: impl IntoIterator<Item = (String, Option<Consent>)>,
-    cap: usize,
-) -> Vec<Guarded> {
-    spans
-        .into_iter()
-        .filter_map(|(text, consent)| {
-            let allowed = match consent {
-                Some(Consent::Open) => cap,
-                _ => 0,
-            };
-            (text::scalar_len(&text) > allowed).then_some(Guarded { text })
-        })
-        .collect()
-}
-
-/// Reports a label, topic or excerpt (`value` at `at`) holding a guarded span text.
-pub fn check_span_text(value: &str, at: &str, guarded: &[Guarded], f: &mut Findings) {
-    if guarded.iter().any(|g| value.contains(g.text.as_str())) {
-        f.at(
-            IncidentCode::ArchiveDisplayLeak,
-            at.to_owned(),
-            "the display shows a whole span text beyond what the gates allow",
-        );
-    }
 }

@@ -5,20 +5,25 @@
 //!   snapshots in publication order, consent and policy in force);
 //! - [`verify::verify_bundle`]: a response bundle and its display view against the archive:
 //!   citations ([`citation`], [`span`]), the coverage gate ([`gate`]), the signature
-//!   ([`signature`]), the display gates ([`display`]) and coordinate leaks ([`leak`]);
-//! - [`log::verify_log`]: the append-only bundle log and the evidence budget ([`budget`]);
+//!   ([`signature`]), relations ([`relation`]), the display gates ([`display`]), shown text
+//!   ([`shown`]) and coordinate leaks ([`leak`]);
+//! - [`log::verify_log`]: the append-only bundle log, the evidence budget ([`budget`]) and
+//!   context requests bound to a response ([`context`]);
 //! - [`build::gate`]: the producer's side: gate, sign and build the display, deterministically;
 //! - [`ops`]: the conformance operations of docs/ADAPTER.md.
 
 pub mod budget;
 pub mod build;
 pub mod citation;
+pub mod context;
 pub mod display;
 pub mod findings;
 pub mod gate;
 pub mod leak;
 pub mod log;
 pub mod ops;
+pub mod relation;
+pub mod shown;
 pub mod signature;
 pub mod span;
 pub mod store;

@@ -2,6 +2,8 @@
 //! head the verifier was given, in time order, with every delivered bundle logged once at
 //! assembly. The evidence budget over the same records is in [`crate::budget`].
 
+use std::collections::HashMap;
+
 use citeproof_model::archive::{
     BundleOutcome, LOG_GENESIS, LogEvent, LogRecord, RefusalReason, ResponseBundle,
 };
@@ -12,6 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::budget::check_budget;
+use crate::context::{check_context, handles_of};
 use crate::findings::{Findings, pointer};
 use crate::store::Store;
 use crate::verify::{ArchiveIncident, Document, SKEW_SECONDS};
@@ -241,7 +244,7 @@ fn check_chain(lines: &[Line], opts: &LogOptions, f: &mut Findings) {
                 f.at(
                     IncidentCode::ArchiveLogHeadMismatch,
                     pointer("", seq),
-                    format!("the log has no record {seq} hashing to {hash}: it was rewritten or truncated"),
+                    format!("the record at line {seq} does not hash to {hash}: the log was rewritten, truncated, or records before it were removed or inserted"),
                 );
             }
         }
@@ -343,6 +346,28 @@ fn check_bundle_logged(
     }
 }
 
+/// The handles of each given bundle that parses, by its JCS hash (for ARCHIVE-034).
+fn given_handles(
+    bundles: &[Vec<u8>],
+    store: &Store,
+) -> HashMap<ContentHash, Option<HashMap<String, ContentHash>>> {
+    let mut out = HashMap::new();
+    for bytes in bundles {
+        let Ok(value) = parse_strict(bytes) else {
+            continue;
+        };
+        let hash = sha256_bytes(&jcs::canonicalize(&value));
+        let mut unsigned = value;
+        if let Some(o) = unsigned.as_object_mut() {
+            o.remove("signature");
+        }
+        if let Ok(bundle) = citeproof_model::typed::<ResponseBundle>(&unsigned) {
+            out.insert(hash, handles_of(&bundle, store));
+        }
+    }
+    out
+}
+
 /// Verifies a bundle log (raw JSONL) against the archive's policies, with the bundles it must
 /// record (raw JSON texts).
 pub fn verify_log(log: &[u8], store: &Store, bundles: &[Vec<u8>], opts: &LogOptions) -> LogReport {
@@ -351,6 +376,7 @@ pub fn verify_log(log: &[u8], store: &Store, bundles: &[Vec<u8>], opts: &LogOpti
     let lines = read_lines(log, &mut lf);
     check_chain(&lines, opts, &mut lf);
     check_budget(&lines, store, &mut lf);
+    check_context(&lines, store, &given_handles(bundles, store), &mut lf);
     for (i, b) in bundles.iter().enumerate() {
         check_bundle_logged(i, b, &lines, &mut lf, &mut bf);
     }

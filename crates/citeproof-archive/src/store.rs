@@ -184,6 +184,20 @@ impl Store {
         self.payloads.get(id)
     }
 
+    /// Every text artifact of the archive with its paragraphs, in id order.
+    pub fn text_artifacts(&self) -> Vec<(&ContentHash, &[String])> {
+        let mut out: Vec<(&ContentHash, &[String])> = self
+            .payloads
+            .iter()
+            .filter_map(|(id, p)| match p {
+                ArtifactPayload::Text { paragraphs, .. } => Some((id, paragraphs.as_slice())),
+                _ => None,
+            })
+            .collect();
+        out.sort_by_key(|(id, _)| **id);
+        out
+    }
+
     /// Every artifact id of the archive, for the leak check.
     pub fn artifact_ids(&self) -> impl Iterator<Item = &ContentHash> {
         self.payloads.keys()

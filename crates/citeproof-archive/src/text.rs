@@ -2,10 +2,11 @@
 //! 4-token overlap of ARCHIVE-021 over `N(s)` and its tokens, which come from `citeproof-text`
 //! (one definition with the ACA support check).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
-use icu_properties::CodePointSetData;
-use icu_properties::props::WhiteSpace;
+use icu_properties::props::{GeneralCategory, WhiteSpace};
+use icu_properties::{CodePointMapData, CodePointSetData};
 use unicode_normalization::{UnicodeNormalization, is_nfc};
 
 /// Number of consecutive tokens that count as revealing text (ARCHIVE-021).
@@ -52,11 +53,31 @@ pub fn nfc(s: &str) -> String {
 
 use citeproof_text::tokens;
 
+/// Whether `c` is dropped by [`visible`]: General_Category Cf, or a variation selector.
+fn invisible(c: char) -> bool {
+    if c.is_ascii() {
+        return false;
+    }
+    matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
+        || CodePointMapData::<GeneralCategory>::new().get(c) == GeneralCategory::Format
+}
+
+/// `V(s)` of the profile: `s` without format characters (zero-width spaces and joiners, soft
+/// hyphens, bidi controls, ...) and variation selectors, which change the tokens of a text
+/// without changing what a reader sees (ARCHIVE-021, ARCHIVE-033).
+pub fn visible(s: &str) -> Cow<'_, str> {
+    if s.chars().any(invisible) {
+        Cow::Owned(s.chars().filter(|c| !invisible(*c)).collect())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
 /// Every run of [`REVEAL_TOKENS`] consecutive tokens of the given texts, joined by a space.
 pub fn token_runs<'a>(texts: impl IntoIterator<Item = &'a str>) -> HashSet<String> {
     let mut runs = HashSet::new();
     for text in texts {
-        let toks = tokens(text);
+        let toks = tokens(&visible(text));
         for w in toks.windows(REVEAL_TOKENS) {
             runs.insert(w.join(" "));
         }
@@ -69,7 +90,7 @@ pub fn shared_run(text: &str, runs: &HashSet<String>) -> Option<String> {
     if runs.is_empty() {
         return None;
     }
-    tokens(text)
+    tokens(&visible(text))
         .windows(REVEAL_TOKENS)
         .map(|w| w.join(" "))
         .find(|r| runs.contains(r))
@@ -140,6 +161,18 @@ mod tests {
         assert_eq!(scalar_slice("abc", 2, 4), None);
         assert_eq!(scalar_slice("abc", 2, 1), None);
         assert_eq!(scalar_prefix("héllo", 2), "hé");
+    }
+
+    #[test]
+    fn invisible_characters_do_not_split_tokens() {
+        // U+200B, U+200D, U+2060, U+00AD and U+FEFF are Cf; U+FE0F is a variation selector.
+        assert_eq!(
+            visible("c\u{200b}a\u{200d}m\u{2060}e \u{ad}h\u{feff}ome\u{fe0f}"),
+            "came home"
+        );
+        assert!(matches!(visible("plain, é"), Cow::Borrowed(_)));
+        let runs = token_runs(["He came home from sea."]);
+        assert!(shared_run("he ca\u{200b}me ho\u{ad}me from", &runs).is_some());
     }
 
     #[test]

@@ -110,7 +110,8 @@ fn built_response_verifies_and_says_what_it_is() {
     assert!(report.incidents.is_empty());
     assert_eq!(report.signed_by.as_deref(), Some("archive.example"));
     assert_eq!(report.kid.as_deref(), Some("archive-2026"));
-    // c1..c4 and c7 delivered; c5 (hidden-only) and c6 (no citation) narrowed.
+    // c1..c4, c7 and the general context c8 delivered; c5 (hidden-only) and c6 (no citation)
+    // narrowed.
     let rungs: Vec<String> = report
         .claims
         .iter()
@@ -125,7 +126,8 @@ fn built_response_verifies_and_says_what_it_is() {
             "c4:Supported:1",
             "c5:Narrowed:0",
             "c6:Narrowed:0",
-            "c7:Supported:1"
+            "c7:Supported:2",
+            "c8:Labeled:0"
         ]
     );
 }
@@ -176,12 +178,47 @@ fn attacks_are_caught() {
     d["claims"][3]["citations"][0]["excerpt"] = json!("Bjørn came home from sea after two years.");
     assert_eq!(codes(&g.bundle, &d), [IncidentCode::ArchiveConsentViolated]);
 
-    // Excerpt longer than the researcher tier allows (80).
+    // Excerpt longer than the researcher tier allows (80): the whole museum note (c7).
     let mut d = g.display.clone();
-    d["claims"][0]["citations"][0]["excerpt"] = json!(
-        "The harbour froze solid last week, and the boys walked out to the lighthouse on the ice."
+    d["claims"][4]["citations"][1]["excerpt"] = json!(
+        "Notes for the harbour museum: the 1949 ice, the 1956 storm, the 1963 winter. Ask the Lund family for photographs of the boat shed."
     );
     assert_eq!(codes(&g.bundle, &d), [IncidentCode::ArchiveExcerptTooLong]);
+
+    // Review 3, N2: a negated claim keeps its two paraphrase citations.
+    let mut b = g.bundle.clone();
+    b["claims"][1]["text"] = json!("She never arranged her desks in a half circle.");
+    resign(&mut b);
+    let mut d = g.display.clone();
+    d["claims"][1]["text"] = b["claims"][1]["text"].clone();
+    rebind(&mut d, &b);
+    assert_eq!(codes(&b, &d), [IncidentCode::ArchiveClaimUnsupported]);
+
+    // Review 3, N1: the whole 88-character passage quoted to a researcher (cap 80).
+    let mut b = g.bundle.clone();
+    let quote =
+        "The harbour froze solid last week, and the boys walked out to the lighthouse on the ice.";
+    b["claims"][0]["text"] = json!(format!("In February 1949 she wrote: \"{quote}\""));
+    b["claims"][0]["citations"][0]["span"]["char_end"] = json!(88);
+    b["claims"][0]["citations"][0]["excerpt_hash"] =
+        json!(citeproof_model::sha256_bytes(quote.as_bytes()).to_string());
+    resign(&mut b);
+    let mut d = g.display.clone();
+    d["claims"][0]["text"] = b["claims"][0]["text"].clone();
+    rebind(&mut d, &b);
+    assert_eq!(codes(&b, &d), [IncidentCode::ArchiveQuoteTooLong]);
+
+    // Review 3, N1: the auditor-only diary entry quoted word for word as c4's claim text.
+    let mut b = g.bundle.clone();
+    let diary = "9 August 1958. Bjørn came home from sea after two years.";
+    b["claims"][3]["text"] = json!(format!("She wrote: \"{diary}\""));
+    b["claims"][3]["citations"][0]["relation"] = json!("direct_quote");
+    resign(&mut b);
+    let mut d = g.display.clone();
+    d["claims"][3]["text"] = b["claims"][3]["text"].clone();
+    d["claims"][3]["citations"][0]["relation_label"] = json!("their words");
+    rebind(&mut d, &b);
+    assert_eq!(codes(&b, &d), [IncidentCode::ArchiveRestrictedTextShown]);
 
     // Hidden artifact revealed through the removed topic.
     let mut b = g.bundle.clone();
@@ -201,8 +238,7 @@ fn attacks_are_caught() {
 
     // A tampered bundle behind an untouched display.
     let mut b = g.bundle.clone();
-    b["claims"][1]["text"] =
-        json!("She arranged the desks of her classroom in rows facing the board.");
+    b["claims"][1]["text"] = json!("She had her desks in a half circle!");
     assert_eq!(
         codes(&b, &g.display),
         [

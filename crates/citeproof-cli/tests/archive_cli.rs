@@ -123,6 +123,26 @@ fn verify(d: &Path, bundle: &str, display: &str) -> (i32, String) {
     (c, out)
 }
 
+fn display(d: &Path, display: &str, bundle: &str) -> (i32, String) {
+    let (c, out, _) = run(
+        d,
+        &[
+            "archive",
+            "display",
+            display,
+            "--bundle",
+            bundle,
+            "--archive",
+            &fixture("archive.json"),
+            "--keys",
+            "archive.example=keys/jwks.json",
+            "--now",
+            NOW,
+        ],
+    );
+    (c, out)
+}
+
 #[test]
 fn gate_display_verify() {
     let dir = setup();
@@ -130,14 +150,74 @@ fn gate_display_verify() {
     let (c, out) = verify(d, "bundle.json", "display.json");
     assert_eq!(c, 0, "{out}");
     assert!(out.contains("-> VERIFIED\nno incidents"), "{out}");
-    let (c, out, _) = run(d, &["archive", "display", "display.json"]);
-    assert_eq!(c, 0);
+    let (c, out) = display(d, "display.json", "bundle.json");
+    assert_eq!(c, 0, "{out}");
     assert!(out.contains(
         "Source E (paraphrased): Supported by archived material (source restricted by the person's instructions)."
     ));
-    assert!(out.contains("Source A (their words): \"The harbour froze solid last week, and the boys walked out to the lighthouse on\"\n"));
+    assert!(out.contains("Source A (their words): \"The harbour froze solid last week, and the boys walked out to the lighthouse\"\n"));
+    assert!(out.contains("A lighthouse is a tower with a lamp that guides ships at night.\n  ⚠ General context, not from the archive.\n"), "{out}");
     let (c, out) = verify(d, "refusal-bundle.json", "refusal-display.json");
     assert_eq!(c, 0, "{out}");
+    let (c, out) = display(d, "refusal-display.json", "refusal-bundle.json");
+    assert_eq!(c, 0, "{out}");
+    assert!(
+        out.contains("Their archive does not extend past their death."),
+        "{out}"
+    );
+}
+
+/// Review 3, N1: c4 quotes the auditor-only diary word for word, re-signed with the walkthrough's
+/// key, and its display rebound: a verifier must reject it and `display` must not show it beside
+/// "source restricted by the person's instructions".
+#[test]
+fn display_never_shows_restricted_text() {
+    use citeproof_archive::signature::{Signer, SignerKey, sign};
+    let dir = setup();
+    let d = dir.path();
+    let diary = "9 August 1958. Bjørn came home from sea after two years.";
+    let mut bundle: Value =
+        serde_json::from_slice(&std::fs::read(d.join("bundle.json")).unwrap()).unwrap();
+    bundle["claims"][3]["text"] = Value::from(format!("She wrote: \"{diary}\""));
+    bundle["claims"][3]["citations"][0]["relation"] = Value::from("direct_quote");
+    let obj = bundle.as_object_mut().unwrap();
+    obj.remove("signature");
+    let key = citeproof_jose::load_signing_key(&std::fs::read(d.join("keys/private.pem")).unwrap())
+        .unwrap();
+    let signer = Signer {
+        signed_by: "archive.example".into(),
+        kid: "archive-2026".into(),
+        key: SignerKey::Ed25519(key),
+    };
+    sign(
+        obj,
+        &signer,
+        &citeproof_model::Timestamp::parse("2026-05-16T10:00:01Z").unwrap(),
+    );
+    let mut view: Value =
+        serde_json::from_slice(&std::fs::read(d.join("display.json")).unwrap()).unwrap();
+    view["claims"][3]["text"] = bundle["claims"][3]["text"].clone();
+    view["claims"][3]["citations"][0]["relation_label"] = Value::from("their words");
+    view["bundle_hash"] = Value::from(
+        citeproof_model::sha256_bytes(&citeproof_model::jcs::canonicalize(&bundle)).to_string(),
+    );
+    std::fs::write(d.join("quoted.json"), bundle.to_string()).unwrap();
+    std::fs::write(d.join("quoted-display.json"), view.to_string()).unwrap();
+
+    let (c, out) = verify(d, "quoted.json", "quoted-display.json");
+    assert_eq!(c, 1, "{out}");
+    assert!(out.contains("signature: valid"), "{out}");
+    assert!(
+        out.contains(
+            "c4 Supported: 1 of 1 citations counted - FAILED: archive-restricted-text-shown"
+        ),
+        "{out}"
+    );
+    let (c, out) = display(d, "quoted-display.json", "quoted.json");
+    assert_eq!(c, 1, "{out}");
+    assert!(out.contains("NOT VERIFIED"), "{out}");
+    assert!(!out.contains("Bjørn came home"), "{out}");
+    assert!(!out.contains("source restricted"), "{out}");
 }
 
 #[test]
@@ -162,7 +242,10 @@ fn tampered_bundle_display_and_log_are_caught() {
     let display = std::fs::read_to_string(d.join("display.json")).unwrap();
     std::fs::write(
         d.join("wide.json"),
-        display.replace("lighthouse on\"", "lighthouse on the ice.\""),
+        display.replace(
+            "1963 winter. Ask\"",
+            "1963 winter. Ask the Lund family for photographs of the boat shed.\"",
+        ),
     )
     .unwrap();
     let (c, out) = verify(d, "bundle.json", "wide.json");
@@ -195,6 +278,9 @@ fn tampered_bundle_display_and_log_are_caught() {
         out.contains("[archive-log-broken]") && out.contains("[archive-log-time-invalid]"),
         "{out}"
     );
+    // UX review 3: a log that did not verify offers no head to keep.
+    assert!(!out.contains("keep it to verify"), "{out}");
+    assert!(out.contains("head: none to keep"), "{out}");
 }
 
 #[test]

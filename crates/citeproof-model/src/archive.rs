@@ -17,6 +17,8 @@ pub const TIER_PATTERN: &str = "^[a-z0-9][a-z0-9-]{0,63}$";
 pub const HANDLE_PATTERN: &str = "^Source [A-Z]{1,3}$";
 /// Largest display excerpt any tier may allow, in Unicode scalar values (ARCHIVE-018).
 pub const MAX_EXCERPT_CAP: u32 = 280;
+/// Longest general-context claim, in Unicode scalar values ("brief", ARCHIVE-035).
+pub const MAX_GENERAL_CONTEXT: usize = 280;
 /// `prev` of the first record of a bundle log (ARCHIVE-025).
 pub const LOG_GENESIS: &str =
     "sha256:0000000000000000000000000000000000000000000000000000000000000000";
@@ -98,6 +100,10 @@ impl Rung {
     }
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 /// One claim of the auditor-facing response bundle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = false))]
@@ -113,6 +119,9 @@ pub struct BundleClaim {
     pub label: Option<String>,
     #[serde(default)]
     pub citations: Vec<ArchiveCitation>,
+    /// A brief background definition, not from the archive (ARCHIVE-035).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub general_context: bool,
     #[serde(flatten)]
     pub extensions: Extensions,
 }
@@ -162,6 +171,21 @@ pub struct Refusal {
     pub category: Option<RefusalCategory>,
     /// The persona offers an archive inventory view (required for coverage refusals).
     pub inventory_offered: bool,
+}
+
+/// The category filter's downgrade (seed 002: "downgrade to archive-only search"), ARCHIVE-036.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum DowngradeCategory {
+    /// "May offer what the person actually said about the topic; cannot synthesize conclusions."
+    PrivateMentalState,
+}
+
+/// A response the category filter downgraded: it delivers only what the person said.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Downgrade {
+    pub category: DowngradeCategory,
 }
 
 /// Algorithms of a bundle signature (ARCHIVE-011).
@@ -224,6 +248,9 @@ pub struct ResponseBundle {
     /// Present exactly when no claim is delivered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refusal: Option<Refusal>,
+    /// The category filter downgraded the question (ARCHIVE-036).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub downgrade: Option<Downgrade>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<BundleSignature>,
     #[serde(flatten)]
@@ -366,6 +393,8 @@ pub struct DisplayView {
     pub removed_topics: Vec<RemovedTopic>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refusal: Option<Refusal>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub downgrade: Option<Downgrade>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -381,6 +410,9 @@ pub struct DisplayClaim {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1))]
     pub label: Option<String>,
+    /// A background definition, not from the archive (ARCHIVE-035).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub general_context: bool,
 }
 
 /// Relation label shown to requestors.
@@ -534,6 +566,9 @@ pub struct GateClaim {
     /// Withhold the claim whatever its citations allow (the conservative refusal).
     #[serde(default)]
     pub withhold: bool,
+    /// A brief background definition, not from the archive, with no citations (ARCHIVE-035).
+    #[serde(default)]
+    pub general_context: bool,
 }
 
 /// A citation as citation assignment produced it (the four fields).
@@ -566,4 +601,7 @@ pub struct GateRequest {
     /// A category refusal decided before retrieval (then `claims` is empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category_refusal: Option<RefusalCategory>,
+    /// The category filter downgraded the question (ARCHIVE-036).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub downgrade: Option<DowngradeCategory>,
 }

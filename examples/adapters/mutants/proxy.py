@@ -19,6 +19,10 @@ Faults (one per mutant of mutants.json):
                            (deployed-js) is reported verified: `chain-signature-partial`
                            dropped, `partially-signed` verdicts reported `verified`, the
                            unsigned members not listed
+  archive-claim-text-ungated  archive: a delivered claim text (and a label, a topic) is not held
+                           to the consent and tier gates, only the display excerpts are
+  archive-relations-unchecked archive: only direct quotes are checked; paraphrase, metadata-fact
+                           and inference citations count as declared
 """
 
 import json
@@ -34,6 +38,8 @@ import aca_support  # noqa: E402
 SIGNATURE_CODES = ("signature", "httpsig-", "jws-", "key-unresolved")
 HASH_CODES = ("hash-mismatch", "content-digest-mismatch")
 LEVEL_OPS = ("aca-verify-snapshot", "aef-verify", "chain-verify")
+SHOWN_TEXT_CODES = ("archive-restricted-text-shown", "archive-quote-too-long")
+RELATION_CODES = ("archive-claim-unsupported",)
 
 
 def drop_codes(reply, markers):
@@ -51,7 +57,7 @@ def drop_codes(reply, markers):
 
 FAULTS = ("hex-upper", "signatures-always-valid", "no-hash-mismatch", "level-off-by-one", "drop-warnings",
           "wrong-code", "strict-should", "negation-whole-excerpt",
-          "partial-signature-verified")
+          "partial-signature-verified", "archive-claim-text-ungated", "archive-relations-unchecked")
 
 
 class WholeTextNegation(aca_support.Text):
@@ -134,6 +140,12 @@ def perturb(fault, run, reply):
     elif fault == "partial-signature-verified":
         if op == "chain-verify":
             reply = partial_as_verified(reply, run["case"]["input"].get("required_level", 1))
+    elif fault == "archive-claim-text-ungated":
+        if op == "archive-verify":
+            reply = drop_codes(reply, SHOWN_TEXT_CODES)
+    elif fault == "archive-relations-unchecked":
+        if op == "archive-verify":
+            reply = drop_codes(reply, RELATION_CODES)
     elif fault == "strict-should":
         if reply.get("result") == "valid" and reply.get("warnings"):
             reply = {"seq": reply["seq"], "result": "invalid", "errors": list(reply["warnings"]),

@@ -5,7 +5,9 @@
 //!   1 the gate refused to assemble, 2 usage);
 //! - `verify BUNDLE DISPLAY --archive A [--keys SIGNER=JWKS]... [--secrets SIGNER=FILE]... [--now T]`:
 //!   exit 0 verified, 1 not, 2 usage;
-//! - `display DISPLAY`: what the requestor sees (exit 0 valid view, 1 invalid);
+//! - `display DISPLAY --bundle BUNDLE --archive A [--keys ...] [--secrets ...] [--now T]`: what
+//!   the requestor sees, shown only once the view verified against its signed bundle (exit 0
+//!   verified and shown, 1 not verified and not shown, 2 usage);
 //! - `log-verify LOG --archive A [--bundle FILE]... [--head SEQ:HASH] [--now T]`.
 
 use std::process::ExitCode;
@@ -30,6 +32,12 @@ use crate::input::{display, read_document, read_limited};
 /// What a renderer shows for an auditor-only source (seed 002, consent gate).
 const RESTRICTED: &str =
     "Supported by archived material (source restricted by the person's instructions).";
+/// What a renderer shows beside a general-context claim (seed 002: "labeled as general context,
+/// not from the archive"; ARCHIVE-035 fixes its label to the same words).
+const GENERAL_CONTEXT: &str = citeproof_archive::build::GENERAL_LABEL;
+/// What a renderer shows above a downgraded response (seed 002, private mental state).
+const DOWNGRADED: &str =
+    "[Only what they wrote about this is offered; no conclusions are drawn from it.]\n";
 /// The seed's inventory offer of a coverage refusal.
 const INVENTORY: &str =
     "I do not have enough in the archive to answer that. Would you like to browse what is there?";
@@ -46,7 +54,7 @@ enum Verb {
     Gate(GateArgs),
     /// Verify a signed bundle and its display view against the archive (ARCHIVE-001..024).
     Verify(VerifyArgs),
-    /// Show a display view as the requestor sees it.
+    /// Show a display view as the requestor sees it, once it verified against its bundle.
     Display(DisplayArgs),
     /// Verify a bundle log: hash chain, head, times, bundles logged, evidence budget.
     LogVerify(LogArgs),
@@ -122,7 +130,23 @@ struct VerifyArgs {
 struct DisplayArgs {
     /// Display view (JSON).
     display: String,
-    /// Print the validated view as JSON (`view`).
+    /// The signed response bundle the view is bound to (JSON): the view is verified against it
+    /// and the archive before anything is shown.
+    #[arg(long)]
+    bundle: String,
+    /// The archive (JSON).
+    #[arg(long)]
+    archive: String,
+    /// Ed25519 public keys of a signer: SIGNER=FILE (JWK Set, every key with a `kid`).
+    #[arg(long, value_name = "SIGNER=FILE")]
+    keys: Vec<String>,
+    /// HMAC secrets of a signer: SIGNER=FILE (JSON object: key id -> secret string).
+    #[arg(long, value_name = "SIGNER=FILE")]
+    secrets: Vec<String>,
+    /// Verification time, Unix seconds (default: now).
+    #[arg(long)]
+    now: Option<i64>,
+    /// Print JSON: the verification report and the view (`view`, null when not verified).
     #[arg(long)]
     json: bool,
 }
@@ -392,8 +416,24 @@ fn readable(r: &BundleReport) -> String {
         _ => out.push_str("signature: NOT verified\n"),
     }
     for c in &r.claims {
+        let mut failed: Vec<String> = r
+            .incidents
+            .iter()
+            .filter(|i| {
+                i.incident.severity == Severity::Error
+                    && i.incident.location.claim_id.as_deref() == Some(c.claim_id.as_str())
+            })
+            .map(|i| i.incident.code.to_string())
+            .collect();
+        failed.sort();
+        failed.dedup();
+        let verdict = if failed.is_empty() {
+            String::new()
+        } else {
+            format!(" - FAILED: {}", failed.join(", "))
+        };
         out.push_str(&format!(
-            "  {} {:?}: {} of {} citations counted\n",
+            "  {} {:?}: {} of {} citations counted{verdict}\n",
             c.claim_id, c.rung, c.counted, c.citations
         ));
     }
@@ -407,23 +447,36 @@ fn readable(r: &BundleReport) -> String {
 }
 
 fn run_display(a: DisplayArgs) -> Result<ExitCode, Failure> {
-    let value = parse_strict(&read_document(&a.display)?)
-        .map_err(|e| Failure::Invalid(format!("{}: {}", display(&a.display), e.to_incident())))?;
-    let incidents = SchemaValidator::cached(DocumentKind::ArchiveDisplayView)
-        .map(|v| v.validate(&value))
-        .map_err(|e| Failure::Usage(e.to_string()))?;
-    let view: Option<DisplayView> = if incidents.is_empty() {
-        citeproof_model::typed(&value).ok()
+    let store = load_store(&a.archive)?;
+    let trust = load_trust(&a.keys, &a.secrets)?;
+    let bundle = read_document(&a.bundle)?;
+    let view_bytes = read_document(&a.display)?;
+    let now = a.now.unwrap_or_else(crate::cmd::now);
+    let report = verify_bundle(&bundle, &view_bytes, &store, &trust, now);
+    // Only a view that verified is shown: an unverified one may carry what the gates withhold
+    // (a restricted passage beside "source restricted by the person's instructions").
+    let view: Option<DisplayView> = if report.valid {
+        parse_strict(&view_bytes)
+            .ok()
+            .and_then(|v| citeproof_model::typed(&v).ok())
     } else {
         None
     };
-    let ok = view.is_some() && incidents.iter().all(|i| i.severity != Severity::Error);
+    let ok = view.is_some();
     if a.json {
-        crate::out::json_report("archive display", ok, &incidents, &json!({ "view": view }))?;
+        crate::out::json_report(
+            "archive display",
+            ok,
+            &report.incidents,
+            &json!({ "view": view, "report": report }),
+        )?;
     } else {
         match &view {
             Some(v) => crate::out::print(&render(v))?,
-            None => crate::out::print(&format!("not a display view:\n{}", lines(&incidents)))?,
+            None => crate::out::print(&format!(
+                "display view -> NOT VERIFIED against its bundle and the archive: not shown\n{}",
+                incident_lines(&report.incidents)
+            ))?,
         }
     }
     Ok(if ok {
@@ -435,9 +488,15 @@ fn run_display(a: DisplayArgs) -> Result<ExitCode, Failure> {
 
 fn render(v: &DisplayView) -> String {
     let mut out = format!("[tier: {}]\n", v.tier);
+    if v.downgrade.is_some() {
+        out.push_str(DOWNGRADED);
+    }
     for c in &v.claims {
         out.push_str(&format!("\n{}\n", c.text));
-        if let Some(label) = &c.label {
+        if c.general_context {
+            out.push_str(&format!("  ⚠ {GENERAL_CONTEXT}\n"));
+        }
+        if let Some(label) = c.label.as_deref().filter(|l| *l != GENERAL_CONTEXT) {
             out.push_str(&format!("  ⚠ {label}\n"));
         }
         for d in &c.citations {
@@ -516,14 +575,20 @@ fn run_log(a: LogArgs) -> Result<ExitCode, Failure> {
         crate::out::json_report("archive log-verify", !errors, &report.incidents, &report)?;
     } else {
         let mut out = format!("log: {} records\n", report.records);
-        if let Some((seq, hash)) = &report.head {
-            out.push_str(&format!(
+        match &report.head {
+            // A head is worth keeping only when the log it anchors verified.
+            Some((seq, hash)) if !errors => out.push_str(&format!(
                 "head: {seq}:{hash} (keep it to verify the next time)\n"
-            ));
+            )),
+            Some(_) => {
+                out.push_str("head: none to keep (the log did not verify; keep the head you had)\n")
+            }
+            None => {}
         }
         let c = &report.counts;
         out.push_str(&format!(
-            "bundles: {} ({} answered, {} refused by category, {} refused for coverage); context requests: {}; extraction risks: {}\n",
+            "{}bundles: {} ({} answered, {} refused by category, {} refused for coverage); context requests: {}; extraction risks: {}\n",
+            if errors { "as recorded, not verified: " } else { "" },
             c.bundles, c.answered, c.refused_category, c.refused_coverage, c.context_requests, c.extraction_risks
         ));
         out.push_str(if errors {
