@@ -94,8 +94,10 @@ C_PARA = {"claim_id": "c2", "text": "She had her desks in a half circle.",
 C_INFER = {"claim_id": "c3", "text": "She probably valued practical sums over abstract exercises.",
            "label": "Interpretation: inferred from her diary, not stated by her.",
            "citations": [cite("diary-1951-teaching", V1, span("diary-1951-teaching", 0, "A sum means more when it tells you whether the boat gets home."), "inference_from")]}
-BROTHER = "9 August 1958. Bjørn came home from sea after two years."
-C_WITHDRAWN = {"claim_id": "c4", "text": "Her brother came home from two years at sea in August 1958.",
+# One diary sentence for the one sentence of the claim (the support rule matches sentence to
+# sentence, ACA-L2-018), so the date line before it is not part of the span.
+BROTHER = "Bjørn came home from sea after two years."
+C_WITHDRAWN = {"claim_id": "c4", "text": "Her brother came home after two years at sea.",
                "citations": [cite("diary-1958-brother", V1, span("diary-1958-brother", 0, BROTHER), "paraphrase")]}
 C_HIDDEN = {"claim_id": "c5", "text": "She had a daughter before she married.", "topic": "Whether she had children before her marriage",
             "citations": [cite("letter-1952-daughter", V1, span("letter-1952-daughter", 1, "I gave my daughter to the Haugland family in Bergen"), "paraphrase")]}
@@ -584,8 +586,8 @@ verify_case("restricted-with-excerpt", "An auditor-only citation is marked restr
 d = copy.deepcopy(D)
 d["claims"][1]["citations"][0]["restricted"] = True
 verify_case("open-marked-restricted", "An open citation is marked restricted.", ["ARCHIVE-016"], B, d, errors=["archive-consent-violated"], flags=["consent"])
-hid_req = request([{"claim_id": "c1", "text": "She wrote to her aunt Ragna from Vesterhavn in February 1949.",
-                    "citations": [cite("letter-1949-harbour", V1, span("letter-1949-harbour", 0, "Vesterhavn, 12 February 1949. Dear Aunt Ragna,"), "metadata_fact"),
+hid_req = request([{"claim_id": "c1", "text": "She was in Vesterhavn on 12 February 1949.",
+                    "citations": [cite("letter-1949-harbour", V1, span("letter-1949-harbour", 0, "Vesterhavn, 12 February 1949."), "metadata_fact"),
                                   cite("letter-1952-daughter", V1, span("letter-1952-daughter", 0, "Bergen, 30 April 1952."), "metadata_fact")]}])
 b, d = built(hid_req)
 assert b["claims"][0]["rung"] == "supported"
@@ -695,10 +697,18 @@ b, d = mutate(lambda b: b["claims"][1].update(text="She voted Labour all her lif
 verify_case("paraphrase-unrelated", "Attack (review 3, N2): an unrelated claim (\"She voted Labour all her life.\") cites the two paraphrase spans about her desks.",
             ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
             detail="Support rule: the quantifier 'all' is not a token of either span, and none of the content words voted, labour, life is.")
-b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home from three years at sea in August 1958."))
+b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home after three years at sea."))
 verify_case("paraphrase-number-changed", "Attack: the paraphrase of the diary says three years at sea where the diary says two (an auditor-only source: the requestor cannot check it).",
             ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
-            detail="Support rule: the claim's number 3 is not among the span's numbers (9, 1958, 2).")
+            detail="Support rule: the claim's number 3 is not among the span's numbers (2).")
+b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home after \u0663 years at sea."))
+verify_case("paraphrase-number-other-script", "Attack: the changed number is written with an Arabic-Indic digit (U+0663, three) so that a list of ASCII digits does not see it.",
+            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+            detail="Support rule: digits of any script are read by value (U+0663 is 3), and 3 is not among the span's numbers (2).")
+b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home after \u0662 years at sea."))
+verify_case("paraphrase-number-other-script-same-value", "The honest twin: an Arabic-Indic two (U+0662) is the span's two.",
+            ["ARCHIVE-032"], b, d, flags=["relations"],
+            detail="Support rule: U+0662 has the value 2, which is among the span's numbers; the content words came, home, sea, years are the span's.")
 b, d = mutate(lambda b: b["claims"][0].update(text="In February 1949 she never wrote: \"" + QUOTE_76 + ".\""))
 verify_case("quote-negated-frame", "Attack: a direct quote whose frame denies it (\"she never wrote: ...\"); the quote itself is verbatim.",
             ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
@@ -780,7 +790,7 @@ b, d = built(request([C_QUOTE, {"claim_id": "c8", "text": "She wrote: \"" + DIAR
 assert b["claims"][1]["rung"] == "narrowed"
 verify_case("restricted-quote-withheld", "The gate's answer: a direct quote of an auditor-only entry cannot be delivered (narrowed, thin-coverage): consent withholds the excerpt, and the quote is the excerpt.",
             ["ARCHIVE-033"], b, d, flags=["consent"])
-b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home from sea after two years, in August 1958."))
+b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home from sea after two years."))
 verify_case("paraphrase-repeats-restricted-words", "A paraphrase of the auditor-only diary repeats its words (\"came home from sea after two years\"): the excerpt is withheld, so is its wording.",
             ["ARCHIVE-033"], b, d, errors=["archive-restricted-text-shown"], flags=["consent"],
             detail="'came home from sea' and the 4-token windows after it occur in the auditor-only entry and in no open artifact.")
