@@ -21,7 +21,8 @@ use citeproof_jose::{KeySet, SignerTrust};
 use citeproof_model::aef::Evidence;
 use citeproof_model::snapshot::StoredResponse;
 use citeproof_model::{
-    Findings, Incident, IncidentCode, Location, Report, Subject, SubjectKind, json::parse_strict,
+    Findings, Incident, IncidentCode, Item, Location, Report, Severity, SourceView, Subject,
+    SubjectKind, json::parse_strict,
 };
 use citeproof_schema::{DocumentKind, SchemaValidator};
 use serde::Serialize;
@@ -144,13 +145,89 @@ pub fn verify(bytes: &[u8], fetcher: &dyn Fetcher, options: &VerifyOptions) -> A
             let mut findings = Findings::new();
             findings.push(1, e.to_incident());
             let required = options.required_level.unwrap_or(1).clamp(1, 3);
-            finish(findings, subject, options, required, 1, None)
+            let mut report = finish(findings, subject, options, required, 1, None);
+            report.trust = trust_used(options);
+            report
         }
     }
 }
 
 /// Verifies a parsed evidence object up to the required level.
 pub fn verify_value(value: &Value, fetcher: &dyn Fetcher, options: &VerifyOptions) -> AefReport {
+    let mut report = check_levels(value, fetcher, options);
+    report.trust = trust_used(options);
+    report.items = vec![evidence_item(value, &report)];
+    report
+}
+
+/// What the verification trusted: the trust file's signers and key locations, the key given
+/// directly (named `given key`) and the key locations given directly.
+fn trust_used(options: &VerifyOptions) -> citeproof_model::TrustUsed {
+    let mut used = options.trust.describe();
+    if let Some(keys) = &options.keys {
+        let named = keys
+            .entries()
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let name = e.kid.clone().unwrap_or_else(|| format!("key {}", i + 1));
+                (name, e.key.thumbprint())
+            })
+            .collect();
+        used.signers.insert(
+            "given key".into(),
+            citeproof_model::SignerKeys {
+                keys: named,
+                ..Default::default()
+            },
+        );
+    }
+    used.key_locations
+        .extend(options.trusted_key_uris.iter().cloned());
+    used
+}
+
+/// The evidence object in the shared item form: its claim, and the source it was checked
+/// against with the declared and computed hashes. The report is about this one object, so
+/// every error concerns it.
+fn evidence_item(value: &Value, report: &AefReport) -> Item {
+    let text_at = |pointer: &str| value.pointer(pointer).and_then(Value::as_str).map(str::to_owned);
+    let failed: Vec<String> = report
+        .verdict
+        .incidents
+        .iter()
+        .filter(|i| i.incident.severity == Severity::Error)
+        .map(|i| i.incident.code.as_str().to_owned())
+        .collect();
+    let locator = match (text_at("/span/selector_type"), text_at("/span/selector_value")) {
+        (Some(kind), Some(selector)) => Some(format!("{kind}: {selector}")),
+        (kind, _) => kind,
+    };
+    let span = report.details.span.as_ref();
+    let source = SourceView {
+        url: text_at("/source/uri").unwrap_or_default(),
+        locator,
+        declared_hash: text_at("/verification/content_hash"),
+        computed_hash: span.map(|s| s.content_hash.to_string()),
+        excerpt: span
+            .map(|s| s.exact_text.clone())
+            .or_else(|| text_at("/span/exact_text")),
+        verified: failed.is_empty(),
+        failed: Vec::new(),
+    };
+    Item {
+        kind: "evidence".into(),
+        id: text_at("/evidence_id").unwrap_or_default(),
+        text: text_at("/claim_text"),
+        verified: failed.is_empty(),
+        verdict: None,
+        failed,
+        sources: vec![source],
+        items: Vec::new(),
+    }
+}
+
+fn check_levels(value: &Value, fetcher: &dyn Fetcher, options: &VerifyOptions) -> AefReport {
     let subject = Subject::new(SubjectKind::Value, "evidence");
     let has_signature = value.pointer("/verification/signature").is_some();
     let required = options

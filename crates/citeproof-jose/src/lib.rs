@@ -36,5 +36,5 @@ pub use jws::{
 };
 pub use keys::{MAX_KEY_INPUT_BYTES, SigningKey, VerifyingKey};
 pub use trust::{
-    BrokenKeys, Check, SignerTrust, TrustDescription, TrustError, hmac_sign, hmac_verify,
+    BrokenKeys, Check, SignerTrust, TrustError, hmac_sign, hmac_verify,
 };

@@ -27,9 +27,8 @@
 
 use std::collections::BTreeMap;
 
-use citeproof_model::{IncidentCode, jcs, pointer};
+use citeproof_model::{IncidentCode, SignerKeys, TrustUsed, jcs, pointer};
 use hmac::{Hmac, KeyInit, Mac};
-use serde::Serialize;
 use serde_json::Value;
 use sha2::Sha256;
 
@@ -101,28 +100,6 @@ pub enum Check {
     NoKey,
     /// The signer's key set could not be loaded.
     Broken(BrokenKeys),
-}
-
-/// What a report or an audit record may say about the configuration: signers and key names,
-/// never secrets.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TrustDescription {
-    pub signers: BTreeMap<String, SignerDescription>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub key_locations: Vec<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SignerDescription {
-    /// HMAC secrets by name (`kid` or `secret N`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub secrets: Vec<String>,
-    /// Ed25519 keys by name (`kid` or `key N`) and RFC 7638 thumbprint.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub keys: Vec<(String, String)>,
-    /// The `jwk-*` code of a key set that did not load.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub broken: Option<String>,
 }
 
 impl SignerTrust {
@@ -262,7 +239,7 @@ impl SignerTrust {
     }
 
     /// Signers and key names, for reports and audit records; never a secret.
-    pub fn describe(&self) -> TrustDescription {
+    pub fn describe(&self) -> TrustUsed {
         let signers = self
             .signers
             .iter()
@@ -289,7 +266,7 @@ impl SignerTrust {
                         None,
                     ),
                 };
-                let description = SignerDescription {
+                let description = SignerKeys {
                     secrets,
                     keys,
                     broken,
@@ -297,9 +274,10 @@ impl SignerTrust {
                 (id.clone(), description)
             })
             .collect();
-        TrustDescription {
+        TrustUsed {
             signers,
             key_locations: self.key_locations.clone(),
+            origins: Vec::new(),
         }
     }
 

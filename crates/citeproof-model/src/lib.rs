@@ -27,7 +27,7 @@ pub mod weburl;
 pub use hash::{ContentHash, aef_text_hash, sha256_bytes};
 pub use incident::{Incident, IncidentCode, Location, Severity};
 pub use primitives::{CLOCK_SKEW_SECONDS, Extensions, HttpUrl, Rfc3339DateTime, Timestamp};
-pub use report::{Outcome, Report, Subject, SubjectKind};
+pub use report::{Item, Outcome, Report, SignerKeys, SourceView, Subject, SubjectKind, TrustUsed};
 pub use verdict::{Findings, LeveledIncident, Verdict};
 
 /// Typed parse of a schema-valid value. A failure here means the schema admits something the

@@ -138,8 +138,91 @@ fn is_fetch_wrapper(code: IncidentCode) -> bool {
     code.as_str().ends_with("-fetch-failed")
 }
 
+/// One thing a report is about, in a form every spec shares so that a person (text, HTML,
+/// Markdown, CSV) and the audit store can show it without knowing the spec: a manifest and its
+/// claims (ACA), an evidence object (AEF), an envelope or an answer reference (chain), a claim
+/// and its citations (archive), a ledger claim (ledger). Derived from the verdict: `verified`
+/// is true only when no error concerns the item or anything under it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Item {
+    /// `manifest`, `claim`, `evidence`, `envelope`, `reference`, `ledger`, ...
+    pub kind: String,
+    /// The item's id in its document (claim id, envelope id, manifest URL).
+    pub id: String,
+    /// The claim text, when the item states one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    pub verified: bool,
+    /// The spec's word for the item's state where it names one (chain: `verified`, `tampered`,
+    /// `stale`, `unverified`, `partially-signed`; ACA signatures: `valid`, `failed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    /// The error codes that concern the item (empty when it is verified).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<String>,
+    /// What the item was checked against.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<SourceView>,
+    /// Items under this one (the claims of a manifest, the steps of a chain).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<Item>,
+}
+
+/// A source an item was checked against, with what a person needs to re-check it by eye:
+/// where it is, the hash declared and the hash computed, and the exact text that was judged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SourceView {
+    /// The source's URL, or its id where it has no URL (an archive artifact, a handle).
+    pub url: String,
+    /// Where in the source: byte offsets, a selector, a paragraph and characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locator: Option<String>,
+    /// The hash the document declares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared_hash: Option<String>,
+    /// The hash the verifier computed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computed_hash: Option<String>,
+    /// The text that was judged (the excerpt at the offsets, the resolved span).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<String>,
+    pub verified: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<String>,
+}
+
+/// The trust configuration a verification used, as a report may show it: signer ids and key
+/// names (`kid`, `secret 1`), key thumbprints, key locations and origins; never a secret.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TrustUsed {
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub signers: std::collections::BTreeMap<String, SignerKeys>,
+    /// Key URLs the user trusts (AEF-L3-006).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key_locations: Vec<String>,
+    /// Origins whose published keys were used because the user asked about them (ACA: the
+    /// response origin's discovery document).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub origins: Vec<String>,
+}
+
+/// The keys configured for one signer, by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SignerKeys {
+    /// HMAC secrets by name (`kid`, or `secret N` in configuration order).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secrets: Vec<String>,
+    /// Ed25519 keys: name (`kid`, or `key N`) and RFC 7638 thumbprint.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<(String, String)>,
+    /// The `jwk-*` code of a key set that did not load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broken: Option<String>,
+}
+
 /// A verification report: the subject, the verdict (flattened: `level`, `required_level`,
-/// `verified`, `incidents`), the outcome, and the spec's details (flattened).
+/// `verified`, `incidents`), the outcome, the trust used, the items in the shared form, and
+/// the spec's details (flattened).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Report<D> {
     /// The spec verified against: `aca`, `aef`, `chain`, `ledger` or `archive`.
@@ -148,8 +231,18 @@ pub struct Report<D> {
     #[serde(flatten)]
     pub verdict: Verdict,
     pub outcome: Outcome,
+    /// The trust configuration used (empty when the spec took no keys from the user).
+    #[serde(default, skip_serializing_if = "is_default_trust")]
+    pub trust: TrustUsed,
+    /// What the report is about, in the form every spec shares.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<Item>,
     #[serde(flatten)]
     pub details: D,
+}
+
+fn is_default_trust(t: &TrustUsed) -> bool {
+    *t == TrustUsed::default()
 }
 
 impl<D> Report<D> {
@@ -170,6 +263,8 @@ impl<D> Report<D> {
             subject,
             verdict,
             outcome,
+            trust: TrustUsed::default(),
+            items: Vec::new(),
             details,
         }
     }
