@@ -869,3 +869,49 @@ fn zz_every_aef_code_is_exercised() {
         .collect();
     assert!(missing.is_empty(), "not exercised: {missing:?}");
 }
+
+/// The shared item form: a person (or the audit store) sees the claim, the source, the hash the
+/// object declares next to the hash computed from the source, and the text that was judged; the
+/// trust section names the trusted key location. A tampered hash turns the item unverified and
+/// names the failing code.
+#[test]
+fn report_items_show_claim_source_hashes_and_trust() {
+    let report = run(&evidence(), resources(), Some(2));
+    assert!(report.verdict.verified, "{:?}", codes(&report));
+    assert_eq!(report.items.len(), 1);
+    let item = &report.items[0];
+    assert_eq!(item.kind, "evidence");
+    assert_eq!(item.id, "ev-1");
+    assert_eq!(
+        item.text.as_deref(),
+        Some("The AEO Protocol defines three pillars.")
+    );
+    assert!(item.verified && item.failed.is_empty());
+    let source = &item.sources[0];
+    assert_eq!(source.url, PAGE);
+    assert_eq!(source.locator.as_deref(), Some("text_quote: three pillars"));
+    assert_eq!(source.declared_hash.as_deref(), Some(THREE_PILLARS));
+    // Python hashlib, module doc: the §5 hash of "three pillars".
+    assert_eq!(source.computed_hash.as_deref(), Some(THREE_PILLARS));
+    assert_eq!(source.excerpt.as_deref(), Some("three pillars"));
+    assert_eq!(report.trust.key_locations, vec![KEYS.to_owned()]);
+
+    let mut tampered = evidence();
+    set(
+        &mut tampered,
+        "/verification/content_hash",
+        json!("sha256:0000000000000000000000000000000000000000000000000000000000000000"),
+    );
+    let report = run(&tampered, resources(), Some(2));
+    let item = &report.items[0];
+    assert!(!item.verified);
+    assert!(!item.failed.is_empty(), "the failing code is named");
+    assert_eq!(
+        item.sources[0].computed_hash.as_deref(),
+        Some(THREE_PILLARS),
+        "the computed hash is shown next to the declared one"
+    );
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["items"][0]["kind"], "evidence");
+    assert_eq!(json["trust"]["key_locations"][0], KEYS);
+}
