@@ -16,6 +16,7 @@ mod fuzz;
 mod mutants;
 mod schemas;
 mod test;
+mod tidy;
 mod vectors;
 
 const HELP: &str = "\
@@ -48,6 +49,9 @@ Tasks:
                         run the suite against every deliberately broken adapter of
                         examples/adapters/mutants/ and print the mutation score; fails when
                         one survives
+  tidy                  check the layout rules: Rust files of at most 600 lines,
+                        ARCHITECTURE.md naming exactly the workspace's crates, workspace
+                        lints inherited by every crate (also a test of `cargo test -p xtask`)
 ";
 
 fn main() -> ExitCode {
@@ -72,6 +76,7 @@ fn run() -> Result<ExitCode> {
         Some("bench") => bench::run(&workspace_root(), &rest),
         Some("fuzz") => fuzz::run(&workspace_root(), &rest),
         Some("mutants") => mutants::run(&workspace_root(), &rest),
+        Some("tidy") => tidy::run(&workspace_root(), &rest),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{HELP}");
             Ok(ExitCode::SUCCESS)

@@ -184,3 +184,21 @@ pub fn loopback_policy() -> FetchPolicy {
         ..FetchPolicy::default()
     }
 }
+
+/// Size unit of the body caps.
+pub const MIB: u64 = 1024 * 1024;
+
+/// A fetcher that may reach loopback (the test servers).
+pub fn loopback() -> citeproof_fetch::HttpFetcher {
+    citeproof_fetch::HttpFetcher::new(loopback_policy())
+}
+
+/// The code of a fetch that must fail.
+pub fn code(
+    result: Result<citeproof_fetch::FetchedResponse, citeproof_fetch::FetchError>,
+) -> &'static str {
+    match result {
+        Ok(r) => panic!("expected an error, got {r:?}"),
+        Err(e) => e.code(),
+    }
+}
