@@ -31,7 +31,7 @@ pub mod signing;
 pub mod verify;
 
 pub use keys::{Algorithm, TrustConfig};
-pub use report::{ChainReport, Freshness, Verdict};
+pub use report::{ChainDetails, ChainReport, Freshness, Verdict};
 pub use sign::{SignKey, SignOptions, Signed, sign};
 pub use signing::SigningInput;
 pub use verify::{VerifyOptions, verify};
