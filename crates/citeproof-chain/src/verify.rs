@@ -184,6 +184,11 @@ fn verify_as(
     report
 }
 
+fn at(code: IncidentCode, pointer: &str, message: String) -> Incident {
+    Incident::new(code, message, Location::pointer(pointer))
+}
+
+/// A chain response (CHAIN-011): its members, its envelopes, then its answer's references.
 fn verify_response(
     value: &Value,
     node: &Node,
@@ -191,9 +196,6 @@ fn verify_response(
     options: &VerifyOptions,
     mut run: Run,
 ) -> ChainReport {
-    let at = |code: IncidentCode, pointer: &str, message: String| {
-        Incident::new(code, message, Location::pointer(pointer))
-    };
     let Some(obj) = value.as_object() else {
         run.push(
             1,
@@ -205,6 +207,17 @@ fn verify_response(
         );
         return run.report("response", Vec::new(), Vec::new());
     };
+    let answer = response_answer(obj, &mut run);
+    let envelopes = response_envelopes(obj, node, fetcher, options, &mut run);
+    let references = match answer {
+        Some(answer) => check_answer(answer, &envelopes, &mut run),
+        None => Vec::new(),
+    };
+    run.report("response", envelopes, references)
+}
+
+/// The response's members (only `answer`, `chains` and `x-` members) and its answer text.
+fn response_answer<'v>(obj: &'v serde_json::Map<String, Value>, run: &mut Run) -> Option<&'v str> {
     for k in obj.keys() {
         if k != "answer" && k != "chains" && !k.starts_with("x-") {
             run.push(
@@ -217,7 +230,7 @@ fn verify_response(
             );
         }
     }
-    let answer = match obj.get("answer") {
+    match obj.get("answer") {
         Some(Value::String(a)) => Some(a.as_str()),
         None => {
             run.push(
@@ -241,7 +254,17 @@ fn verify_response(
             );
             None
         }
-    };
+    }
+}
+
+/// Every envelope of `chains` (at most [`MAX_CHAINS`]), verified in key order.
+fn response_envelopes(
+    obj: &serde_json::Map<String, Value>,
+    node: &Node,
+    fetcher: &dyn Fetcher,
+    options: &VerifyOptions,
+    run: &mut Run,
+) -> Vec<EnvelopeReport> {
     let mut envelopes = Vec::new();
     match obj.get("chains") {
         None => run.push(
@@ -263,7 +286,7 @@ fn verify_response(
                     Some(key),
                     fetcher,
                     options,
-                    &mut run,
+                    run,
                 ));
             }
         }
@@ -287,11 +310,7 @@ fn verify_response(
             ),
         ),
     }
-    let references = match answer {
-        Some(answer) => check_answer(answer, &envelopes, &mut run),
-        None => Vec::new(),
-    };
-    run.report("response", envelopes, references)
+    envelopes
 }
 
 /// Every check of one envelope; its incidents go to `run`.

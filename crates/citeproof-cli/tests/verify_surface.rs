@@ -444,3 +444,89 @@ fn httpsig_verify_json_errors_are_json_objects() {
         assert_eq!(v["error"]["code"], error, "{args:?}: {v:#}");
     }
 }
+
+// ---- ledger ----
+
+fn ledger_fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../vectors/fixtures/ledger")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// 2026-05-16T11:13:20Z, after every timestamp of run-a (its last record is logged at
+/// 2026-05-16T10:00:21+00:00).
+const LEDGER_NOW: &str = "1778930000";
+
+#[test]
+fn ledger_verify_exit_statuses_now_and_json_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let ledger = ledger_fixture("ledger-run-a.json");
+    let audit = ledger_fixture("audit-two-runs.jsonl");
+    let tampered = std::fs::read_to_string(&audit)
+        .unwrap()
+        .replacen("Costs fell by 2%", "Costs fell by 20%", 1);
+    std::fs::write(d.join("tampered.jsonl"), tampered).unwrap();
+    let verify = |audit: &str, extra: &[&str]| {
+        run(
+            d,
+            &[&["ledger", "verify", ledger.as_str(), "--audit", audit][..], extra].concat(),
+        )
+    };
+    // 0, --now in both forms (2026-05-16T11:13:20Z = 1778930000).
+    for now in [LEDGER_NOW, "2026-05-16T11:13:20Z"] {
+        let (code, out) = verify(&audit, &["--now", now]);
+        assert_eq!(code, 0, "{now}: {out}");
+        assert!(
+            out.starts_with("level achieved: 1 (required 1) -> VERIFIED\n"),
+            "{out}"
+        );
+        assert!(!out.contains("ledger-timestamp-future"), "{out}");
+    }
+    // An hour before the records were logged, in either form: timestamps in the future
+    // (a warning, LEDGER-017).
+    for now in ["1778918400", "2026-05-16T08:00:00Z"] {
+        let (_, out) = verify(&audit, &["--now", now]);
+        assert!(out.contains("ledger-timestamp-future"), "{now}: {out}");
+    }
+    // 1: a record edited.
+    let (code, out) = verify("tampered.jsonl", &["--now", LEDGER_NOW]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with("level achieved: 0 (required 1) -> NOT VERIFIED\n"),
+        "{out}"
+    );
+    // The JSON report: the common shape, one item per claim, each incident with its input.
+    let (code, v) = json_of(
+        d,
+        &["ledger", "verify", &ledger, "--audit", "tampered.jsonl", "--now", LEDGER_NOW, "--json"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!((v["spec"].clone(), v["outcome"].clone()), (json!("ledger"), json!("not-verified")));
+    assert_eq!(v["incidents"][0]["file"], "audit");
+    assert_eq!(v["incidents"][0]["code"], "ledger-jsonl-record-mismatch");
+    assert_eq!(v["items"][1]["kind"], "claim");
+    assert_eq!(v["items"][1]["text"], "Costs fell by 2% in the same quarter.");
+    // 2: usage (a bad --now; --trust, since a ledger carries no signature).
+    std::fs::write(d.join("trust.json"), "{}").unwrap();
+    for extra in [&["--now", "noon"][..], &["--trust", "trust.json"][..]] {
+        let (code, out) = verify(&audit, extra);
+        assert_eq!(code, 2, "{extra:?}: {out}");
+        let (code, v) = json_of(
+            d,
+            &[&["ledger", "verify", ledger.as_str(), "--audit", audit.as_str(), "--json"][..], extra]
+                .concat(),
+        );
+        assert_eq!((code, v["error"]["code"].clone()), (2, json!("usage")), "{extra:?}");
+    }
+    // 3: an input that cannot be read, in text and in JSON.
+    let (code, out) = verify("missing.jsonl", &["--now", LEDGER_NOW]);
+    assert_eq!(code, 3, "{out}");
+    let (code, v) = json_of(
+        d,
+        &["ledger", "verify", &ledger, "--audit", "missing.jsonl", "--json"],
+    );
+    assert_eq!((code, v["error"]["code"].clone()), (3, json!("input-unreadable")));
+}
