@@ -15,6 +15,7 @@
 mod answer;
 pub mod canonical;
 mod checks;
+mod dates;
 pub mod envelope;
 pub mod esjson;
 pub mod id;

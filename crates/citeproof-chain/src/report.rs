@@ -166,7 +166,13 @@ pub(crate) fn items(report: &ChainReport, document: &Value) -> Vec<Item> {
         .iter()
         .map(|e| envelope_item(report, e, document.pointer(&e.pointer)))
         .collect();
-    items.extend(report.details.references.iter().map(|r| reference_item(report, r)));
+    items.extend(
+        report
+            .details
+            .references
+            .iter()
+            .map(|r| reference_item(report, r)),
+    );
     items
 }
 

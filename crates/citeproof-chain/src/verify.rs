@@ -4,8 +4,7 @@
 
 use citeproof_fetch::{BudgetedFetcher, FetchBudget, Fetcher};
 use citeproof_model::{
-    Findings, Incident, IncidentCode, Location, Report, Severity, Subject,
-    SubjectKind,
+    Findings, Incident, IncidentCode, Location, Report, Severity, Subject, SubjectKind,
 };
 use serde_json::Value;
 
@@ -27,7 +26,6 @@ pub const MAX_CHAINS: usize = 1024;
 
 /// Default of [`VerifyOptions::stale_after_days`] (CHAIN-010).
 pub const STALE_AFTER_DAYS: i64 = 180;
-
 
 /// How to verify.
 #[derive(Debug, Clone)]
@@ -102,7 +100,12 @@ impl Run {
             envelopes,
             references,
         };
-        Report::new(SPEC, Subject::new(SubjectKind::Value, "chain"), verdict, details)
+        Report::new(
+            SPEC,
+            Subject::new(SubjectKind::Value, "chain"),
+            verdict,
+            details,
+        )
     }
 }
 
@@ -385,7 +388,12 @@ fn verify_envelope(
             run.extend(2, outcome.incidents);
         }
     }
-    let own: Vec<&Incident> = run.findings.iter().skip(first).map(|i| &i.incident).collect();
+    let own: Vec<&Incident> = run
+        .findings
+        .iter()
+        .skip(first)
+        .map(|i| &i.incident)
+        .collect();
     report.verdict = verdict(&own, report.signing_input);
     report
 }
@@ -517,9 +525,10 @@ fn verdict(incidents: &[&Incident], signing_input: Option<SigningInput>) -> Verd
     ];
     if codes().any(|c| tampered.contains(&c)) {
         Verdict::Tampered
-    } else if incidents.iter().any(|i| {
-        i.severity == Severity::Error && i.code != IncidentCode::ChainSignaturePartial
-    }) {
+    } else if incidents
+        .iter()
+        .any(|i| i.severity == Severity::Error && i.code != IncidentCode::ChainSignaturePartial)
+    {
         Verdict::Unverified
     } else if signing_input == Some(SigningInput::DeployedJs) {
         Verdict::PartiallySigned

@@ -154,7 +154,11 @@ fn head_then_get_on_405_and_stop_at_the_first_reachable_source() {
         "c.example is never asked: the first reachable source ends the check"
     );
     // A failure before the reachable source is not an incident.
-    assert!(report.verdict.incidents.is_empty(), "{:#?}", report.verdict.incidents);
+    assert!(
+        report.verdict.incidents.is_empty(),
+        "{:#?}",
+        report.verdict.incidents
+    );
 }
 
 #[test]
@@ -294,7 +298,14 @@ fn a_response_gives_each_reference_its_own_verdict() {
         .items
         .iter()
         .filter(|i| i.kind == "reference")
-        .map(|i| (i.id.as_str(), i.verdict.as_deref(), i.verified, i.failed.clone()))
+        .map(|i| {
+            (
+                i.id.as_str(),
+                i.verdict.as_deref(),
+                i.verified,
+                i.failed.clone(),
+            )
+        })
         .collect();
     assert_eq!(
         references,
@@ -353,7 +364,10 @@ fn rotated_ed25519_keys_and_the_signer_binding() {
         &VerifyOptions::new(NOW, 1, trust),
     );
     assert!(report.verdict.verified, "{report:#?}");
-    assert_eq!(report.details.envelopes[0].key_used.as_deref(), Some("2026"));
+    assert_eq!(
+        report.details.envelopes[0].key_used.as_deref(),
+        Some("2026")
+    );
     assert_eq!(
         report.details.envelopes[0].signing_input,
         Some(SigningInput::SeedPython)
@@ -506,7 +520,12 @@ fn hostile_documents_get_incidents_never_panics() {
             &Table::new(&[], ""),
             &VerifyOptions::new(NOW, 2, trust()),
         );
-        assert_eq!(report.verdict.level, 0, "{}", String::from_utf8_lossy(&input));
+        assert_eq!(
+            report.verdict.level,
+            0,
+            "{}",
+            String::from_utf8_lossy(&input)
+        );
         assert!(!report.verdict.incidents.is_empty());
     }
 }
@@ -554,7 +573,10 @@ fn a_relabeled_signer_under_a_partial_signature_and_an_any_signer_key_binds_noth
     let mut options = VerifyOptions::new(NOW, 2, any);
     options.accept_partial_signature = true;
     let report = verify(env.as_bytes(), &table, &options);
-    assert!(report.details.accepted && !report.verdict.verified, "{report:#?}");
+    assert!(
+        report.details.accepted && !report.verdict.verified,
+        "{report:#?}"
+    );
     // Accepted is not verified: the outcome a script acts on says so, and the level is met.
     assert_eq!(report.outcome, citeproof_model::Outcome::NotVerified);
     assert_eq!(report.verdict.level, 2);
@@ -578,7 +600,10 @@ fn a_relabeled_signer_under_a_partial_signature_and_an_any_signer_key_binds_noth
     options.accept_partial_signature = false;
     let report = verify(env.as_bytes(), &table, &options);
     assert_eq!(report.verdict.level, 0);
-    assert_eq!(citeproof_chain::report::codes(&report, Severity::Error), ["chain-signature-partial"]);
+    assert_eq!(
+        citeproof_chain::report::codes(&report, Severity::Error),
+        ["chain-signature-partial"]
+    );
     // With the secret bound to the real signer, the relabeled envelope finds no key.
     let report = verify(env.as_bytes(), &table, &VerifyOptions::new(NOW, 2, trust()));
     assert!(report.has(IncidentCode::ChainKeyUnresolved));
@@ -596,7 +621,10 @@ fn dates_members_and_answers_the_profile_added() {
         &Table::new(&[], ""),
         &VerifyOptions::new(NOW, 1, trust()),
     );
-    assert_eq!(citeproof_chain::report::codes(&report, Severity::Error), ["chain-date-in-future"]);
+    assert_eq!(
+        citeproof_chain::report::codes(&report, Severity::Error),
+        ["chain-date-in-future"]
+    );
     assert_eq!(report.details.envelopes[0].verdict, Verdict::Unverified);
 
     // A signed member outside the profile: a warning; validation without a key says the same.
@@ -629,5 +657,8 @@ fn dates_members_and_answers_the_profile_added() {
         &VerifyOptions::new(NOW, 1, trust()),
     );
     assert!(!report.verdict.verified && !report.details.accepted);
-    assert_eq!(citeproof_chain::report::codes(&report, Severity::Error), ["chain-answer-unreferenced"]);
+    assert_eq!(
+        citeproof_chain::report::codes(&report, Severity::Error),
+        ["chain-answer-unreferenced"]
+    );
 }

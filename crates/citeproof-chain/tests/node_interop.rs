@@ -150,7 +150,10 @@ fn deployed_envelopes_are_partially_signed_never_verified_and_tampering_shows() 
     for text in envelopes.as_array().unwrap() {
         let text = text.as_str().unwrap();
         let report = check(text);
-        assert!(!report.verdict.verified && !report.details.accepted, "{text}\n{report:#?}");
+        assert!(
+            !report.verdict.verified && !report.details.accepted,
+            "{text}\n{report:#?}"
+        );
         assert_eq!(report.verdict.level, 0);
         let e = &report.details.envelopes[0];
         assert_eq!(e.signature, SignatureStatus::Verified);
@@ -187,8 +190,14 @@ fn deployed_envelopes_are_partially_signed_never_verified_and_tampering_shows() 
 
         // Accepted on request: Level 1, a warning, and still not "verified".
         let accepted = check_with(text, true);
-        assert!(accepted.details.accepted && !accepted.verdict.verified, "{accepted:#?}");
-        assert_eq!(accepted.details.envelopes[0].verdict, Verdict::PartiallySigned);
+        assert!(
+            accepted.details.accepted && !accepted.verdict.verified,
+            "{accepted:#?}"
+        );
+        assert_eq!(
+            accepted.details.envelopes[0].verdict,
+            Verdict::PartiallySigned
+        );
         assert_eq!(
             citeproof_chain::report::codes(&accepted, citeproof_model::Severity::Warning),
             ["chain-signature-partial-accepted"]
@@ -201,7 +210,10 @@ fn deployed_envelopes_are_partially_signed_never_verified_and_tampering_shows() 
         let swapped = serde_json::to_string_pretty(&v).unwrap();
         let report = check(&swapped);
         assert!(!report.verdict.verified);
-        assert_eq!(report.details.envelopes[0].verdict, Verdict::PartiallySigned);
+        assert_eq!(
+            report.details.envelopes[0].verdict,
+            Verdict::PartiallySigned
+        );
         let partial = report
             .verdict
             .incidents

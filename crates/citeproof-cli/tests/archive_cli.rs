@@ -149,7 +149,11 @@ fn gate_display_verify() {
     let d = dir.path();
     let (c, out) = verify(d, "bundle.json", "display.json");
     assert_eq!(c, 0, "{out}");
-    assert!(out.contains("-> VERIFIED\nno incidents"), "{out}");
+    assert!(
+        out.starts_with("bundle and display view -> VERIFIED\n")
+            && out.ends_with("\nno incidents\n"),
+        "{out}"
+    );
     let (c, out) = display(d, "display.json", "bundle.json");
     assert_eq!(c, 0, "{out}");
     assert!(out.contains(
@@ -402,7 +406,14 @@ fn verify_takes_the_common_options() {
         run(
             d,
             &[
-                &["archive", "verify", bundle, "display.json", "--archive", archive.as_str()][..],
+                &[
+                    "archive",
+                    "verify",
+                    bundle,
+                    "display.json",
+                    "--archive",
+                    archive.as_str(),
+                ][..],
                 extra,
             ]
             .concat(),
@@ -412,16 +423,28 @@ fn verify_takes_the_common_options() {
     for now in [NOW, "2026-05-16T10:05:00Z"] {
         let (c, out, e) = verify_with("bundle.json", &["--trust", "trust.json", "--now", now]);
         assert_eq!(c, 0, "{now}: {out}{e}");
-        assert!(out.starts_with("bundle -> VERIFIED\n"), "{out}");
+        assert!(
+            out.starts_with("bundle and display view -> VERIFIED\n"),
+            "{out}"
+        );
     }
     // 1: the keys of another signer; a tampered bundle.
-    let (c, out, _) = verify_with("bundle.json", &["--trust", "other-trust.json", "--now", NOW]);
+    let (c, out, _) = verify_with(
+        "bundle.json",
+        &["--trust", "other-trust.json", "--now", NOW],
+    );
     assert_eq!(c, 1, "{out}");
-    assert!(out.starts_with("bundle -> NOT VERIFIED\n"), "{out}");
+    assert!(
+        out.starts_with("bundle and display view -> NOT VERIFIED\n"),
+        "{out}"
+    );
     assert!(out.contains("archive-key-unresolved"), "{out}");
     // 2: a trust file of the wrong shape; a bad --now.
     std::fs::write(d.join("bad-trust.json"), r#"{"keys": 1}"#).unwrap();
-    for extra in [&["--trust", "bad-trust.json"][..], &["--now", "tomorrow"][..]] {
+    for extra in [
+        &["--trust", "bad-trust.json"][..],
+        &["--now", "tomorrow"][..],
+    ] {
         let (c, _, e) = verify_with("bundle.json", extra);
         assert_eq!(c, 2, "{extra:?}: {e}");
         let (c, out, _) = verify_with("bundle.json", &[extra, &["--json"][..]].concat());

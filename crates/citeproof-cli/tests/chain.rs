@@ -501,7 +501,11 @@ fn a_partially_signed_envelope_is_never_verified_and_its_unsigned_members_are_li
     let out = verify_producer(&["--accept-partial-signature", "--json"]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
-        (v["accepted"].clone(), v["verified"].clone(), v["ok"].clone()),
+        (
+            v["accepted"].clone(),
+            v["verified"].clone(),
+            v["ok"].clone()
+        ),
         (true.into(), false.into(), false.into())
     );
     assert_eq!(v["outcome"], "not-verified");

@@ -490,10 +490,11 @@ fn bad_input_is_a_typed_error_with_a_location_never_a_panic() {
     );
     assert_eq!(exit, 1);
     assert!(out.contains("json-syntax"), "{out}");
-    // Usage errors: exit 2.
+    // A file that cannot be read: nothing was checked (3).
     let (exit, _, err) = run(&["ledger", "audit", "/no/such/file.jsonl"], None);
-    assert_eq!(exit, 2);
+    assert_eq!(exit, 3);
     assert!(err.contains("cannot read"), "{err}");
+    // Usage errors: exit 2.
     let (exit, _, err) = run(
         &[
             "ledger",

@@ -73,14 +73,20 @@ fn chain_verify_exit_statuses_and_the_verdict_line() {
     seed_envelope(d);
     let offline = ["--offline", "--trust", "trust.json", "--now", NOW_UNIX];
     // 0: verified; the text starts with the verdict line of every verify.
-    let (code, out) = run(d, &[&["chain", "verify", "envelope.json"][..], &offline].concat());
+    let (code, out) = run(
+        d,
+        &[&["chain", "verify", "envelope.json"][..], &offline].concat(),
+    );
     assert_eq!(code, 0, "{out}");
     assert!(
         out.starts_with("level achieved: 1 (required 1) -> VERIFIED\n"),
         "{out}"
     );
     // 1: the checks ran and found it wanting.
-    let (code, out) = run(d, &[&["chain", "verify", "tampered.json"][..], &offline].concat());
+    let (code, out) = run(
+        d,
+        &[&["chain", "verify", "tampered.json"][..], &offline].concat(),
+    );
     assert_eq!(code, 1, "{out}");
     assert!(
         out.starts_with("level achieved: 0 (required 1) -> NOT VERIFIED"),
@@ -90,19 +96,43 @@ fn chain_verify_exit_statuses_and_the_verdict_line() {
     // 2: usage (a bad --now, a trust file of the wrong shape).
     let (code, out) = run(
         d,
-        &["chain", "verify", "envelope.json", "--offline", "--now", "yesterday"],
+        &[
+            "chain",
+            "verify",
+            "envelope.json",
+            "--offline",
+            "--now",
+            "yesterday",
+        ],
     );
     assert_eq!(code, 2, "{out}");
-    std::fs::write(d.join("bad-trust.json"), r#"{"secrets": {"x": "not a list"}}"#).unwrap();
+    std::fs::write(
+        d.join("bad-trust.json"),
+        r#"{"secrets": {"x": "not a list"}}"#,
+    )
+    .unwrap();
     let (code, out) = run(
         d,
-        &["chain", "verify", "envelope.json", "--offline", "--trust", "bad-trust.json"],
+        &[
+            "chain",
+            "verify",
+            "envelope.json",
+            "--offline",
+            "--trust",
+            "bad-trust.json",
+        ],
     );
     assert_eq!(code, 2, "{out}");
-    assert!(out.contains("trust-invalid") && out.contains("/secrets/x"), "{out}");
+    assert!(
+        out.contains("trust-invalid") && out.contains("/secrets/x"),
+        "{out}"
+    );
     // 3: nothing could be checked (an input that cannot be read; a snapshot that is not one;
     // Level 2 sources missing from the snapshot).
-    let (code, out) = run(d, &[&["chain", "verify", "missing.json"][..], &offline].concat());
+    let (code, out) = run(
+        d,
+        &[&["chain", "verify", "missing.json"][..], &offline].concat(),
+    );
     assert_eq!(code, 3, "{out}");
     std::fs::write(d.join("not-a-snapshot.json"), "{}").unwrap();
     let (code, out) = run(
@@ -156,8 +186,15 @@ fn chain_verify_now_in_both_forms_and_trust_file_or_flags() {
         let (code, v) = json_of(
             d,
             &[
-                "chain", "verify", "envelope.json", "--offline", "--trust", "trust.json", "--now",
-                now, "--json",
+                "chain",
+                "verify",
+                "envelope.json",
+                "--offline",
+                "--trust",
+                "trust.json",
+                "--now",
+                now,
+                "--json",
             ],
         );
         assert_eq!(code, 0, "{now}: {v:#}");
@@ -169,8 +206,15 @@ fn chain_verify_now_in_both_forms_and_trust_file_or_flags() {
         let (code, v) = json_of(
             d,
             &[
-                "chain", "verify", "envelope.json", "--offline", "--trust", "trust.json", "--now",
-                now, "--json",
+                "chain",
+                "verify",
+                "envelope.json",
+                "--offline",
+                "--trust",
+                "trust.json",
+                "--now",
+                now,
+                "--json",
             ],
         );
         assert_eq!(code, 1, "{now}: {v:#}");
@@ -188,8 +232,15 @@ fn chain_verify_now_in_both_forms_and_trust_file_or_flags() {
     let (code, by_file) = json_of(
         d,
         &[
-            "chain", "verify", "envelope.json", "--offline", "--trust", "trust.json", "--now",
-            NOW_UNIX, "--json",
+            "chain",
+            "verify",
+            "envelope.json",
+            "--offline",
+            "--trust",
+            "trust.json",
+            "--now",
+            NOW_UNIX,
+            "--json",
         ],
     );
     assert_eq!(code, 0);
@@ -212,7 +263,10 @@ fn chain_verify_now_in_both_forms_and_trust_file_or_flags() {
     assert_eq!(code, 0);
     for v in [&by_file, &by_flags] {
         assert_eq!(v["spec"], "chain");
-        assert_eq!(v["trust"]["signers"][SEED_SIGNER]["secrets"], json!(["secret 1"]));
+        assert_eq!(
+            v["trust"]["signers"][SEED_SIGNER]["secrets"],
+            json!(["secret 1"])
+        );
         assert!(!v.to_string().contains(SEED_SECRET));
         assert_eq!(v["items"][0]["kind"], "envelope");
         assert_eq!(v["items"][0]["id"], "ad17e76a8baad7a1");
@@ -232,8 +286,15 @@ fn chain_verify_now_in_both_forms_and_trust_file_or_flags() {
     let (code, v) = json_of(
         d,
         &[
-            "chain", "verify", "envelope.json", "--offline", "--trust", "other.json", "--now",
-            NOW_UNIX, "--json",
+            "chain",
+            "verify",
+            "envelope.json",
+            "--offline",
+            "--trust",
+            "other.json",
+            "--now",
+            NOW_UNIX,
+            "--json",
         ],
     );
     assert_eq!(code, 1);
@@ -253,17 +314,40 @@ fn chain_verify_json_errors_are_json_objects() {
             "input-unreadable",
         ),
         (
-            vec!["chain", "verify", "envelope.json", "--offline", "--trust", "bad-trust.json", "--json"],
+            vec![
+                "chain",
+                "verify",
+                "envelope.json",
+                "--offline",
+                "--trust",
+                "bad-trust.json",
+                "--json",
+            ],
             2,
             "usage",
         ),
         (
-            vec!["chain", "verify", "envelope.json", "--now", "soon", "--json"],
+            vec![
+                "chain",
+                "verify",
+                "envelope.json",
+                "--now",
+                "soon",
+                "--json",
+            ],
             2,
             "usage",
         ),
         (
-            vec!["chain", "verify", "envelope.json", "--offline", "--trust", "nowhere.json", "--json"],
+            vec![
+                "chain",
+                "verify",
+                "envelope.json",
+                "--offline",
+                "--trust",
+                "nowhere.json",
+                "--json",
+            ],
             3,
             "input-unreadable",
         ),
@@ -297,7 +381,11 @@ fn b26(dir: &Path) {
         sig.trim_end()
     );
     std::fs::write(dir.join("b26.http"), &text).unwrap();
-    std::fs::write(dir.join("b26-bad.http"), text.replace("02:07:55", "02:07:56")).unwrap();
+    std::fs::write(
+        dir.join("b26-bad.http"),
+        text.replace("02:07:55", "02:07:56"),
+    )
+    .unwrap();
     std::fs::copy(rfc("test-key-ed25519-public.pem"), dir.join("key.pem")).unwrap();
     // RFC 9421 Appendix B.1.4, the JWK of test-key-ed25519.
     let jwk = json!({"kty": "OKP", "crv": "Ed25519", "kid": "test-key-ed25519",
@@ -323,7 +411,11 @@ fn httpsig_verify_exit_statuses_trust_and_now() {
         for now in [B26_NOW, B26_NOW_RFC3339] {
             let (code, out) = run(
                 d,
-                &[&["httpsig", "verify", "--message", "b26.http", "--now", now][..], &key].concat(),
+                &[
+                    &["httpsig", "verify", "--message", "b26.http", "--now", now][..],
+                    &key,
+                ]
+                .concat(),
             );
             assert_eq!(code, 0, "{key:?} {now}: {out}");
             assert!(
@@ -335,21 +427,54 @@ fn httpsig_verify_exit_statuses_trust_and_now() {
     // 1: a changed Date header; a trust file without the keyid.
     let (code, out) = run(
         d,
-        &["httpsig", "verify", "--message", "b26-bad.http", "--key", "key.pem", "--now", B26_NOW],
+        &[
+            "httpsig",
+            "verify",
+            "--message",
+            "b26-bad.http",
+            "--key",
+            "key.pem",
+            "--now",
+            B26_NOW,
+        ],
     );
     assert_eq!(code, 1, "{out}");
-    assert!(out.starts_with("signatures verified: 0 of 1 examined -> NOT VERIFIED\n"), "{out}");
+    assert!(
+        out.starts_with("signatures verified: 0 of 1 examined -> NOT VERIFIED\n"),
+        "{out}"
+    );
     assert!(out.contains("httpsig-signature-invalid"), "{out}");
     let (code, out) = run(
         d,
-        &["httpsig", "verify", "--message", "b26.http", "--trust", "other-trust.json", "--now", B26_NOW],
+        &[
+            "httpsig",
+            "verify",
+            "--message",
+            "b26.http",
+            "--trust",
+            "other-trust.json",
+            "--now",
+            B26_NOW,
+        ],
     );
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("httpsig-key-unresolved") && out.contains("test-key-ed25519"), "{out}");
+    assert!(
+        out.contains("httpsig-key-unresolved") && out.contains("test-key-ed25519"),
+        "{out}"
+    );
     // The verification time decides: `created` more than 300 s after --now is in the future.
     let (code, out) = run(
         d,
-        &["httpsig", "verify", "--message", "b26.http", "--key", "key.pem", "--now", "2021-04-20T01:00:00Z"],
+        &[
+            "httpsig",
+            "verify",
+            "--message",
+            "b26.http",
+            "--key",
+            "key.pem",
+            "--now",
+            "2021-04-20T01:00:00Z",
+        ],
     );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("httpsig-created-in-future"), "{out}");
@@ -358,13 +483,29 @@ fn httpsig_verify_exit_statuses_trust_and_now() {
     assert_eq!(code, 2, "{out}");
     let (code, out) = run(
         d,
-        &["httpsig", "verify", "--message", "b26.http", "--key", "key.pem", "--now", "later"],
+        &[
+            "httpsig",
+            "verify",
+            "--message",
+            "b26.http",
+            "--key",
+            "key.pem",
+            "--now",
+            "later",
+        ],
     );
     assert_eq!(code, 2, "{out}");
     // 3: a message file that cannot be read.
     let (code, out) = run(
         d,
-        &["httpsig", "verify", "--message", "missing.http", "--key", "key.pem"],
+        &[
+            "httpsig",
+            "verify",
+            "--message",
+            "missing.http",
+            "--key",
+            "key.pem",
+        ],
     );
     assert_eq!(code, 3, "{out}");
 }
@@ -377,7 +518,17 @@ fn httpsig_verbose_prints_the_base_of_a_failed_label_too() {
     let published = std::fs::read_to_string(rfc("b2_6-signature-base.txt")).unwrap();
     let (code, out) = run(
         d,
-        &["httpsig", "verify", "--message", "b26.http", "--key", "key.pem", "--now", B26_NOW, "--verbose"],
+        &[
+            "httpsig",
+            "verify",
+            "--message",
+            "b26.http",
+            "--key",
+            "key.pem",
+            "--now",
+            B26_NOW,
+            "--verbose",
+        ],
     );
     assert_eq!(code, 0, "{out}");
     assert!(out.contains(published.trim_end()), "{out}");
@@ -387,7 +538,17 @@ fn httpsig_verbose_prints_the_base_of_a_failed_label_too() {
     assert_ne!(changed, published);
     let (code, out) = run(
         d,
-        &["httpsig", "verify", "--message", "b26-bad.http", "--key", "key.pem", "--now", B26_NOW, "--verbose"],
+        &[
+            "httpsig",
+            "verify",
+            "--message",
+            "b26-bad.http",
+            "--key",
+            "key.pem",
+            "--now",
+            B26_NOW,
+            "--verbose",
+        ],
     );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("signature base of `sig-b26`:"), "{out}");
@@ -395,14 +556,35 @@ fn httpsig_verbose_prints_the_base_of_a_failed_label_too() {
     // An unknown key also fails after the base is known: it is printed too.
     let (code, out) = run(
         d,
-        &["httpsig", "verify", "--message", "b26.http", "--trust", "other-trust.json", "--now", B26_NOW, "--verbose"],
+        &[
+            "httpsig",
+            "verify",
+            "--message",
+            "b26.http",
+            "--trust",
+            "other-trust.json",
+            "--now",
+            B26_NOW,
+            "--verbose",
+        ],
     );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains(published.trim_end()), "{out}");
     // In JSON too.
     let (code, v) = json_of(
         d,
-        &["httpsig", "verify", "--message", "b26-bad.http", "--key", "key.pem", "--now", B26_NOW, "--verbose", "--json"],
+        &[
+            "httpsig",
+            "verify",
+            "--message",
+            "b26-bad.http",
+            "--key",
+            "key.pem",
+            "--now",
+            B26_NOW,
+            "--verbose",
+            "--json",
+        ],
     );
     assert_eq!(code, 1);
     assert_eq!(v["outcome"], "not-verified");
@@ -418,7 +600,15 @@ fn httpsig_verify_json_errors_are_json_objects() {
     std::fs::write(d.join("bad-trust.json"), r#"{"keys": []}"#).unwrap();
     for (args, code, error) in [
         (
-            vec!["httpsig", "verify", "--message", "missing.http", "--key", "key.pem", "--json"],
+            vec![
+                "httpsig",
+                "verify",
+                "--message",
+                "missing.http",
+                "--key",
+                "key.pem",
+                "--json",
+            ],
             3,
             "input-unreadable",
         ),
@@ -428,12 +618,30 @@ fn httpsig_verify_json_errors_are_json_objects() {
             "usage",
         ),
         (
-            vec!["httpsig", "verify", "--message", "b26.http", "--trust", "bad-trust.json", "--json"],
+            vec![
+                "httpsig",
+                "verify",
+                "--message",
+                "b26.http",
+                "--trust",
+                "bad-trust.json",
+                "--json",
+            ],
             2,
             "usage",
         ),
         (
-            vec!["httpsig", "verify", "--message", "b26.http", "--key", "key.pem", "--now", "x", "--json"],
+            vec![
+                "httpsig",
+                "verify",
+                "--message",
+                "b26.http",
+                "--key",
+                "key.pem",
+                "--now",
+                "x",
+                "--json",
+            ],
             2,
             "usage",
         ),
@@ -465,14 +673,20 @@ fn ledger_verify_exit_statuses_now_and_json_errors() {
     let d = dir.path();
     let ledger = ledger_fixture("ledger-run-a.json");
     let audit = ledger_fixture("audit-two-runs.jsonl");
-    let tampered = std::fs::read_to_string(&audit)
-        .unwrap()
-        .replacen("Costs fell by 2%", "Costs fell by 20%", 1);
+    let tampered = std::fs::read_to_string(&audit).unwrap().replacen(
+        "Costs fell by 2%",
+        "Costs fell by 20%",
+        1,
+    );
     std::fs::write(d.join("tampered.jsonl"), tampered).unwrap();
     let verify = |audit: &str, extra: &[&str]| {
         run(
             d,
-            &[&["ledger", "verify", ledger.as_str(), "--audit", audit][..], extra].concat(),
+            &[
+                &["ledger", "verify", ledger.as_str(), "--audit", audit][..],
+                extra,
+            ]
+            .concat(),
         )
     };
     // 0, --now in both forms (2026-05-16T11:13:20Z = 1778930000).
@@ -501,14 +715,29 @@ fn ledger_verify_exit_statuses_now_and_json_errors() {
     // The JSON report: the common shape, one item per claim, each incident with its input.
     let (code, v) = json_of(
         d,
-        &["ledger", "verify", &ledger, "--audit", "tampered.jsonl", "--now", LEDGER_NOW, "--json"],
+        &[
+            "ledger",
+            "verify",
+            &ledger,
+            "--audit",
+            "tampered.jsonl",
+            "--now",
+            LEDGER_NOW,
+            "--json",
+        ],
     );
     assert_eq!(code, 1);
-    assert_eq!((v["spec"].clone(), v["outcome"].clone()), (json!("ledger"), json!("not-verified")));
+    assert_eq!(
+        (v["spec"].clone(), v["outcome"].clone()),
+        (json!("ledger"), json!("not-verified"))
+    );
     assert_eq!(v["incidents"][0]["file"], "audit");
     assert_eq!(v["incidents"][0]["code"], "ledger-jsonl-record-mismatch");
     assert_eq!(v["items"][1]["kind"], "claim");
-    assert_eq!(v["items"][1]["text"], "Costs fell by 2% in the same quarter.");
+    assert_eq!(
+        v["items"][1]["text"],
+        "Costs fell by 2% in the same quarter."
+    );
     // 2: usage (a bad --now; --trust, since a ledger carries no signature).
     std::fs::write(d.join("trust.json"), "{}").unwrap();
     for extra in [&["--now", "noon"][..], &["--trust", "trust.json"][..]] {
@@ -516,17 +745,41 @@ fn ledger_verify_exit_statuses_now_and_json_errors() {
         assert_eq!(code, 2, "{extra:?}: {out}");
         let (code, v) = json_of(
             d,
-            &[&["ledger", "verify", ledger.as_str(), "--audit", audit.as_str(), "--json"][..], extra]
-                .concat(),
+            &[
+                &[
+                    "ledger",
+                    "verify",
+                    ledger.as_str(),
+                    "--audit",
+                    audit.as_str(),
+                    "--json",
+                ][..],
+                extra,
+            ]
+            .concat(),
         );
-        assert_eq!((code, v["error"]["code"].clone()), (2, json!("usage")), "{extra:?}");
+        assert_eq!(
+            (code, v["error"]["code"].clone()),
+            (2, json!("usage")),
+            "{extra:?}"
+        );
     }
     // 3: an input that cannot be read, in text and in JSON.
     let (code, out) = verify("missing.jsonl", &["--now", LEDGER_NOW]);
     assert_eq!(code, 3, "{out}");
     let (code, v) = json_of(
         d,
-        &["ledger", "verify", &ledger, "--audit", "missing.jsonl", "--json"],
+        &[
+            "ledger",
+            "verify",
+            &ledger,
+            "--audit",
+            "missing.jsonl",
+            "--json",
+        ],
     );
-    assert_eq!((code, v["error"]["code"].clone()), (3, json!("input-unreadable")));
+    assert_eq!(
+        (code, v["error"]["code"].clone()),
+        (3, json!("input-unreadable"))
+    );
 }

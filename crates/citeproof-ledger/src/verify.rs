@@ -199,9 +199,12 @@ fn claim_items(doc: &Doc, findings: &[Finding]) -> Vec<Item> {
             for f in findings.iter().filter(|f| f.file == Subject::Ledger) {
                 let pointer = f.incident.location.pointer.as_deref().unwrap_or("");
                 let under = pointer == at
-                    || (pointer.starts_with(&at) && pointer.as_bytes().get(at.len()) == Some(&b'/'));
+                    || (pointer.starts_with(&at)
+                        && pointer.as_bytes().get(at.len()) == Some(&b'/'));
                 let code = f.incident.code.as_str();
-                if under && f.incident.severity == Severity::Error && !failed.iter().any(|c| c == code)
+                if under
+                    && f.incident.severity == Severity::Error
+                    && !failed.iter().any(|c| c == code)
                 {
                     failed.push(code.to_owned());
                 }

@@ -532,5 +532,8 @@ fn the_emission_gate() {
         .collect();
     assert_eq!(warnings, ["ledger-coverage-low"]);
     // 2/3 as one IEEE division (Python: 2/3 == 0.6666666666666666).
-    assert_eq!(r.details.coverage.unwrap().coverage_score, 0.6666666666666666);
+    assert_eq!(
+        r.details.coverage.unwrap().coverage_score,
+        0.6666666666666666
+    );
 }

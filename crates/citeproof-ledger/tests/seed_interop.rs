@@ -139,7 +139,10 @@ fn citeproof_audits_what_the_seed_writes() {
             r.details.coverage.unwrap().coverage_score,
             finals[n]["coverage_score"].as_f64().unwrap()
         );
-        assert_eq!(r.details.records, finals[n]["total_claims"].as_u64().unwrap());
+        assert_eq!(
+            r.details.records,
+            finals[n]["total_claims"].as_u64().unwrap()
+        );
     }
     // The staging ledger verified as production (the default) must not have been emitted.
     let staging = std::fs::read(dir.join("template-ledger-0.json")).unwrap();

@@ -303,12 +303,20 @@ mod tests {
         );
         // No chain source answered, each for a transient reason: nothing was decided.
         assert_eq!(
-            of(&[(2, ChainSourcesUnreachable), (2, FetchNotInSnapshot), (2, FetchTimeout)]),
+            of(&[
+                (2, ChainSourcesUnreachable),
+                (2, FetchNotInSnapshot),
+                (2, FetchTimeout)
+            ]),
             Outcome::CouldNotCheck
         );
         // One of them answered 404: an answer about the sources.
         assert_eq!(
-            of(&[(2, ChainSourcesUnreachable), (2, FetchTimeout), (2, FetchHttpStatus)]),
+            of(&[
+                (2, ChainSourcesUnreachable),
+                (2, FetchTimeout),
+                (2, FetchHttpStatus)
+            ]),
             Outcome::NotVerified
         );
         // A definitive finding next to a timeout.

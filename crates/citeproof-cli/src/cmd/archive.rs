@@ -401,12 +401,7 @@ fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
     if a.common.json {
         crate::out::json_report("archive verify", report.valid, &report.incidents, &report)?;
     } else {
-        let verdict = if report.valid {
-            "VERIFIED"
-        } else {
-            "NOT VERIFIED"
-        };
-        crate::out::print(&format!("bundle -> {verdict}\n{}", readable(&report)))?;
+        crate::out::print(&readable(&report))?;
     }
     Ok(exit_code(if report.valid {
         Outcome::Verified
@@ -415,13 +410,20 @@ fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
     }))
 }
 
+/// The verdict line first (as every verify prints it), then the bundle, its signature, each
+/// claim's rung and the incidents.
 fn readable(r: &BundleReport) -> String {
-    let mut out = format!(
+    let mut out = String::from(if r.valid {
+        "bundle and display view -> VERIFIED\n"
+    } else {
+        "bundle and display view -> NOT VERIFIED\n"
+    });
+    out.push_str(&format!(
         "bundle: {} (archive version {}, tier {})\n",
         r.response_id.as_deref().unwrap_or("?"),
         r.archive_version.as_deref().unwrap_or("?"),
         r.tier.as_deref().unwrap_or("?")
-    );
+    ));
     match (&r.signed_by, &r.kid) {
         (Some(s), Some(k)) => out.push_str(&format!("signature: valid, signer {s}, key {k}\n")),
         _ => out.push_str("signature: NOT verified\n"),
@@ -448,11 +450,6 @@ fn readable(r: &BundleReport) -> String {
             c.claim_id, c.rung, c.counted, c.citations
         ));
     }
-    out.push_str(if r.valid {
-        "bundle and display view -> VERIFIED\n"
-    } else {
-        "bundle and display view -> NOT VERIFIED\n"
-    });
     out.push_str(&incident_lines(&r.incidents));
     out
 }

@@ -373,9 +373,8 @@ fn fetcher(args: &VerifyArgs) -> Result<Box<dyn Fetcher>, Failure> {
     let Some(path) = &args.snapshot else {
         return Ok(Box::new(HttpFetcher::new(policy)));
     };
-    let unreadable = |code: &str, e: String| {
-        Failure::Unreadable(format!("{}: [{code}] {e}", display(path)))
-    };
+    let unreadable =
+        |code: &str, e: String| Failure::Unreadable(format!("{}: [{code}] {e}", display(path)));
     let snapshot_bytes = read_limited(path, MAX_SNAPSHOT_BYTES)?;
     let snapshot =
         parse_snapshot(&snapshot_bytes).map_err(|e| unreadable(e.code(), e.to_string()))?;
@@ -406,7 +405,10 @@ fn verdict_text(r: &ChainReport) -> String {
             verdict_line(r)
         )
     } else if partial > 0 && r.verdict.level == 0 {
-        format!("{} ({envelopes} signed only in part; see the unsigned members)", verdict_line(r))
+        format!(
+            "{} ({envelopes} signed only in part; see the unsigned members)",
+            verdict_line(r)
+        )
     } else {
         verdict_line(r)
     }
@@ -490,7 +492,11 @@ fn readable(file: &str, r: &ChainReport) -> String {
     let mut out = String::new();
     out.push_str(&verdict_text(r));
     out.push('\n');
-    out.push_str(&format!("{}: chain {}\n", display(file), r.details.document));
+    out.push_str(&format!(
+        "{}: chain {}\n",
+        display(file),
+        r.details.document
+    ));
     for e in &r.details.envelopes {
         out.push_str(&envelope_lines(e));
     }

@@ -88,7 +88,11 @@ impl KeyResolver for TrustKeys {
                 "the signature has no keyid, and the trust file names its keys by kid".into(),
             ));
         };
-        let mut found = self.0.iter().filter(|(kid, _)| kid == keyid).map(|(_, k)| k);
+        let mut found = self
+            .0
+            .iter()
+            .filter(|(kid, _)| kid == keyid)
+            .map(|(_, k)| k);
         match (found.next(), found.next()) {
             (Some(key), None) => Ok(*key),
             (None, _) => Err(KeyMiss::Unresolved(format!(
@@ -128,7 +132,8 @@ fn resolver(a: &VerifyArgs) -> Result<Box<dyn KeyResolver>, Failure> {
             continue;
         };
         for entry in set.entries() {
-            let (Some(kid), Ok(key)) = (&entry.kid, verifying_key_from_bytes(&entry.key.to_bytes()))
+            let (Some(kid), Ok(key)) =
+                (&entry.kid, verifying_key_from_bytes(&entry.key.to_bytes()))
             else {
                 continue;
             };

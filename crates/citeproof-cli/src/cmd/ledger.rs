@@ -5,7 +5,7 @@
 //!   records included), like the seed's `audit_coverage` / `summary()`; exit 0 when at least
 //!   one ledger was audited, the file (or, with `--ledger-id`, that ledger's records) is
 //!   well-formed and every ledger reaches the threshold; 1 otherwise (an empty file audits
-//!   nothing: LEDGER-020); 2 on usage errors.
+//!   nothing: LEDGER-020); 2 on usage errors; 3 when the file cannot be read.
 //! - `verify LEDGER.json --audit FILE.jsonl [--api API.json] [--refused] [--mode M]
 //!   [--threshold T] [--now T] [--json]`: the ledger document (citeproof's, or the seed
 //!   template's `validate_and_finalize()` result, whose mode `--mode`/`--threshold` give), its
@@ -313,10 +313,17 @@ fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
                 v
             })
             .collect();
-        crate::out::json_report("ledger verify", report.verdict.verified, &incidents, &report)?;
+        crate::out::json_report(
+            "ledger verify",
+            report.verdict.verified,
+            &incidents,
+            &report,
+        )?;
         return Ok(exit_code(report.outcome));
     }
-    finish_report("ledger verify", &report, false, || readable_verify(&a, &report))
+    finish_report("ledger verify", &report, false, || {
+        readable_verify(&a, &report)
+    })
 }
 
 /// `--mode` and `--threshold` of a template ledger, refused as `ledger audit` refuses them.

@@ -123,13 +123,12 @@ pub(super) fn check_label(
 /// The signature base: the component lines and the `@signature-params` line of `list`.
 fn base_from_lines(label: &str, list: &InnerList, lines: &str) -> Result<String> {
     let entries: List = vec![ListEntry::InnerList(list.clone())];
-    let serialized =
-        entries
-            .serialize()
-            .ok_or_else(|| HttpSigError::InvalidStructuredField {
-                field: "Signature-Input".into(),
-                detail: format!("the parameters of `{label}` cannot be serialized"),
-            })?;
+    let serialized = entries
+        .serialize()
+        .ok_or_else(|| HttpSigError::InvalidStructuredField {
+            field: "Signature-Input".into(),
+            detail: format!("the parameters of `{label}` cannot be serialized"),
+        })?;
     Ok(format!("{lines}\"@signature-params\": {serialized}"))
 }
 
