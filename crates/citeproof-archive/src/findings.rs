@@ -64,6 +64,5 @@ impl Findings {
 
 /// `/a/b` with `~` and `/` escaped in the last segment (RFC 6901).
 pub fn pointer(base: &str, segment: impl std::fmt::Display) -> String {
-    let s = segment.to_string().replace('~', "~0").replace('/', "~1");
-    format!("{base}/{s}")
+    citeproof_model::pointer::child(base, &segment.to_string())
 }

@@ -2,29 +2,30 @@
 //! (JCS of the bundle with the signature metadata in place of the signature object), signing
 //! and verification against keys configured per signer.
 //!
-//! HMAC-SHA256 uses the `hmac` crate; its `verify_slice` compares in constant time. Ed25519 uses
-//! `citeproof-jose` (ed25519-dalek `verify_strict`, SIG-002).
+//! Keys come from the kit's signer trust store ([`SignerTrust`] in `citeproof-jose`): HMAC-SHA256
+//! compared in constant time, Ed25519 with ed25519-dalek `verify_strict` (SIG-002).
 
-use std::collections::HashMap;
-
-use citeproof_jose::{KeySet, SigningKey};
-use citeproof_model::{Incident, IncidentCode, Location, Timestamp, jcs};
-use hmac::{Hmac, KeyInit, Mac};
+use citeproof_jose::{Check, KeySet, SignerTrust, SigningKey, hmac_sign};
+use citeproof_model::{Incident, IncidentCode, Location, Timestamp, TrustUsed, jcs};
 use serde_json::{Map, Value};
-use sha2::Sha256;
 
 use crate::findings::Findings;
-
-type HmacSha256 = Hmac<Sha256>;
 
 /// The members of a signature object, in the profile's order.
 const MEMBERS: [&str; 5] = ["algorithm", "signedBy", "kid", "signedAt", "signature"];
 
-/// The keys and secrets a verifier trusts, per signer (`signedBy`).
+/// The keys and secrets a verifier trusts, per signer (`signedBy`) and key id: the kit's
+/// [`SignerTrust`], every key and secret named by its `kid` (a bundle signature names one).
 #[derive(Debug, Clone, Default)]
 pub struct Trust {
-    keys: HashMap<String, KeySet>,
-    secrets: HashMap<String, HashMap<String, Vec<u8>>>,
+    store: SignerTrust,
+}
+
+impl From<SignerTrust> for Trust {
+    /// A trust file's store (keys and secrets without a `kid` match no bundle signature).
+    fn from(store: SignerTrust) -> Trust {
+        Trust { store }
+    }
 }
 
 impl Trust {
@@ -60,7 +61,7 @@ impl Trust {
                                     ));
                                     continue;
                                 }
-                                trust.keys.insert(signer.clone(), ks);
+                                trust.add_keys(signer, ks);
                             }
                             Err(e) => {
                                 let code = IncidentCode::from_code(e.code())
@@ -86,17 +87,15 @@ impl Trust {
                             problems.push(malformed(format!("/secrets/{signer}"), shape));
                             continue;
                         };
-                        let mut by_kid = HashMap::new();
                         for (kid, secret) in kids {
                             match secret.as_str() {
                                 Some(s) if !s.is_empty() => {
-                                    by_kid.insert(kid.clone(), s.as_bytes().to_vec());
+                                    trust.add_secret(signer, kid, s.as_bytes());
                                 }
                                 _ => problems
                                     .push(malformed(format!("/secrets/{signer}/{kid}"), shape)),
                             }
                         }
-                        trust.secrets.insert(signer.clone(), by_kid);
                     }
                 }
             }
@@ -108,17 +107,20 @@ impl Trust {
         }
     }
 
-    /// Adds a public key set for `signer` (every key with a `kid`).
+    /// Adds a public key set for `signer` (every key with a `kid`); sets added for one
+    /// signer are merged.
     pub fn add_keys(&mut self, signer: &str, keys: KeySet) {
-        self.keys.insert(signer.to_owned(), keys);
+        self.store.add_keys(signer, keys);
     }
 
     /// Adds a shared secret for (`signer`, `kid`).
     pub fn add_secret(&mut self, signer: &str, kid: &str, secret: &[u8]) {
-        self.secrets
-            .entry(signer.to_owned())
-            .or_default()
-            .insert(kid.to_owned(), secret.to_vec());
+        self.store.add_secret(signer, Some(kid), secret);
+    }
+
+    /// Signers and key names, for reports; never a secret.
+    pub fn describe(&self) -> TrustUsed {
+        self.store.describe()
     }
 }
 
@@ -163,14 +165,7 @@ pub fn sign(bundle: &mut Map<String, Value>, signer: &Signer, signed_at: &Timest
     meta.insert("signedAt".into(), Value::from(signed_at.as_str()));
     let bytes = payload(bundle, meta.clone());
     let signature = match &signer.key {
-        SignerKey::Hmac(secret) => match HmacSha256::new_from_slice(secret) {
-            Ok(mut mac) => {
-                mac.update(&bytes);
-                hex::encode(mac.finalize().into_bytes())
-            }
-            // HMAC takes keys of any length; this arm cannot be reached.
-            Err(_) => String::new(),
-        },
+        SignerKey::Hmac(secret) => hex::encode(hmac_sign(secret, &bytes)),
         SignerKey::Ed25519(key) => hex::encode(key.sign(&bytes)),
     };
     meta.insert("signature".into(), Value::from(signature));
@@ -278,32 +273,31 @@ pub fn verify(
             ),
         );
     };
-    let verified = if info.algorithm == "HMAC-SHA256" {
-        let Some(secret) = trust
-            .secrets
-            .get(&info.signed_by)
-            .and_then(|m| m.get(&info.kid))
-        else {
-            unresolved(f, "shared secret");
-            return None;
-        };
-        match HmacSha256::new_from_slice(secret) {
-            Ok(mut mac) => {
-                mac.update(&bytes);
-                mac.verify_slice(&sig_bytes).is_ok()
-            }
-            Err(_) => false,
-        }
+    let messages: [&[u8]; 1] = [&bytes];
+    let (check, what) = if info.algorithm == "HMAC-SHA256" {
+        let (check, _) =
+            trust
+                .store
+                .check_hmac(&info.signed_by, Some(&info.kid), &messages, &sig_bytes);
+        (check, "shared secret")
     } else {
-        let Some(entry) = trust
-            .keys
-            .get(&info.signed_by)
-            .and_then(|ks| ks.find(&info.kid))
-        else {
-            unresolved(f, "Ed25519 public key");
+        let (check, _) =
+            trust
+                .store
+                .check_ed25519(&info.signed_by, Some(&info.kid), &messages, &sig_bytes);
+        (check, "Ed25519 public key")
+    };
+    let verified = match check {
+        Check::Verified { .. } => true,
+        Check::Invalid { .. } => false,
+        Check::NoKey => {
+            unresolved(f, what);
             return None;
-        };
-        entry.key.verify(&bytes, &sig_bytes).is_ok()
+        }
+        Check::Broken(broken) => {
+            unresolved(f, &format!("usable {what} ({})", broken.code.as_str()));
+            return None;
+        }
     };
     if verified {
         Some(info)

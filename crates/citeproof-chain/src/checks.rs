@@ -3,14 +3,14 @@
 //! (CHAIN-008, CHAIN-009), dates in the future (CHAIN-016), freshness from signed dates only
 //! (CHAIN-010), and whether the canonical URL is bound to the signer (CHAIN-020).
 
-use citeproof_model::IncidentCode;
+use citeproof_model::{CLOCK_SKEW_SECONDS, IncidentCode};
 use serde_json::Value;
 
 use crate::canonical::did_web_authority;
 use crate::envelope::CheckedEnvelope;
 use crate::report::{EnvelopeReport, Freshness};
 use crate::signing::{SigningInput, child};
-use crate::verify::{CLOCK_SKEW_SECONDS, Run, VerifyOptions};
+use crate::verify::{Run, VerifyOptions};
 
 /// CHAIN-003 and CHAIN-017: a claim or source member outside the profile is kept with the
 /// warning `chain-member-unrecognized` when the `seed-python` signature covers it (or, in

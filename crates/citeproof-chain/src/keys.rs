@@ -14,34 +14,23 @@
 //! id is then only as trustworthy as the signing input that covers it (`seed-python` does,
 //! `deployed-js` does not).
 
-use std::collections::BTreeMap;
-
-use citeproof_jose::{KeySet, Zeroizing};
-use citeproof_model::IncidentCode;
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
+use citeproof_jose::{JoseError, KeySet, SignerTrust, TrustError};
+use citeproof_model::TrustUsed;
 
 use crate::signing::SigningInput;
 
-type HmacSha256 = Hmac<Sha256>;
+pub use citeproof_jose::{BrokenKeys, hmac_sign, hmac_verify};
 
-/// A key set that could not be loaded: its `jwk-*` code and message (reported for envelopes of
-/// that signer instead of `chain-key-unresolved`, reporting rule 3).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BrokenKeys {
-    pub code: IncidentCode,
-    pub message: String,
-}
+/// The signer id under which keys given for any signer are kept in their own store.
+const ANY_SIGNER: &str = "(any signer)";
 
-/// Secrets and public keys per signer.
+/// Secrets and public keys per signer (the kit's [`SignerTrust`]), and the keys given for any
+/// signer.
 #[derive(Debug, Clone, Default)]
 pub struct TrustConfig {
-    secrets: BTreeMap<String, Vec<Zeroizing<Vec<u8>>>>,
-    keys: BTreeMap<String, Result<KeySet, BrokenKeys>>,
-    /// Secrets tried for an envelope of any signer without its own secrets.
-    any_signer_secrets: Vec<Zeroizing<Vec<u8>>>,
-    /// Keys tried for an envelope of any signer without its own keys.
-    any_signer_keys: Option<KeySet>,
+    signers: SignerTrust,
+    /// Secrets and keys tried for an envelope of a signer without its own of the algorithm.
+    any_signer: SignerTrust,
 }
 
 /// The signature algorithms of CHAIN-005.
@@ -108,114 +97,60 @@ pub enum Check {
 impl TrustConfig {
     /// Adds an HMAC-SHA256 secret for `signer`: the key is the secret's UTF-8 bytes.
     pub fn add_secret(&mut self, signer: &str, secret: &str) {
-        self.secrets
-            .entry(signer.to_owned())
-            .or_default()
-            .push(Zeroizing::new(secret.as_bytes().to_vec()));
+        self.signers.add_secret(signer, None, secret.as_bytes());
     }
 
     /// Adds Ed25519 public keys for `signer`. Keys added for the same signer are merged; two
     /// keys with the same `kid` for one signer make its set unusable (`jwk-duplicate-kid`).
     pub fn add_keys(&mut self, signer: &str, keys: KeySet) {
-        let merged = match self.keys.remove(signer) {
-            None => Ok(keys),
-            Some(Err(broken)) => Err(broken),
-            Some(Ok(existing)) => {
-                let mut entries = existing.entries().to_vec();
-                entries.extend(keys.entries().iter().cloned());
-                KeySet::new(entries).map_err(|e| broken(&e))
-            }
-        };
-        self.keys.insert(signer.to_owned(), merged);
+        self.signers.add_keys(signer, keys);
     }
 
     /// Adds an HMAC-SHA256 secret tried for envelopes of any signer that has no secret of its
     /// own (the module docs say what such a match proves).
     pub fn add_secret_for_any_signer(&mut self, secret: &str) {
-        self.any_signer_secrets
-            .push(Zeroizing::new(secret.as_bytes().to_vec()));
+        self.any_signer
+            .add_secret(ANY_SIGNER, None, secret.as_bytes());
     }
 
     /// Adds Ed25519 public keys tried for envelopes of any signer that has no key of its own.
     pub fn add_keys_for_any_signer(&mut self, keys: KeySet) -> Result<(), String> {
-        let merged = match self.any_signer_keys.take() {
-            None => keys,
-            Some(existing) => {
-                let mut entries = existing.entries().to_vec();
-                entries.extend(keys.entries().iter().cloned());
-                KeySet::new(entries).map_err(|e| e.to_string())?
-            }
-        };
-        self.any_signer_keys = Some(merged);
-        Ok(())
+        self.any_signer.add_keys(ANY_SIGNER, keys);
+        match self.any_signer.keys(ANY_SIGNER) {
+            Some(Err(broken)) => Err(broken.message.clone()),
+            _ => Ok(()),
+        }
     }
 
     /// Records that the key set given for `signer` could not be loaded.
-    pub fn add_broken_keys(&mut self, signer: &str, error: &citeproof_jose::JoseError) {
-        self.keys.insert(signer.to_owned(), Err(broken(error)));
+    pub fn add_broken_keys(&mut self, signer: &str, error: &JoseError) {
+        self.signers.add_broken_keys(signer, error);
     }
 
-    /// Reads `{"secrets": {signer: [secret, ...]}, "keys": {signer: JWK Set}}` (both members
-    /// optional), the shape of the `chain-verify` operation and of `citeproof chain verify
-    /// --trust FILE`. A key set that does not load is kept as broken (its `jwk-*` code is
+    /// The trust file of every `verify` ([`SignerTrust::from_json`]), which holds the shape of
+    /// the `chain-verify` operation: `{"secrets": {signer: [secret, ...]}, "keys": {signer:
+    /// JWK Set}}`. A key set that does not load is kept as broken (its `jwk-*` code is
     /// reported for envelopes of that signer); any other shape error is an `Err`.
-    pub fn from_json(config: &serde_json::Value) -> Result<TrustConfig, String> {
-        use serde_json::Value;
-        let mut trust = TrustConfig::default();
-        let Some(obj) = config.as_object() else {
-            return Err("the trust configuration must be a JSON object".into());
-        };
-        for k in obj.keys() {
-            if k != "secrets" && k != "keys" {
-                return Err(format!(
-                    "unknown member `{k}` (expected `secrets` and `keys`)"
-                ));
-            }
-        }
-        let map = |name: &str| -> Result<Option<&serde_json::Map<String, Value>>, String> {
-            match obj.get(name) {
-                None => Ok(None),
-                Some(Value::Object(m)) => Ok(Some(m)),
-                Some(_) => Err(format!("`{name}` must be an object keyed by signer id")),
-            }
-        };
-        if let Some(secrets) = map("secrets")? {
-            for (signer, list) in secrets {
-                let Some(list) = list.as_array().filter(|l| !l.is_empty()) else {
-                    return Err(format!(
-                        "`secrets.{signer}` must be a non-empty array of strings"
-                    ));
-                };
-                for secret in list {
-                    let Some(secret) = secret.as_str() else {
-                        return Err(format!("`secrets.{signer}` must hold strings"));
-                    };
-                    trust.add_secret(signer, secret);
-                }
-            }
-        }
-        if let Some(keys) = map("keys")? {
-            for (signer, set) in keys {
-                let bytes = serde_json::to_vec(set).map_err(|e| e.to_string())?;
-                match KeySet::from_json(&bytes) {
-                    Ok(set) => trust.add_keys(signer, set),
-                    Err(e) => trust.add_broken_keys(signer, &e),
-                }
-            }
-        }
-        Ok(trust)
+    pub fn from_json(config: &serde_json::Value) -> Result<TrustConfig, TrustError> {
+        Ok(TrustConfig::from(SignerTrust::from_json(config)?))
     }
 
     /// `true` when nothing is configured.
     pub fn is_empty(&self) -> bool {
-        self.secrets.is_empty()
-            && self.keys.is_empty()
-            && self.any_signer_secrets.is_empty()
-            && self.any_signer_keys.is_none()
+        self.signers.is_empty() && self.any_signer.is_empty()
+    }
+
+    /// Signers and key names, for reports; keys given for any signer are listed under
+    /// `(any signer)`. Never a secret.
+    pub fn describe(&self) -> TrustUsed {
+        let mut used = self.signers.describe();
+        used.signers.extend(self.any_signer.describe().signers);
+        used
     }
 
     /// Checks `signature` over each signing input in order (`inputs` holds the ones that could
-    /// be built), with every key of `signer` for `algorithm`; the first match wins.
+    /// be built), with every key of `signer` for `algorithm`; the first match wins. Keys given
+    /// for any signer are tried only when `signer` has none of its own for `algorithm`.
     pub fn check(
         &self,
         algorithm: Algorithm,
@@ -223,95 +158,48 @@ impl TrustConfig {
         signature: &[u8],
         inputs: &[(SigningInput, Vec<u8>)],
     ) -> Check {
-        match algorithm {
-            Algorithm::HmacSha256 => {
-                let (secrets, signer_configured) =
-                    match self.secrets.get(signer).filter(|s| !s.is_empty()) {
-                        Some(own) => (own, true),
-                        None if !self.any_signer_secrets.is_empty() => {
-                            (&self.any_signer_secrets, false)
-                        }
-                        None => return Check::NoKey,
-                    };
-                for (input, bytes) in inputs {
-                    for (i, secret) in secrets.iter().enumerate() {
-                        if hmac_verify(secret, bytes, signature) {
-                            return Check::Verified(KeyMatch {
-                                signing_input: *input,
-                                key: key_name(format!("secret {}", i + 1), signer_configured),
-                                signer_configured,
-                            });
-                        }
-                    }
-                }
-                Check::Invalid {
-                    tried: secrets.len(),
-                }
-            }
-            Algorithm::Ed25519 => {
-                let (keys, signer_configured) = match (self.keys.get(signer), &self.any_signer_keys)
-                {
-                    (Some(Err(broken)), _) => return Check::Broken(broken.clone()),
-                    (Some(Ok(keys)), _) => (keys, true),
-                    (None, Some(keys)) => (keys, false),
-                    (None, None) => return Check::NoKey,
+        let messages: Vec<&[u8]> = inputs.iter().map(|(_, b)| b.as_slice()).collect();
+        let run = |store: &SignerTrust, id: &str| match algorithm {
+            Algorithm::HmacSha256 => store.check_hmac(id, None, &messages, signature),
+            Algorithm::Ed25519 => store.check_ed25519(id, None, &messages, signature),
+        };
+        let (mut check, mut message) = run(&self.signers, signer);
+        let mut signer_configured = true;
+        if check == citeproof_jose::Check::NoKey {
+            (check, message) = run(&self.any_signer, ANY_SIGNER);
+            signer_configured = false;
+        }
+        match check {
+            citeproof_jose::Check::Verified { key } => {
+                let Some(&(signing_input, _)) = message.and_then(|m| inputs.get(m)) else {
+                    return Check::Invalid { tried: 0 };
                 };
-                for (input, bytes) in inputs {
-                    for (i, entry) in keys.entries().iter().enumerate() {
-                        // Strict verification (SIG-002) by citeproof-jose.
-                        if entry.key.verify(bytes, signature).is_ok() {
-                            let name = entry
-                                .kid
-                                .clone()
-                                .unwrap_or_else(|| format!("key {}", i + 1));
-                            return Check::Verified(KeyMatch {
-                                signing_input: *input,
-                                key: key_name(name, signer_configured),
-                                signer_configured,
-                            });
-                        }
-                    }
-                }
-                Check::Invalid { tried: keys.len() }
+                let key = if signer_configured {
+                    key
+                } else {
+                    format!("{key} (any signer)")
+                };
+                Check::Verified(KeyMatch {
+                    signing_input,
+                    key,
+                    signer_configured,
+                })
             }
+            citeproof_jose::Check::Invalid { tried } => Check::Invalid { tried },
+            citeproof_jose::Check::NoKey => Check::NoKey,
+            citeproof_jose::Check::Broken(broken) => Check::Broken(broken),
         }
     }
 }
 
-fn key_name(name: String, signer_configured: bool) -> String {
-    if signer_configured {
-        name
-    } else {
-        format!("{name} (any signer)")
-    }
-}
-
-fn broken(e: &citeproof_jose::JoseError) -> BrokenKeys {
-    BrokenKeys {
-        code: IncidentCode::from_code(e.code()).unwrap_or(IncidentCode::JwkMalformed),
-        message: e.to_string(),
-    }
-}
-
-/// HMAC-SHA256 of `message`, compared with `tag` in constant time (`Mac::verify_slice`).
-pub fn hmac_verify(key: &[u8], message: &[u8], tag: &[u8]) -> bool {
-    match HmacSha256::new_from_slice(key) {
-        Ok(mut mac) => {
-            mac.update(message);
-            mac.verify_slice(tag).is_ok()
+impl From<SignerTrust> for TrustConfig {
+    /// Keys of named signers only (a trust file names every signer).
+    fn from(signers: SignerTrust) -> TrustConfig {
+        TrustConfig {
+            signers,
+            any_signer: SignerTrust::new(),
         }
-        Err(_) => false,
     }
-}
-
-/// HMAC-SHA256 of `message` under `key`.
-pub fn hmac_sign(key: &[u8], message: &[u8]) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    if let Ok(mut mac) = HmacSha256::new_from_slice(key) {
-        mac.update(message);
-        out.copy_from_slice(&mac.finalize().into_bytes());
-    }
-    out
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@
 mod answer;
 pub mod canonical;
 mod checks;
+mod dates;
 pub mod envelope;
 pub mod esjson;
 pub mod id;
@@ -31,7 +32,7 @@ pub mod signing;
 pub mod verify;
 
 pub use keys::{Algorithm, TrustConfig};
-pub use report::{ChainReport, Freshness, Verdict};
+pub use report::{ChainDetails, ChainReport, Freshness, Verdict};
 pub use sign::{SignKey, SignOptions, Signed, sign};
 pub use signing::SigningInput;
 pub use verify::{VerifyOptions, verify};

@@ -106,7 +106,7 @@ fn trust_from_input(input: &Value) -> Result<TrustConfig, Reply> {
             config.insert(name.to_owned(), v.clone());
         }
     }
-    TrustConfig::from_json(&Value::Object(config)).map_err(bad)
+    TrustConfig::from_json(&Value::Object(config)).map_err(|e| bad(e.to_string()))
 }
 
 fn chain_verify(input: &Value) -> Reply {
@@ -158,18 +158,16 @@ fn chain_verify(input: &Value) -> Reply {
     options.accept_partial_signature = accept_partial_signature;
     let report = verify(document.as_bytes(), &fetcher, &options);
     Reply::Result(ResultReply {
-        result: Some(if report.accepted {
+        result: Some(if report.details.accepted {
             Answer::Valid
         } else {
             Answer::Invalid
         }),
-        errors: report
-            .codes(Severity::Error)
+        errors: crate::report::codes(&report, Severity::Error)
             .into_iter()
             .map(str::to_owned)
             .collect(),
-        warnings: report
-            .codes(Severity::Warning)
+        warnings: crate::report::codes(&report, Severity::Warning)
             .into_iter()
             .map(str::to_owned)
             .collect(),
@@ -186,7 +184,7 @@ fn verify_output(report: &crate::ChainReport) -> Value {
     let mut signing_inputs = Map::new();
     let mut verdicts = Map::new();
     let mut unsigned = Map::new();
-    for e in &report.envelopes {
+    for e in &report.details.envelopes {
         let Some(name) = name(e) else { continue };
         if let Some(input) = e.signing_input {
             signing_inputs.insert(name.clone(), json!(input.as_str()));
@@ -197,14 +195,15 @@ fn verify_output(report: &crate::ChainReport) -> Value {
         verdicts.insert(name, json!(e.verdict.as_str()));
     }
     let mut out = json!({
-        "level": report.level,
+        "level": report.verdict.level,
         "signing_inputs": signing_inputs,
         "verdicts": verdicts,
         "unsigned": unsigned,
     });
-    if report.document == "response" {
+    if report.details.document == "response" {
         out["references"] = Value::Array(
             report
+                .details
                 .references
                 .iter()
                 .map(|r| json!({"text": r.text, "verdict": r.verdict.as_str()}))

@@ -1,18 +1,12 @@
-//! What a chain verification found.
+//! What a chain verification found: the common report ([`ChainReport`]) with the envelopes
+//! and answer references in the details and as shared items.
 
-use citeproof_model::{Incident, IncidentCode, Severity};
+use citeproof_model::{IncidentCode, Item, Report, Severity, SourceView, pointer};
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::keys::Algorithm;
 use crate::signing::SigningInput;
-
-/// An incident with the conformance level it counts toward (1 offline, 2 online).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ChainIncident {
-    pub level: u8,
-    #[serde(flatten)]
-    pub incident: Incident,
-}
 
 /// The seed's verdicts for a citation ("⚠ unverified", "⚠ tampered", stale), per envelope and
 /// per answer reference, and the profile's `partially-signed` (CHAIN-014).
@@ -116,40 +110,147 @@ pub struct ReferenceReport {
     pub verdict: Verdict,
 }
 
-/// Result of verifying a chain envelope or a chain response.
+/// What a chain report carries besides the common verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ChainReport {
+pub struct ChainDetails {
     /// `envelope` or `response`.
     pub document: &'static str,
-    /// Level achieved: 0, 1 (offline checks) or 2 (online checks too).
-    pub level: u8,
-    pub required_level: u8,
-    /// `level >= required_level`: the exit status and the operation's `valid`. Partially
-    /// signed envelopes reach a level only when the user accepted them (CHAIN-015).
+    /// `level >= required_level`: the operation's `valid`. Partially signed envelopes reach a
+    /// level only when the user accepted them (CHAIN-015); then the document is accepted but
+    /// never verified (the common `verified` is `accepted` and no envelope partially signed).
     pub accepted: bool,
-    /// `accepted` and no envelope is partially signed: what may be called VERIFIED.
-    pub verified: bool,
     pub envelopes: Vec<EnvelopeReport>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<ReferenceReport>,
-    pub incidents: Vec<ChainIncident>,
 }
 
-impl ChainReport {
-    /// `true` when an incident with this code was raised.
-    pub fn has(&self, code: IncidentCode) -> bool {
-        self.incidents.iter().any(|i| i.incident.code == code)
-    }
+/// Result of verifying a chain envelope or a chain response: the common report shape
+/// ([`citeproof_model::Report`], spec `chain`) with [`ChainDetails`].
+pub type ChainReport = Report<ChainDetails>;
 
-    /// Distinct codes of the given severity, in first-seen order.
-    pub fn codes(&self, severity: Severity) -> Vec<&'static str> {
-        let mut out: Vec<&'static str> = Vec::new();
-        for i in &self.incidents {
-            let code = i.incident.code.as_str();
-            if i.incident.severity == severity && !out.contains(&code) {
-                out.push(code);
-            }
+/// The spec name in reports.
+pub const SPEC: &str = "chain";
+
+/// Distinct codes of the given severity, in first-seen order.
+pub fn codes(report: &ChainReport, severity: Severity) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for i in &report.verdict.incidents {
+        let code = i.incident.code.as_str();
+        if i.incident.severity == severity && !out.contains(&code) {
+            out.push(code);
         }
-        out
+    }
+    out
+}
+
+/// The error codes of the incidents located at `pointer` or under it, in first-seen order.
+fn errors_under(report: &ChainReport, pointer: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for i in &report.verdict.incidents {
+        let at = i.incident.location.pointer.as_deref().unwrap_or("");
+        let under = at == pointer
+            || (at.starts_with(pointer) && at.as_bytes().get(pointer.len()) == Some(&b'/'));
+        let code = i.incident.code.as_str();
+        if under && i.incident.severity == Severity::Error && !out.iter().any(|c| c == code) {
+            out.push(code.to_owned());
+        }
+    }
+    out
+}
+
+/// The report's envelopes and answer references in the shared item form.
+pub(crate) fn items(report: &ChainReport, document: &Value) -> Vec<Item> {
+    let mut items: Vec<Item> = report
+        .details
+        .envelopes
+        .iter()
+        .map(|e| envelope_item(report, e, document.pointer(&e.pointer)))
+        .collect();
+    items.extend(
+        report
+            .details
+            .references
+            .iter()
+            .map(|r| reference_item(report, r)),
+    );
+    items
+}
+
+/// One envelope: its claim statement, and each source with its excerpt. Chain sources carry
+/// no hash; the envelope's own content address is its id (`claim_id` and `computed_id` in the
+/// details). Every error located in the envelope concerns it.
+fn envelope_item(report: &ChainReport, e: &EnvelopeReport, value: Option<&Value>) -> Item {
+    let failed = errors_under(report, &e.pointer);
+    let text = |v: Option<&Value>, pointer: &str| {
+        v.and_then(|v| v.pointer(pointer))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let sources_value = value
+        .and_then(|v| v.pointer("/claim/sources"))
+        .and_then(Value::as_array);
+    let sources = sources_value
+        .map(|list| {
+            list.iter()
+                .enumerate()
+                .map(|(n, source)| {
+                    let at = pointer::index(&format!("{}/claim/sources", e.pointer), n);
+                    let failed = errors_under(report, &at);
+                    SourceView {
+                        url: text(Some(source), "/url").unwrap_or_default(),
+                        locator: None,
+                        declared_hash: None,
+                        computed_hash: None,
+                        excerpt: text(Some(source), "/excerpt"),
+                        verified: e.verdict == Verdict::Verified && failed.is_empty(),
+                        failed,
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Item {
+        kind: "envelope".into(),
+        id: e
+            .key
+            .clone()
+            .or_else(|| e.claim_id.clone())
+            .unwrap_or_default(),
+        text: text(value, "/claim/statement"),
+        verified: e.verdict == Verdict::Verified && failed.is_empty(),
+        verdict: Some(e.verdict.as_str().to_owned()),
+        failed,
+        sources,
+        items: Vec::new(),
+    }
+}
+
+/// One answer reference: its verdict and errors are those of the envelope it resolves to; an
+/// unresolved reference fails with `chain-ref-unresolved`.
+fn reference_item(report: &ChainReport, r: &ReferenceReport) -> Item {
+    let unresolved = report.verdict.incidents.iter().any(|i| {
+        i.incident.code == IncidentCode::ChainRefUnresolved
+            && i.incident.location.claim_id.as_deref() == Some(r.text.as_str())
+    });
+    let failed = if unresolved {
+        vec![IncidentCode::ChainRefUnresolved.as_str().to_owned()]
+    } else {
+        report
+            .details
+            .envelopes
+            .iter()
+            .find(|e| e.key.as_deref() == Some(r.text.as_str()))
+            .map(|e| errors_under(report, &e.pointer))
+            .unwrap_or_default()
+    };
+    Item {
+        kind: "reference".into(),
+        id: r.text.clone(),
+        text: None,
+        verified: r.verdict == Verdict::Verified,
+        verdict: Some(r.verdict.as_str().to_owned()),
+        failed,
+        sources: Vec::new(),
+        items: Vec::new(),
     }
 }

@@ -228,7 +228,7 @@ fn filtered(node: &Node, at: &str, keys: &[&str], out: &mut Vec<String>) {
 
 /// `base` + `/` + the RFC 6901-escaped `token`.
 pub(crate) fn child(base: &str, token: &str) -> String {
-    format!("{base}/{}", token.replace('~', "~0").replace('/', "~1"))
+    citeproof_model::pointer::child(base, token)
 }
 
 #[cfg(test)]

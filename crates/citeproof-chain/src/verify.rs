@@ -3,7 +3,9 @@
 //! references); Level 2 re-fetches canonical URLs and sources.
 
 use citeproof_fetch::{BudgetedFetcher, FetchBudget, Fetcher};
-use citeproof_model::{Incident, IncidentCode, Location, Severity};
+use citeproof_model::{
+    Findings, Incident, IncidentCode, Location, Report, Severity, Subject, SubjectKind,
+};
 use serde_json::Value;
 
 use crate::answer::check_answer;
@@ -15,7 +17,7 @@ use crate::keys::{Check, TrustConfig};
 use crate::lossless::{self, Node};
 use crate::online::{check_canonical, check_sources};
 use crate::report::{
-    ChainIncident, ChainReport, EnvelopeReport, Freshness, SignatureStatus, Verdict,
+    ChainDetails, ChainReport, EnvelopeReport, Freshness, SPEC, SignatureStatus, Verdict,
 };
 use crate::signing::{SigningInput, child, deployed_uncovered, signing_bytes};
 
@@ -24,9 +26,6 @@ pub const MAX_CHAINS: usize = 1024;
 
 /// Default of [`VerifyOptions::stale_after_days`] (CHAIN-010).
 pub const STALE_AFTER_DAYS: i64 = 180;
-
-/// Clock skew tolerance, seconds (profile "Definitions"; CHAIN-016).
-pub const CLOCK_SKEW_SECONDS: i64 = 300;
 
 /// How to verify.
 #[derive(Debug, Clone)]
@@ -60,68 +59,65 @@ impl VerifyOptions {
     }
 }
 
-/// Incidents of one verification, each with the level it counts toward.
+/// Incidents of one verification, each with the level it counts toward (the kit's
+/// [`Findings`]: 1 offline, 2 online).
 pub(crate) struct Run {
     required_level: u8,
     /// Document checks only (`citeproof validate`): no key, no clock, no network.
     pub(crate) validate_only: bool,
-    pub(crate) incidents: Vec<ChainIncident>,
+    pub(crate) findings: Findings,
 }
 
 impl Run {
     pub(crate) fn push(&mut self, level: u8, incident: Incident) {
-        self.incidents.push(ChainIncident { level, incident });
+        self.findings.push(level, incident);
     }
 
     fn extend(&mut self, level: u8, incidents: impl IntoIterator<Item = Incident>) {
-        for i in incidents {
-            self.push(level, i);
-        }
+        self.findings.extend(level, incidents);
     }
 
-    fn level(&self) -> u8 {
-        let failed = |l: u8| {
-            self.incidents
-                .iter()
-                .any(|i| i.level == l && i.incident.severity == Severity::Error)
-        };
-        if failed(1) {
-            0
-        } else if self.required_level >= 2 && !failed(2) {
-            2
-        } else {
-            1
-        }
-    }
-
+    /// The report, by the one level rule: the level is met when no error counts toward any
+    /// level up to it; the document is verified when the level is met and no envelope is
+    /// partially signed (CHAIN-014, CHAIN-015).
     fn report(
         self,
         document: &'static str,
         envelopes: Vec<EnvelopeReport>,
         references: Vec<crate::report::ReferenceReport>,
     ) -> ChainReport {
-        let level = self.level();
-        let accepted = level >= self.required_level;
+        let mut verdict = self
+            .findings
+            .finish(self.required_level, self.required_level);
+        let accepted = verdict.verified;
         let partial = envelopes
             .iter()
             .any(|e| e.verdict == Verdict::PartiallySigned);
-        ChainReport {
+        verdict.verified = accepted && !partial;
+        let details = ChainDetails {
             document,
-            level,
-            required_level: self.required_level,
             accepted,
-            verified: accepted && !partial,
             envelopes,
             references,
-            incidents: self.incidents,
-        }
+        };
+        Report::new(
+            SPEC,
+            Subject::new(SubjectKind::Value, "chain"),
+            verdict,
+            details,
+        )
     }
 }
 
 /// Verifies a chain envelope or a chain response given as bytes (CHAIN-001 tells them apart).
 /// Fetches (Level 2 only) go through `fetcher`, within `options.budget`.
+/// The report's subject is a value with the digest of `bytes`; a caller that read a file names
+/// it ([`Report::subject`]).
 pub fn verify(bytes: &[u8], fetcher: &dyn Fetcher, options: &VerifyOptions) -> ChainReport {
-    verify_as(bytes, fetcher, options, None, false)
+    let mut report = verify_as(bytes, fetcher, options, None, false);
+    report.subject = Subject::new(SubjectKind::Value, "chain").with_digest_of(bytes);
+    report.trust = options.trust.describe();
+    report
 }
 
 /// A fetcher for offline checks: every fetch fails (never called at Level 1).
@@ -148,6 +144,7 @@ pub fn validate_value(value: &Value, response: bool) -> Vec<Incident> {
     };
     let options = VerifyOptions::new(0, 1, TrustConfig::default());
     verify_as(&bytes, &NoNetwork, &options, Some(response), true)
+        .verdict
         .incidents
         .into_iter()
         .map(|i| i.incident)
@@ -165,7 +162,7 @@ fn verify_as(
     let mut run = Run {
         required_level: options.required_level.clamp(1, 2),
         validate_only,
-        incidents: Vec::new(),
+        findings: Findings::new(),
     };
     let (value, node) = match lossless::parse_with_value(bytes) {
         Ok(parsed) => parsed,
@@ -180,13 +177,21 @@ fn verify_as(
             .as_object()
             .is_some_and(|o| o.contains_key("chains") || o.contains_key("answer"))
     });
-    if !is_response {
+    let mut report = if is_response {
+        verify_response(&value, &node, &budgeted, options, run)
+    } else {
         let envelope = verify_envelope(&value, &node, "", None, &budgeted, options, &mut run);
-        return run.report("envelope", vec![envelope], Vec::new());
-    }
-    verify_response(&value, &node, &budgeted, options, run)
+        run.report("envelope", vec![envelope], Vec::new())
+    };
+    report.items = crate::report::items(&report, &value);
+    report
 }
 
+fn at(code: IncidentCode, pointer: &str, message: String) -> Incident {
+    Incident::new(code, message, Location::pointer(pointer))
+}
+
+/// A chain response (CHAIN-011): its members, its envelopes, then its answer's references.
 fn verify_response(
     value: &Value,
     node: &Node,
@@ -194,9 +199,6 @@ fn verify_response(
     options: &VerifyOptions,
     mut run: Run,
 ) -> ChainReport {
-    let at = |code: IncidentCode, pointer: &str, message: String| {
-        Incident::new(code, message, Location::pointer(pointer))
-    };
     let Some(obj) = value.as_object() else {
         run.push(
             1,
@@ -208,6 +210,17 @@ fn verify_response(
         );
         return run.report("response", Vec::new(), Vec::new());
     };
+    let answer = response_answer(obj, &mut run);
+    let envelopes = response_envelopes(obj, node, fetcher, options, &mut run);
+    let references = match answer {
+        Some(answer) => check_answer(answer, &envelopes, &mut run),
+        None => Vec::new(),
+    };
+    run.report("response", envelopes, references)
+}
+
+/// The response's members (only `answer`, `chains` and `x-` members) and its answer text.
+fn response_answer<'v>(obj: &'v serde_json::Map<String, Value>, run: &mut Run) -> Option<&'v str> {
     for k in obj.keys() {
         if k != "answer" && k != "chains" && !k.starts_with("x-") {
             run.push(
@@ -220,7 +233,7 @@ fn verify_response(
             );
         }
     }
-    let answer = match obj.get("answer") {
+    match obj.get("answer") {
         Some(Value::String(a)) => Some(a.as_str()),
         None => {
             run.push(
@@ -244,7 +257,17 @@ fn verify_response(
             );
             None
         }
-    };
+    }
+}
+
+/// Every envelope of `chains` (at most [`MAX_CHAINS`]), verified in key order.
+fn response_envelopes(
+    obj: &serde_json::Map<String, Value>,
+    node: &Node,
+    fetcher: &dyn Fetcher,
+    options: &VerifyOptions,
+    run: &mut Run,
+) -> Vec<EnvelopeReport> {
     let mut envelopes = Vec::new();
     match obj.get("chains") {
         None => run.push(
@@ -266,7 +289,7 @@ fn verify_response(
                     Some(key),
                     fetcher,
                     options,
-                    &mut run,
+                    run,
                 ));
             }
         }
@@ -290,11 +313,7 @@ fn verify_response(
             ),
         ),
     }
-    let references = match answer {
-        Some(answer) => check_answer(answer, &envelopes, &mut run),
-        None => Vec::new(),
-    };
-    run.report("response", envelopes, references)
+    envelopes
 }
 
 /// Every check of one envelope; its incidents go to `run`.
@@ -307,7 +326,7 @@ fn verify_envelope(
     options: &VerifyOptions,
     run: &mut Run,
 ) -> EnvelopeReport {
-    let first = run.incidents.len();
+    let first = run.findings.iter().count();
     let mut level1 = Vec::new();
     let checked = check_envelope(value, base, &mut level1);
     run.extend(1, level1);
@@ -369,7 +388,13 @@ fn verify_envelope(
             run.extend(2, outcome.incidents);
         }
     }
-    report.verdict = verdict(&run.incidents[first..], report.signing_input);
+    let own: Vec<&Incident> = run
+        .findings
+        .iter()
+        .skip(first)
+        .map(|i| &i.incident)
+        .collect();
+    report.verdict = verdict(&own, report.signing_input);
     report
 }
 
@@ -491,8 +516,8 @@ fn partial_incident(e: &CheckedEnvelope, options: &VerifyOptions, unsigned: &[St
 
 /// The envelope's verdict from its incidents: tampered, then unverified (any other error but
 /// the partial signature's), then partially signed, stale, verified.
-fn verdict(incidents: &[ChainIncident], signing_input: Option<SigningInput>) -> Verdict {
-    let codes = || incidents.iter().map(|i| i.incident.code);
+fn verdict(incidents: &[&Incident], signing_input: Option<SigningInput>) -> Verdict {
+    let codes = || incidents.iter().map(|i| i.code);
     let tampered = [
         IncidentCode::ChainIdMismatch,
         IncidentCode::ChainSignatureInvalid,
@@ -500,10 +525,10 @@ fn verdict(incidents: &[ChainIncident], signing_input: Option<SigningInput>) -> 
     ];
     if codes().any(|c| tampered.contains(&c)) {
         Verdict::Tampered
-    } else if incidents.iter().any(|i| {
-        i.incident.severity == Severity::Error
-            && i.incident.code != IncidentCode::ChainSignaturePartial
-    }) {
+    } else if incidents
+        .iter()
+        .any(|i| i.severity == Severity::Error && i.code != IncidentCode::ChainSignaturePartial)
+    {
         Verdict::Unverified
     } else if signing_input == Some(SigningInput::DeployedJs) {
         Verdict::PartiallySigned

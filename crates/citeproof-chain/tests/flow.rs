@@ -134,10 +134,10 @@ fn head_then_get_on_405_and_stop_at_the_first_reachable_source() {
         "page of ad17e76a8baad7a1",
     );
     let report = verify(env.as_bytes(), &table, &VerifyOptions::new(NOW, 2, trust()));
-    assert!(report.verified, "{report:#?}");
-    assert_eq!(report.level, 2);
+    assert!(report.verdict.verified, "{report:#?}");
+    assert_eq!(report.verdict.level, 2);
     assert_eq!(
-        report.envelopes[0].reachable_source.as_deref(),
+        report.details.envelopes[0].reachable_source.as_deref(),
         Some("https://b.example/2")
     );
     let seen = table.seen();
@@ -154,7 +154,11 @@ fn head_then_get_on_405_and_stop_at_the_first_reachable_source() {
         "c.example is never asked: the first reachable source ends the check"
     );
     // A failure before the reachable source is not an incident.
-    assert!(report.incidents.is_empty(), "{:#?}", report.incidents);
+    assert!(
+        report.verdict.incidents.is_empty(),
+        "{:#?}",
+        report.verdict.incidents
+    );
 }
 
 #[test]
@@ -169,9 +173,10 @@ fn unreachable_sources_report_each_cause_at_level_2_only() {
         "ad17e76a8baad7a1",
     );
     let report = verify(env.as_bytes(), &table, &VerifyOptions::new(NOW, 2, trust()));
-    assert_eq!(report.level, 1);
-    assert!(!report.verified);
+    assert_eq!(report.verdict.level, 1);
+    assert!(!report.verdict.verified);
     let codes: Vec<(&str, u8)> = report
+        .verdict
         .incidents
         .iter()
         .map(|i| (i.incident.code.as_str(), i.level))
@@ -192,7 +197,7 @@ fn unreachable_sources_report_each_cause_at_level_2_only() {
         &offline,
         &VerifyOptions::new(NOW, 1, trust()),
     );
-    assert!(report.verified);
+    assert!(report.verdict.verified);
     assert!(offline.seen().is_empty());
 }
 
@@ -236,6 +241,7 @@ fn a_response_gives_each_reference_its_own_verdict() {
         &VerifyOptions::new(NOW, 1, trust()),
     );
     let verdicts: Vec<(&str, Verdict)> = report
+        .details
         .references
         .iter()
         .map(|r| (r.text.as_str(), r.verdict))
@@ -250,15 +256,82 @@ fn a_response_gives_each_reference_its_own_verdict() {
         ]
     );
     assert_eq!(
-        report.codes(Severity::Error),
+        citeproof_chain::report::codes(&report, Severity::Error),
         ["chain-signature-invalid", "chain-ref-unresolved"]
     );
     // `[2017]` is text, reported as such.
     assert_eq!(
-        report.codes(Severity::Warning),
+        citeproof_chain::report::codes(&report, Severity::Warning),
         ["chain-stale", "chain-bracket-not-reference"]
     );
-    assert_eq!(report.level, 0);
+    assert_eq!(report.verdict.level, 0);
+
+    // The shared items: one per envelope (its verdict word, statement and sources with their
+    // excerpts), then one per reference, in the answer's order.
+    let item = |kind: &str, id: &str| {
+        report
+            .items
+            .iter()
+            .find(|i| i.kind == kind && i.id == id)
+            .unwrap_or_else(|| panic!("no {kind} item {id}: {:#?}", report.items))
+    };
+    let fresh_item = item("envelope", &a);
+    assert!(fresh_item.verified && fresh_item.failed.is_empty());
+    assert_eq!(fresh_item.verdict.as_deref(), Some("verified"));
+    assert_eq!(fresh_item.sources.len(), 3);
+    assert_eq!(fresh_item.sources[0].url, "https://a.example/1");
+    assert_eq!(
+        fresh_item.sources[0].excerpt.as_deref(),
+        Some("We propose a new simple network architecture")
+    );
+    assert_eq!(fresh_item.sources[1].excerpt, None);
+    let tampered_item = item("envelope", &b);
+    assert!(!tampered_item.verified);
+    assert_eq!(tampered_item.verdict.as_deref(), Some("tampered"));
+    assert_eq!(tampered_item.failed, ["chain-signature-invalid"]);
+    assert!(tampered_item.sources.iter().all(|s| !s.verified));
+    // Stale is a warning: not verified by its word, with no error of its own.
+    let stale_item = item("envelope", &c);
+    assert_eq!(stale_item.verdict.as_deref(), Some("stale"));
+    assert!(!stale_item.verified && stale_item.failed.is_empty());
+    let references: Vec<(&str, Option<&str>, bool, Vec<String>)> = report
+        .items
+        .iter()
+        .filter(|i| i.kind == "reference")
+        .map(|i| {
+            (
+                i.id.as_str(),
+                i.verdict.as_deref(),
+                i.verified,
+                i.failed.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        references,
+        [
+            (a.as_str(), Some("verified"), true, vec![]),
+            (
+                b.as_str(),
+                Some("tampered"),
+                false,
+                vec!["chain-signature-invalid".to_owned()]
+            ),
+            (c.as_str(), Some("stale"), false, vec![]),
+            (
+                "ce8a...",
+                Some("unverified"),
+                false,
+                vec!["chain-ref-unresolved".to_owned()]
+            ),
+        ]
+    );
+    // The trust used names the signer and its secret by position, never the secret.
+    let trust_json = serde_json::to_string(&report.trust).unwrap();
+    assert!(!trust_json.contains(SECRET), "{trust_json}");
+    assert_eq!(report.trust.signers[SIGNER].secrets, ["secret 1"]);
+    assert_eq!(report.spec, "chain");
+    assert_eq!(report.outcome, citeproof_model::Outcome::NotVerified);
 }
 
 #[test]
@@ -290,10 +363,13 @@ fn rotated_ed25519_keys_and_the_signer_binding() {
         &Table::new(&[], ""),
         &VerifyOptions::new(NOW, 1, trust),
     );
-    assert!(report.verified, "{report:#?}");
-    assert_eq!(report.envelopes[0].key_used.as_deref(), Some("2026"));
+    assert!(report.verdict.verified, "{report:#?}");
     assert_eq!(
-        report.envelopes[0].signing_input,
+        report.details.envelopes[0].key_used.as_deref(),
+        Some("2026")
+    );
+    assert_eq!(
+        report.details.envelopes[0].signing_input,
         Some(SigningInput::SeedPython)
     );
 
@@ -306,7 +382,7 @@ fn rotated_ed25519_keys_and_the_signer_binding() {
         &VerifyOptions::new(NOW, 1, elsewhere),
     );
     assert_eq!(
-        report.envelopes[0].signature,
+        report.details.envelopes[0].signature,
         SignatureStatus::KeyUnresolved
     );
     assert!(report.has(IncidentCode::ChainKeyUnresolved));
@@ -444,8 +520,13 @@ fn hostile_documents_get_incidents_never_panics() {
             &Table::new(&[], ""),
             &VerifyOptions::new(NOW, 2, trust()),
         );
-        assert_eq!(report.level, 0, "{}", String::from_utf8_lossy(&input));
-        assert!(!report.incidents.is_empty());
+        assert_eq!(
+            report.verdict.level,
+            0,
+            "{}",
+            String::from_utf8_lossy(&input)
+        );
+        assert!(!report.verdict.incidents.is_empty());
     }
 }
 
@@ -492,13 +573,23 @@ fn a_relabeled_signer_under_a_partial_signature_and_an_any_signer_key_binds_noth
     let mut options = VerifyOptions::new(NOW, 2, any);
     options.accept_partial_signature = true;
     let report = verify(env.as_bytes(), &table, &options);
-    assert!(report.accepted && !report.verified, "{report:#?}");
-    let e = &report.envelopes[0];
+    assert!(
+        report.details.accepted && !report.verdict.verified,
+        "{report:#?}"
+    );
+    // Accepted is not verified: the outcome a script acts on says so, and the level is met.
+    assert_eq!(report.outcome, citeproof_model::Outcome::NotVerified);
+    assert_eq!(report.verdict.level, 2);
+    assert_eq!(report.items[0].verdict.as_deref(), Some("partially-signed"));
+    assert!(!report.items[0].verified);
+    // A secret given for any signer is listed under `(any signer)`.
+    assert_eq!(report.trust.signers["(any signer)"].secrets, ["secret 1"]);
+    let e = &report.details.envelopes[0];
     assert_eq!(e.verdict, Verdict::PartiallySigned);
     assert_eq!(e.key_used.as_deref(), Some("secret 1 (any signer)"));
     assert!(e.unsigned.iter().any(|u| u == "/signature/signedBy"));
     assert_eq!(
-        report.codes(Severity::Warning),
+        citeproof_chain::report::codes(&report, Severity::Warning),
         [
             "chain-signature-partial-accepted",
             "chain-canonical-unbound"
@@ -508,8 +599,11 @@ fn a_relabeled_signer_under_a_partial_signature_and_an_any_signer_key_binds_noth
     // Without the user's opt-in the same envelope reaches no level at all.
     options.accept_partial_signature = false;
     let report = verify(env.as_bytes(), &table, &options);
-    assert_eq!(report.level, 0);
-    assert_eq!(report.codes(Severity::Error), ["chain-signature-partial"]);
+    assert_eq!(report.verdict.level, 0);
+    assert_eq!(
+        citeproof_chain::report::codes(&report, Severity::Error),
+        ["chain-signature-partial"]
+    );
     // With the secret bound to the real signer, the relabeled envelope finds no key.
     let report = verify(env.as_bytes(), &table, &VerifyOptions::new(NOW, 2, trust()));
     assert!(report.has(IncidentCode::ChainKeyUnresolved));
@@ -527,8 +621,11 @@ fn dates_members_and_answers_the_profile_added() {
         &Table::new(&[], ""),
         &VerifyOptions::new(NOW, 1, trust()),
     );
-    assert_eq!(report.codes(Severity::Error), ["chain-date-in-future"]);
-    assert_eq!(report.envelopes[0].verdict, Verdict::Unverified);
+    assert_eq!(
+        citeproof_chain::report::codes(&report, Severity::Error),
+        ["chain-date-in-future"]
+    );
+    assert_eq!(report.details.envelopes[0].verdict, Verdict::Unverified);
 
     // A signed member outside the profile: a warning; validation without a key says the same.
     let mut c: Value = serde_json::from_str(&claim("Transformer architecture")).unwrap();
@@ -541,9 +638,9 @@ fn dates_members_and_answers_the_profile_added() {
         &Table::new(&[], ""),
         &VerifyOptions::new(NOW, 1, trust()),
     );
-    assert!(report.verified, "{report:#?}");
+    assert!(report.verdict.verified, "{report:#?}");
     assert_eq!(
-        report.codes(Severity::Warning),
+        citeproof_chain::report::codes(&report, Severity::Warning),
         ["chain-member-unrecognized"]
     );
     let codes: Vec<IncidentCode> = validate_value(&serde_json::from_str(&env).unwrap(), false)
@@ -559,6 +656,9 @@ fn dates_members_and_answers_the_profile_added() {
         &Table::new(&[], ""),
         &VerifyOptions::new(NOW, 1, trust()),
     );
-    assert!(!report.verified && !report.accepted);
-    assert_eq!(report.codes(Severity::Error), ["chain-answer-unreferenced"]);
+    assert!(!report.verdict.verified && !report.details.accepted);
+    assert_eq!(
+        citeproof_chain::report::codes(&report, Severity::Error),
+        ["chain-answer-unreferenced"]
+    );
 }

@@ -34,6 +34,7 @@ fn verify_offline(doc: &Value) -> ChainReport {
 
 fn schema_violations_at(report: &ChainReport, pointer: &str) -> Vec<String> {
     report
+        .verdict
         .incidents
         .iter()
         .filter(|i| {
@@ -80,7 +81,7 @@ fn a_response_with_more_than_1024_envelopes_is_refused_whole() {
         found[0].contains("at most 1024 envelopes, found 1025"),
         "{found:?}"
     );
-    assert_eq!(report.level, 0);
+    assert_eq!(report.verdict.level, 0);
     // 1024 empty envelopes are each checked (and each fails), but `chains` itself is fine.
     let report = verify_offline(&response(1024));
     assert!(schema_violations_at(&report, "/chains").is_empty());
@@ -101,7 +102,7 @@ fn a_claim_with_more_than_256_sources_is_refused() {
     let found = schema_violations_at(&report, "/claim/sources");
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].contains("found 257 items"), "{found:?}");
-    assert_eq!(report.level, 0);
+    assert_eq!(report.verdict.level, 0);
     let report = verify_offline(&with_sources(256));
     assert!(schema_violations_at(&report, "/claim/sources").is_empty());
 }

@@ -150,15 +150,18 @@ fn deployed_envelopes_are_partially_signed_never_verified_and_tampering_shows() 
     for text in envelopes.as_array().unwrap() {
         let text = text.as_str().unwrap();
         let report = check(text);
-        assert!(!report.verified && !report.accepted, "{text}\n{report:#?}");
-        assert_eq!(report.level, 0);
-        let e = &report.envelopes[0];
+        assert!(
+            !report.verdict.verified && !report.details.accepted,
+            "{text}\n{report:#?}"
+        );
+        assert_eq!(report.verdict.level, 0);
+        let e = &report.details.envelopes[0];
         assert_eq!(e.signature, SignatureStatus::Verified);
         assert_eq!(e.signing_input, Some(SigningInput::DeployedJs));
         assert_eq!(e.verdict, Verdict::PartiallySigned);
         assert_eq!(e.claim_id, e.computed_id, "node's id is citeproof's");
         assert_eq!(
-            report.codes(citeproof_model::Severity::Error),
+            citeproof_chain::report::codes(&report, citeproof_model::Severity::Error),
             ["chain-signature-partial"]
         );
         for member in [
@@ -187,10 +190,16 @@ fn deployed_envelopes_are_partially_signed_never_verified_and_tampering_shows() 
 
         // Accepted on request: Level 1, a warning, and still not "verified".
         let accepted = check_with(text, true);
-        assert!(accepted.accepted && !accepted.verified, "{accepted:#?}");
-        assert_eq!(accepted.envelopes[0].verdict, Verdict::PartiallySigned);
+        assert!(
+            accepted.details.accepted && !accepted.verdict.verified,
+            "{accepted:#?}"
+        );
         assert_eq!(
-            accepted.codes(citeproof_model::Severity::Warning),
+            accepted.details.envelopes[0].verdict,
+            Verdict::PartiallySigned
+        );
+        assert_eq!(
+            citeproof_chain::report::codes(&accepted, citeproof_model::Severity::Warning),
             ["chain-signature-partial-accepted"]
         );
 
@@ -200,9 +209,13 @@ fn deployed_envelopes_are_partially_signed_never_verified_and_tampering_shows() 
         v["claim"]["sources"][0]["url"] = json!("https://attacker.example/fabricated");
         let swapped = serde_json::to_string_pretty(&v).unwrap();
         let report = check(&swapped);
-        assert!(!report.verified);
-        assert_eq!(report.envelopes[0].verdict, Verdict::PartiallySigned);
+        assert!(!report.verdict.verified);
+        assert_eq!(
+            report.details.envelopes[0].verdict,
+            Verdict::PartiallySigned
+        );
         let partial = report
+            .verdict
             .incidents
             .iter()
             .find(|i| i.incident.code == IncidentCode::ChainSignaturePartial)
@@ -222,9 +235,9 @@ fn deployed_envelopes_are_partially_signed_never_verified_and_tampering_shows() 
             let mut v: Value = serde_json::from_str(text).unwrap();
             *v.pointer_mut(pointer).unwrap() = value;
             let report = check(&serde_json::to_string(&v).unwrap());
-            assert!(!report.verified, "{pointer}");
+            assert!(!report.verdict.verified, "{pointer}");
             assert!(report.has(IncidentCode::ChainSignatureInvalid), "{pointer}");
-            assert_eq!(report.envelopes[0].verdict, Verdict::Tampered);
+            assert_eq!(report.details.envelopes[0].verdict, Verdict::Tampered);
         }
         // Relabeling the signer (not covered) moves the envelope to keys it was not made with.
         let mut v: Value = serde_json::from_str(text).unwrap();

@@ -170,7 +170,7 @@ fn citeproof_verdict(envelope: &str) -> (bool, bool) {
     );
     (
         report.has(IncidentCode::ChainSignatureInvalid),
-        report.envelopes[0].signature == citeproof_chain::report::SignatureStatus::Verified,
+        report.details.envelopes[0].signature == citeproof_chain::report::SignatureStatus::Verified,
     )
 }
 

@@ -149,7 +149,11 @@ fn gate_display_verify() {
     let d = dir.path();
     let (c, out) = verify(d, "bundle.json", "display.json");
     assert_eq!(c, 0, "{out}");
-    assert!(out.contains("-> VERIFIED\nno incidents"), "{out}");
+    assert!(
+        out.starts_with("bundle and display view -> VERIFIED\n")
+            && out.ends_with("\nno incidents\n"),
+        "{out}"
+    );
     let (c, out) = display(d, "display.json", "bundle.json");
     assert_eq!(c, 0, "{out}");
     assert!(out.contains(
@@ -383,4 +387,76 @@ fn usage_errors_exit_2() {
         ],
     );
     assert_eq!(c, 2, "{e}");
+}
+
+/// `archive verify` on the surface of every verify: `--trust FILE` (the keys of the signer by
+/// `kid`, as `--keys` gives them), `--now` in both forms, exit 0/1/2/3, `--json` errors.
+#[test]
+fn verify_takes_the_common_options() {
+    let dir = setup();
+    let d = dir.path();
+    let jwks: Value =
+        serde_json::from_slice(&std::fs::read(d.join("keys/jwks.json")).unwrap()).unwrap();
+    let trust = serde_json::json!({"keys": {"archive.example": jwks}});
+    std::fs::write(d.join("trust.json"), trust.to_string()).unwrap();
+    let other = serde_json::json!({"keys": {"someone-else.example": jwks}});
+    std::fs::write(d.join("other-trust.json"), other.to_string()).unwrap();
+    let archive = fixture("archive.json");
+    let verify_with = |bundle: &str, extra: &[&str]| {
+        run(
+            d,
+            &[
+                &[
+                    "archive",
+                    "verify",
+                    bundle,
+                    "display.json",
+                    "--archive",
+                    archive.as_str(),
+                ][..],
+                extra,
+            ]
+            .concat(),
+        )
+    };
+    // 0: the trust file, --now as Unix seconds or RFC 3339 (2026-05-16T10:05:00Z).
+    for now in [NOW, "2026-05-16T10:05:00Z"] {
+        let (c, out, e) = verify_with("bundle.json", &["--trust", "trust.json", "--now", now]);
+        assert_eq!(c, 0, "{now}: {out}{e}");
+        assert!(
+            out.starts_with("bundle and display view -> VERIFIED\n"),
+            "{out}"
+        );
+    }
+    // 1: the keys of another signer; a tampered bundle.
+    let (c, out, _) = verify_with(
+        "bundle.json",
+        &["--trust", "other-trust.json", "--now", NOW],
+    );
+    assert_eq!(c, 1, "{out}");
+    assert!(
+        out.starts_with("bundle and display view -> NOT VERIFIED\n"),
+        "{out}"
+    );
+    assert!(out.contains("archive-key-unresolved"), "{out}");
+    // 2: a trust file of the wrong shape; a bad --now.
+    std::fs::write(d.join("bad-trust.json"), r#"{"keys": 1}"#).unwrap();
+    for extra in [
+        &["--trust", "bad-trust.json"][..],
+        &["--now", "tomorrow"][..],
+    ] {
+        let (c, _, e) = verify_with("bundle.json", extra);
+        assert_eq!(c, 2, "{extra:?}: {e}");
+        let (c, out, _) = verify_with("bundle.json", &[extra, &["--json"][..]].concat());
+        assert_eq!(c, 2);
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["error"]["code"], "usage", "{extra:?}: {v:#}");
+    }
+    // 3: a bundle that cannot be read, in text and in JSON.
+    let (c, _, _) = verify_with("missing.json", &["--trust", "trust.json"]);
+    assert_eq!(c, 3);
+    let (c, out, _) = verify_with("missing.json", &["--trust", "trust.json", "--json"]);
+    assert_eq!(c, 3);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["error"]["code"], "input-unreadable");
 }

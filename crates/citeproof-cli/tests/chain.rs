@@ -1,5 +1,5 @@
 //! `citeproof chain id|sign|verify`: outputs and exit codes (0 ok / verified, 1 invalid or not
-//! verified, 2 usage errors), with typed, located errors on bad input.
+//! verified, 2 usage errors, 3 could not check), with typed, located errors on bad input.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -486,12 +486,13 @@ fn a_partially_signed_envelope_is_never_verified_and_its_unsigned_members_are_li
         assert!(unsigned.contains(&member), "{member}: {unsigned:?}");
     }
 
-    // Accepted on request: exit 0, but the outcome line says what it is, never VERIFIED.
+    // Accepted on request: the level is met, but the document is not verified (exit 1) and
+    // the verdict line says what it is.
     let out = verify_producer(&["--accept-partial-signature"]);
     let stdout = text(&out.stdout);
-    assert_eq!(code(&out), 0, "{stdout}");
+    assert_eq!(code(&out), 1, "{stdout}");
     assert!(
-        stdout.contains("-> ACCEPTED, PARTIALLY SIGNED (not verified"),
+        stdout.starts_with("level achieved: 1 (required 1) -> NOT VERIFIED (ACCEPTED, PARTIALLY SIGNED: 1 envelope signed only in part"),
         "{stdout}"
     );
     assert!(!stdout.contains("-> VERIFIED"), "{stdout}");
@@ -500,9 +501,15 @@ fn a_partially_signed_envelope_is_never_verified_and_its_unsigned_members_are_li
     let out = verify_producer(&["--accept-partial-signature", "--json"]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
-        (v["ok"].clone(), v["verified"].clone()),
-        (true.into(), false.into())
+        (
+            v["accepted"].clone(),
+            v["verified"].clone(),
+            v["ok"].clone()
+        ),
+        (true.into(), false.into(), false.into())
     );
+    assert_eq!(v["outcome"], "not-verified");
+    assert_eq!(v["level"], 1);
 }
 
 #[test]

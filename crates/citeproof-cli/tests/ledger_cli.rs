@@ -161,7 +161,10 @@ fn a_shared_file_damaged_elsewhere() {
         out.contains("audit: warning [ledger-audit-file-damaged] at line 6"),
         "{out}"
     );
-    assert!(out.ends_with("-> VERIFIED\n"), "{out}");
+    assert!(
+        out.starts_with("level achieved: 1 (required 1) -> VERIFIED\n"),
+        "{out}"
+    );
     // The whole file: the torn line is run-c's damage and an error of the file's audit.
     let (code, out, _) = run(&["ledger", "audit", &shared, "--now", NOW], None);
     assert_eq!(code, 1, "{out}");
@@ -260,7 +263,10 @@ fn verify_judges_a_ledger_as_emitted_unless_told_it_was_refused() {
     );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("error [ledger-below-threshold]"), "{out}");
-    assert!(out.ends_with("-> NOT VERIFIED\n"), "{out}");
+    assert!(
+        out.starts_with("level achieved: 0 (required 1) -> NOT VERIFIED\n"),
+        "{out}"
+    );
     assert!(!out.contains("Compliant: true"), "{out}");
     let (code, out, _) = run(
         &[
@@ -277,8 +283,8 @@ fn verify_judges_a_ledger_as_emitted_unless_told_it_was_refused() {
     );
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.ends_with(
-            "-> VERIFIED as the record of a refused response: below its threshold, it must not have been emitted\n"
+        out.starts_with(
+            "level achieved: 1 (required 1) -> VERIFIED (the record of a refused response: below its threshold, it must not have been emitted)\n"
         ),
         "{out}"
     );
@@ -355,8 +361,8 @@ fn the_seed_templates_ledger() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("warning [ledger-coverage-low]"), "{out}");
     assert!(
-        out.ends_with(
-            "-> VERIFIED, not compliant: a lenient ledger emitted below its threshold (warning above)\n"
+        out.starts_with(
+            "level achieved: 1 (required 1) -> VERIFIED (not compliant: a lenient ledger emitted below its threshold, warning below)\n"
         ),
         "{out}"
     );
@@ -415,12 +421,15 @@ fn verify_then_tamper() {
     assert_eq!(code, 1);
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["verified"], false);
-    // In text, nothing above NOT VERIFIED says the ledger is compliant.
+    // In text, the verdict line comes first and nothing says the ledger is compliant.
     let (code, text, _) = run(&a[..a.len() - 1], Some(tampered_bytes.clone()));
     assert_eq!(code, 1);
     assert!(!text.contains("Compliant: true"), "{text}");
     assert!(text.contains("coverage: not verified"), "{text}");
-    assert!(text.ends_with("-> NOT VERIFIED\n"), "{text}");
+    assert!(
+        text.starts_with("level achieved: 0 (required 1) -> NOT VERIFIED\n"),
+        "{text}"
+    );
     let i = &v["incidents"][0];
     assert_eq!(i["code"], "ledger-jsonl-record-mismatch");
     assert_eq!(i["file"], "audit");
@@ -481,10 +490,11 @@ fn bad_input_is_a_typed_error_with_a_location_never_a_panic() {
     );
     assert_eq!(exit, 1);
     assert!(out.contains("json-syntax"), "{out}");
-    // Usage errors: exit 2.
+    // A file that cannot be read: nothing was checked (3).
     let (exit, _, err) = run(&["ledger", "audit", "/no/such/file.jsonl"], None);
-    assert_eq!(exit, 2);
+    assert_eq!(exit, 3);
     assert!(err.contains("cannot read"), "{err}");
+    // Usage errors: exit 2.
     let (exit, _, err) = run(
         &[
             "ledger",

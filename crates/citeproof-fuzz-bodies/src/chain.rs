@@ -68,5 +68,5 @@ pub fn chain_documents(data: &[u8]) {
     let mut trust = TrustConfig::default();
     trust.add_secret("did:web:sourcescore.org", "fuzz secret, sixteen+");
     let report = verify(data, &Echo, &VerifyOptions::new(1_779_235_200, 2, trust));
-    assert!(report.level <= 2);
+    assert!(report.verdict.level <= 2);
 }

@@ -14,9 +14,8 @@ use citeproof_model::ledger::LedgerMode;
 use citeproof_model::{Incident, IncidentCode, Location, Severity};
 use serde::Serialize;
 
-use crate::config::{
-    CoverageReport, LENIENT_DEFAULT_THRESHOLD, STRICT_THRESHOLD, threshold_problem,
-};
+use crate::config::{LENIENT_DEFAULT_THRESHOLD, STRICT_THRESHOLD, threshold_problem};
+use crate::coverage::CoverageReport;
 use crate::file::{Owner, ReadFile, read_file};
 use crate::jsonl::Limits;
 use crate::record::{self, Record};

@@ -33,7 +33,8 @@ use citeproof_model::{ContentHash, Timestamp, sha256_bytes};
 use serde_json::{Map, Value};
 
 use crate::clock::Clock;
-use crate::config::{CoverageReport, LedgerConfig, RunId, threshold_problem};
+use crate::config::{LedgerConfig, RunId, threshold_problem};
+use crate::coverage::CoverageReport;
 use crate::error::{LedgerError, check_web_url};
 use citeproof_aca::sign::{ChainBuilder, StepInputs, StepRef};
 use citeproof_model::ledger::LedgerMode;

@@ -9,7 +9,8 @@ use citeproof_model::ledger::LedgerMode;
 use citeproof_model::{Incident, IncidentCode, Location, Timestamp};
 use serde_json::{Map, Value};
 
-use crate::config::{CoverageReport, LENIENT_DEFAULT_THRESHOLD, threshold_problem};
+use crate::config::{LENIENT_DEFAULT_THRESHOLD, threshold_problem};
+use crate::coverage::CoverageReport;
 use crate::shape::{Shape, child, instant, source_key};
 
 /// One claim of a ledger whose shape holds.

@@ -2,7 +2,7 @@
 
 use citeproof_aca::sign::SignError;
 
-use crate::config::CoverageReport;
+use crate::coverage::CoverageReport;
 
 /// Why the signer refused. Every variant has a stable [`code`](LedgerError::code).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -19,6 +19,7 @@ pub mod audit;
 mod builder;
 mod clock;
 mod config;
+mod coverage;
 mod document;
 mod emit;
 mod error;
@@ -37,9 +38,9 @@ pub use builder::{
 };
 pub use clock::{Clock, SteppingClock, SystemClock, unix_timestamp};
 pub use config::{
-    CoverageReport, LENIENT_DEFAULT_THRESHOLD, LedgerConfig, RunId, STRICT_THRESHOLD,
-    coverage_score, threshold_problem,
+    LENIENT_DEFAULT_THRESHOLD, LedgerConfig, RunId, STRICT_THRESHOLD, threshold_problem,
 };
+pub use coverage::{CoverageReport, coverage_score};
 pub use error::LedgerError;
 pub use template::TemplateConfig;
 pub use verify::{VerifyOptions, VerifyReport, verify};

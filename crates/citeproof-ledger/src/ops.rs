@@ -72,7 +72,7 @@ fn ledger_verify(input: &Value) -> Reply {
         ..VerifyOptions::default()
     };
     let report = verify(ledger.as_bytes(), &export, api, &options);
-    let incidents: Vec<_> = report.incidents.into_iter().map(|f| f.incident).collect();
+    let incidents: Vec<_> = report.plain_incidents();
     from_incidents(&incidents, None)
 }
 

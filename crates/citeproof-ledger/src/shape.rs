@@ -19,7 +19,7 @@ pub(crate) struct Shape<'a> {
 
 /// Appends `/name` (escaped as RFC 6901 says) to a pointer.
 pub(crate) fn child(pointer: &str, name: &str) -> String {
-    format!("{pointer}/{}", name.replace('~', "~0").replace('/', "~1"))
+    citeproof_model::pointer::child(pointer, name)
 }
 
 impl Shape<'_> {

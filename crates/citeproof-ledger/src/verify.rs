@@ -7,11 +7,14 @@
 //! which must be exactly its claims.
 
 use citeproof_model::json::parse_strict;
-use citeproof_model::{Incident, IncidentCode, Location, Severity};
+use citeproof_model::{
+    Findings, Incident, IncidentCode, Item, Location, Report, Severity, SourceView,
+    Subject as ReportSubject, SubjectKind,
+};
 use serde::Serialize;
 
 use crate::audit::future_incident;
-use crate::config::CoverageReport;
+use crate::coverage::CoverageReport;
 use crate::document::{self, Doc, DocClaim, Form};
 use crate::file::{Entry, ReadFile, read_file};
 use crate::jsonl::Limits;
@@ -61,11 +64,9 @@ pub struct Finding {
     pub incident: Incident,
 }
 
-/// The result of [`verify`].
+/// What a ledger report carries besides the common verdict.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct VerifyReport {
-    /// No error-severity incident.
-    pub verified: bool,
+pub struct LedgerDetails {
     /// `ledger` (citeproof's document), `ledger-template` (the seed template's), or `null`
     /// when the document could not be read.
     pub kind: Option<&'static str>,
@@ -75,7 +76,30 @@ pub struct VerifyReport {
     pub coverage: Option<CoverageReport>,
     /// Records of this ledger found in the audit file.
     pub records: u64,
-    pub incidents: Vec<Finding>,
+    /// The input each incident is about, in the order of `incidents`.
+    pub incident_files: Vec<Subject>,
+}
+
+/// The result of [`verify`]: the common report shape ([`citeproof_model::Report`], spec
+/// `ledger`) with [`LedgerDetails`]. A ledger has one level: verified when no incident of
+/// severity error was found in any input.
+pub type VerifyReport = Report<LedgerDetails>;
+
+/// The spec name in reports.
+pub const SPEC: &str = "ledger";
+
+/// The incidents of a report with the input each is about.
+pub fn findings(report: &VerifyReport) -> Vec<Finding> {
+    report
+        .verdict
+        .incidents
+        .iter()
+        .zip(&report.details.incident_files)
+        .map(|(i, file)| Finding {
+            file: *file,
+            incident: i.incident.clone(),
+        })
+        .collect()
 }
 
 /// Verifies `ledger` (JSON text) against `audit` (JSONL text) and, when given, `api` (JSON
@@ -139,10 +163,13 @@ pub fn verify(
         }
         push(Subject::Api, api_incidents);
     }
-    VerifyReport {
-        verified: !findings
-            .iter()
-            .any(|f| f.incident.severity == Severity::Error),
+    let items = doc
+        .as_ref()
+        .map(|d| claim_items(d, &findings))
+        .unwrap_or_default();
+    let mut leveled = Findings::new();
+    leveled.extend(1, findings.iter().map(|f| f.incident.clone()));
+    let details = LedgerDetails {
         kind: doc.as_ref().map(|d| match d.form {
             Form::Citeproof => "ledger",
             Form::Template => "ledger-template",
@@ -151,8 +178,62 @@ pub fn verify(
         emitted: options.emitted,
         coverage: doc.map(|d| d.coverage),
         records,
-        incidents: findings,
-    }
+        incident_files: findings.iter().map(|f| f.file).collect(),
+    };
+    let subject = ReportSubject::new(SubjectKind::Value, "ledger").with_digest_of(ledger);
+    let mut report = Report::new(SPEC, subject, leveled.finish(1, 1), details);
+    report.items = items;
+    report
+}
+
+/// One item per ledger claim: its text, and its source (identifier and category; a ledger
+/// source carries no URL or hash of its own). The errors located in the claim, in the ledger,
+/// concern it.
+fn claim_items(doc: &Doc, findings: &[Finding]) -> Vec<Item> {
+    doc.claims
+        .iter()
+        .enumerate()
+        .map(|(n, c)| {
+            let at = format!("/claims/{n}");
+            let mut failed: Vec<String> = Vec::new();
+            for f in findings.iter().filter(|f| f.file == Subject::Ledger) {
+                let pointer = f.incident.location.pointer.as_deref().unwrap_or("");
+                let under = pointer == at
+                    || (pointer.starts_with(&at)
+                        && pointer.as_bytes().get(at.len()) == Some(&b'/'));
+                let code = f.incident.code.as_str();
+                if under
+                    && f.incident.severity == Severity::Error
+                    && !failed.iter().any(|c| c == code)
+                {
+                    failed.push(code.to_owned());
+                }
+            }
+            let sources = c
+                .identifier
+                .iter()
+                .map(|identifier| SourceView {
+                    url: identifier.clone(),
+                    locator: c.category.clone(),
+                    declared_hash: None,
+                    computed_hash: None,
+                    excerpt: None,
+                    verified: failed.is_empty(),
+                    failed: Vec::new(),
+                })
+                .collect();
+            Item {
+                kind: "claim".into(),
+                id: c.claim_id.clone().unwrap_or_else(|| at.clone()),
+                text: Some(c.text.clone()),
+                verified: failed.is_empty(),
+                verdict: None,
+                failed,
+                sources,
+                items: Vec::new(),
+            }
+        })
+        .collect()
 }
 
 /// The records carrying the ledger's id (LEDGER-011). Damage on a line that names the id is

@@ -80,9 +80,8 @@ fn check(e: &Emitted, emitted: bool) -> VerifyReport {
 }
 
 fn errors(r: &VerifyReport) -> Vec<(Subject, &'static str)> {
-    let mut v: Vec<_> = r
-        .incidents
-        .iter()
+    let mut v: Vec<_> = citeproof_ledger::verify::findings(r)
+        .into_iter()
         .filter(|f| f.incident.severity == citeproof_model::Severity::Error)
         .map(|f| (f.file, f.incident.code.as_str()))
         .collect();
@@ -112,16 +111,29 @@ fn jsonl(records: &[Value]) -> Vec<u8> {
 fn what_the_builder_emits_verifies() {
     let e = emit(&build("run-a", LedgerConfig::strict(), 1_777_370_000));
     let r = check(&e, true);
-    assert!(r.verified, "{:#?}", r.incidents);
-    assert!(r.incidents.is_empty(), "{:#?}", r.incidents);
-    assert_eq!(r.records, 3);
-    let c = r.coverage.unwrap();
+    assert!(r.verdict.verified, "{:#?}", r.verdict.incidents);
+    assert!(r.verdict.incidents.is_empty(), "{:#?}", r.verdict.incidents);
+    assert_eq!(r.details.records, 3);
+    let c = r.details.coverage.unwrap();
     // Hand: 3 claims, 2 required, both cited: 2/2 = 1.0.
     assert_eq!(
         (c.total_claims, c.required_claims, c.cited_claims),
         (3, 2, 2)
     );
     assert_eq!(c.coverage_score, 1.0);
+    // One item per ledger claim, in the ledger's order, with its text; a cited claim shows
+    // its source identifier.
+    assert_eq!(r.spec, "ledger");
+    assert_eq!(r.items.len(), 3);
+    assert!(r.items.iter().all(|i| i.kind == "claim" && i.verified));
+    let ledger: Value = e.ledger.clone();
+    for (item, claim) in r.items.iter().zip(ledger["claims"].as_array().unwrap()) {
+        assert_eq!(item.text.as_deref(), claim["text"].as_str());
+        assert_eq!(
+            item.sources.first().map(|s| s.url.as_str()),
+            claim["source"]["identifier"].as_str()
+        );
+    }
 }
 
 #[test]
@@ -140,8 +152,8 @@ fn the_right_run_is_picked_from_an_append_only_file() {
         let mut e = emit(l);
         e.audit = file.clone();
         let r = check(&e, true);
-        assert!(r.verified, "{:#?}", r.incidents);
-        assert_eq!(r.records, 3);
+        assert!(r.verdict.verified, "{:#?}", r.verdict.incidents);
+        assert_eq!(r.details.records, 3);
     }
     // The audit of the file reports both runs, in file order.
     let report = audit(&file, &AuditOptions::default());
@@ -374,8 +386,9 @@ fn tampered_audit_files_are_rejected_with_their_code() {
         api: base.api.clone(),
     };
     let r = check(&e, true);
-    assert!(r.verified, "{:#?}", r.incidents);
+    assert!(r.verdict.verified, "{:#?}", r.verdict.incidents);
     let warnings: Vec<&str> = r
+        .verdict
         .incidents
         .iter()
         .map(|f| f.incident.code.as_str())
@@ -390,7 +403,7 @@ fn tampered_audit_files_are_rejected_with_their_code() {
         audit: crlf,
         api: base.api.clone(),
     };
-    assert!(check(&e, true).verified);
+    assert!(check(&e, true).verdict.verified);
 }
 
 #[test]
@@ -412,8 +425,8 @@ fn records_of_concurrent_runs_may_interleave() {
             api: e.api.clone(),
         };
         let r = check(&e, true);
-        assert!(r.verified, "{:#?}", r.incidents);
-        assert!(r.incidents.is_empty(), "{:#?}", r.incidents);
+        assert!(r.verdict.verified, "{:#?}", r.verdict.incidents);
+        assert!(r.verdict.incidents.is_empty(), "{:#?}", r.verdict.incidents);
     }
     let report = audit(&jsonl(&mixed), &AuditOptions::default());
     assert!(report.ok, "{report:#?}");
@@ -500,9 +513,9 @@ fn the_emission_gate() {
             },
         )
     };
-    assert!(ok(false).verified);
+    assert!(ok(false).verdict.verified);
     let r = ok(true);
-    assert!(!r.verified);
+    assert!(!r.verdict.verified);
     assert_eq!(errors(&r), [(Subject::Ledger, "ledger-below-threshold")]);
     // Lenient 0.90, 2 of 3 cited (0.666...): a warning only (LEDGER-007).
     let mut l = build("run-l", LedgerConfig::lenient_default(), 1_777_370_000);
@@ -510,13 +523,17 @@ fn the_emission_gate() {
         .unwrap();
     let e = emit(&l);
     let r = check(&e, true);
-    assert!(r.verified);
+    assert!(r.verdict.verified);
     let warnings: Vec<&str> = r
+        .verdict
         .incidents
         .iter()
         .map(|f| f.incident.code.as_str())
         .collect();
     assert_eq!(warnings, ["ledger-coverage-low"]);
     // 2/3 as one IEEE division (Python: 2/3 == 0.6666666666666666).
-    assert_eq!(r.coverage.unwrap().coverage_score, 0.6666666666666666);
+    assert_eq!(
+        r.details.coverage.unwrap().coverage_score,
+        0.6666666666666666
+    );
 }

@@ -85,7 +85,7 @@ fn ledgers_and_api_exports_agree() {
             &VerifyOptions::default(),
         );
         let shape_errors = |s: Subject| {
-            r.incidents
+            citeproof_ledger::verify::findings(&r)
                 .iter()
                 .any(|f| f.file == s && SHAPE.contains(&f.incident.code.as_str()))
         };

@@ -126,24 +126,28 @@ fn citeproof_audits_what_the_seed_writes() {
             ..VerifyOptions::default()
         };
         let r = verify(&ledger, &file, None, &options);
-        assert!(r.verified, "{n}: {:#?}", r.incidents);
-        assert_eq!(r.kind, Some("ledger-template"));
+        assert!(r.verdict.verified, "{n}: {:#?}", r.verdict.incidents);
+        assert_eq!(r.details.kind, Some("ledger-template"));
         let got: Vec<&str> = r
+            .verdict
             .incidents
             .iter()
             .map(|f| f.incident.code.as_str())
             .collect();
         assert_eq!(got, warnings, "{n}");
         assert_eq!(
-            r.coverage.unwrap().coverage_score,
+            r.details.coverage.unwrap().coverage_score,
             finals[n]["coverage_score"].as_f64().unwrap()
         );
-        assert_eq!(r.records, finals[n]["total_claims"].as_u64().unwrap());
+        assert_eq!(
+            r.details.records,
+            finals[n]["total_claims"].as_u64().unwrap()
+        );
     }
     // The staging ledger verified as production (the default) must not have been emitted.
     let staging = std::fs::read(dir.join("template-ledger-0.json")).unwrap();
     let r = verify(&staging, &file, None, &VerifyOptions::default());
-    assert!(!r.verified);
+    assert!(!r.verdict.verified);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -242,11 +246,12 @@ fn the_seed_reads_what_citeproof_writes() {
         &VerifyOptions::default(),
     );
     let codes: Vec<&str> = report
+        .verdict
         .incidents
         .iter()
         .map(|f| f.incident.code.as_str())
         .collect();
-    assert!(report.verified, "{codes:?}");
+    assert!(report.verdict.verified, "{codes:?}");
     assert_eq!(codes, ["ledger-coverage-low"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

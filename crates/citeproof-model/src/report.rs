@@ -133,9 +133,11 @@ pub fn is_transient(code: IncidentCode) -> bool {
     )
 }
 
-/// A consumer code saying that a resource could not be fetched, raised beside its cause.
+/// A consumer code saying that a resource could not be fetched, raised beside its cause: the
+/// `*-fetch-failed` codes, and the chain's "no source answered" (raised beside each source's
+/// own fetch code).
 fn is_fetch_wrapper(code: IncidentCode) -> bool {
-    code.as_str().ends_with("-fetch-failed")
+    code.as_str().ends_with("-fetch-failed") || code == IncidentCode::ChainSourcesUnreachable
 }
 
 /// One thing a report is about, in a form every spec shares so that a person (text, HTML,
@@ -297,6 +299,24 @@ mod tests {
         // A 404 is an answer about the source.
         assert_eq!(
             of(&[(2, AefSourceFetchFailed), (2, FetchHttpStatus)]),
+            Outcome::NotVerified
+        );
+        // No chain source answered, each for a transient reason: nothing was decided.
+        assert_eq!(
+            of(&[
+                (2, ChainSourcesUnreachable),
+                (2, FetchNotInSnapshot),
+                (2, FetchTimeout)
+            ]),
+            Outcome::CouldNotCheck
+        );
+        // One of them answered 404: an answer about the sources.
+        assert_eq!(
+            of(&[
+                (2, ChainSourcesUnreachable),
+                (2, FetchTimeout),
+                (2, FetchHttpStatus)
+            ]),
             Outcome::NotVerified
         );
         // A definitive finding next to a timeout.

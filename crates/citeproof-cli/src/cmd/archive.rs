@@ -3,8 +3,9 @@
 //! - `gate REQUEST --archive A (--key KEY | --secret-file F) --kid K --signed-by S --bundle OUT
 //!   --display OUT [--log LOG] [--now T]`: gate, sign and build the display view (exit 0 written,
 //!   1 the gate refused to assemble, 2 usage);
-//! - `verify BUNDLE DISPLAY --archive A [--keys SIGNER=JWKS]... [--secrets SIGNER=FILE]... [--now T]`:
-//!   exit 0 verified, 1 not, 2 usage;
+//! - `verify BUNDLE DISPLAY --archive A [--trust FILE] [--keys SIGNER=JWKS]...
+//!   [--secrets SIGNER=FILE]... [--now TIME] [--json]`: the options and exit statuses of every
+//!   `verify` (`common`): 0 verified, 1 not, 2 usage, 3 an input that cannot be read;
 //! - `display DISPLAY --bundle BUNDLE --archive A [--keys ...] [--secrets ...] [--now T]`: what
 //!   the requestor sees, shown only once the view verified against its signed bundle (exit 0
 //!   verified and shown, 1 not verified and not shown, 2 usage);
@@ -22,11 +23,12 @@ use citeproof_jose::{load_public_keys, load_signing_key};
 use citeproof_model::archive::{
     DisplayView, GateRequest, RefusalCategory, RefusalReason, RemovedReason,
 };
-use citeproof_model::{ContentHash, Incident, Severity, Timestamp, json::parse_strict};
+use citeproof_model::{ContentHash, Incident, Outcome, Severity, Timestamp, json::parse_strict};
 use citeproof_schema::{DocumentKind, SchemaValidator};
 use serde_json::json;
 
 use crate::cmd::Failure;
+use crate::cmd::common::{VerifyCommon, exit_code};
 use crate::input::{display, read_document, read_limited};
 
 /// What a renderer shows for an auditor-only source (seed 002, consent gate).
@@ -118,12 +120,10 @@ struct VerifyArgs {
     /// HMAC secrets of a signer: SIGNER=FILE (JSON object: key id -> secret string).
     #[arg(long, value_name = "SIGNER=FILE")]
     secrets: Vec<String>,
-    /// Verification time, Unix seconds (default: now).
-    #[arg(long)]
-    now: Option<i64>,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
+    /// `--now`, `--trust` (signers' keys and secrets, each named by its `kid`; `--keys` and
+    /// `--secrets` are shorthands), `--json` (the report as JSON).
+    #[command(flatten)]
+    common: VerifyCommon,
 }
 
 #[derive(Debug, clap::Args)]
@@ -338,6 +338,12 @@ fn split_pair(arg: &str) -> Result<(&str, &str), Failure> {
 
 fn load_trust(keys: &[String], secrets: &[String]) -> Result<Trust, Failure> {
     let mut trust = Trust::default();
+    add_trust_flags(&mut trust, keys, secrets)?;
+    Ok(trust)
+}
+
+/// `--keys SIGNER=FILE` and `--secrets SIGNER=FILE`.
+fn add_trust_flags(trust: &mut Trust, keys: &[String], secrets: &[String]) -> Result<(), Failure> {
     for arg in keys {
         let (signer, file) = split_pair(arg)?;
         let set = load_public_keys(&read_limited(file, 1024 * 1024)?)
@@ -369,7 +375,7 @@ fn load_trust(keys: &[String], secrets: &[String]) -> Result<Trust, Failure> {
             }
         }
     }
-    Ok(trust)
+    Ok(())
 }
 
 fn incident_lines(incidents: &[ArchiveIncident]) -> String {
@@ -386,31 +392,38 @@ fn incident_lines(incidents: &[ArchiveIncident]) -> String {
 }
 
 fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
+    let mut trust = Trust::from(a.common.load_trust()?);
+    add_trust_flags(&mut trust, &a.keys, &a.secrets)?;
     let store = load_store(&a.archive)?;
-    let trust = load_trust(&a.keys, &a.secrets)?;
     let bundle = read_document(&a.bundle)?;
     let view = read_document(&a.display)?;
-    let now = a.now.unwrap_or_else(crate::cmd::now);
-    let report = verify_bundle(&bundle, &view, &store, &trust, now);
-    if a.json {
+    let report = verify_bundle(&bundle, &view, &store, &trust, a.common.time());
+    if a.common.json {
         crate::out::json_report("archive verify", report.valid, &report.incidents, &report)?;
     } else {
         crate::out::print(&readable(&report))?;
     }
-    Ok(if report.valid {
-        ExitCode::SUCCESS
+    Ok(exit_code(if report.valid {
+        Outcome::Verified
     } else {
-        ExitCode::from(1)
-    })
+        Outcome::NotVerified
+    }))
 }
 
+/// The verdict line first (as every verify prints it), then the bundle, its signature, each
+/// claim's rung and the incidents.
 fn readable(r: &BundleReport) -> String {
-    let mut out = format!(
+    let mut out = String::from(if r.valid {
+        "bundle and display view -> VERIFIED\n"
+    } else {
+        "bundle and display view -> NOT VERIFIED\n"
+    });
+    out.push_str(&format!(
         "bundle: {} (archive version {}, tier {})\n",
         r.response_id.as_deref().unwrap_or("?"),
         r.archive_version.as_deref().unwrap_or("?"),
         r.tier.as_deref().unwrap_or("?")
-    );
+    ));
     match (&r.signed_by, &r.kid) {
         (Some(s), Some(k)) => out.push_str(&format!("signature: valid, signer {s}, key {k}\n")),
         _ => out.push_str("signature: NOT verified\n"),
@@ -437,11 +450,6 @@ fn readable(r: &BundleReport) -> String {
             c.claim_id, c.rung, c.counted, c.citations
         ));
     }
-    out.push_str(if r.valid {
-        "bundle and display view -> VERIFIED\n"
-    } else {
-        "bundle and display view -> NOT VERIFIED\n"
-    });
     out.push_str(&incident_lines(&r.incidents));
     out
 }

@@ -5,12 +5,14 @@
 //! - `sign CLAIM.json (--hmac-key-file F | --key KEY.pem) --signed-by ID [--signed-at T]`: the
 //!   envelope in the seed's shape, signed over the `seed-python` input.
 //! - `verify FILE [--hmac-key-file F]... [--key PUB|JWKS]... [--signed-by ID] [--trust FILE]
-//!   [--offline | --level N] [--snapshot FILE] [--now UNIX] [--accept-partial-signature]`: an
-//!   envelope or a chain response; exit 0 when the required level (2, or 1 with `--offline`) is
-//!   met, 1 when not, 2 on usage errors. Without `--signed-by`, one secret or one key file is
+//!   [--offline | --level N] [--snapshot FILE] [--now TIME] [--accept-partial-signature]
+//!   [--json]`: an envelope or a chain response, with the options and exit statuses of every
+//!   `verify` (`common`): 0 verified (the required level, 2 or 1 with `--offline`, met and no
+//!   envelope partially signed), 1 not verified, 2 usage error, 3 could not check. Without `--signed-by`, one secret or one key file is
 //!   tried for any signer (as the seed's `verify_chain(envelope, shared_secret)`), and the
-//!   report says so. A partially signed envelope never prints VERIFIED: by default it is NOT
-//!   VERIFIED; with `--accept-partial-signature` it is ACCEPTED, PARTIALLY SIGNED.
+//!   report says so. A partially signed envelope is never verified: by default it reaches no
+//!   level; with `--accept-partial-signature` it reaches the level, ACCEPTED, PARTIALLY SIGNED
+//!   (the JSON `accepted`), and is still not verified (exit 1).
 
 use std::process::ExitCode;
 
@@ -24,6 +26,7 @@ use citeproof_model::{Incident, Timestamp};
 use serde_json::json;
 
 use crate::cmd::Failure;
+use crate::cmd::common::{VerifyCommon, file_subject, finish_report, verdict_line};
 use crate::input::{display, read_document, read_limited};
 
 /// Largest secret or key file read.
@@ -280,9 +283,6 @@ pub struct VerifyArgs {
     /// VERIFIED, with its unsigned members listed.
     #[arg(long)]
     accept_partial_signature: bool,
-    /// Secrets and keys of several signers: `{"secrets": {ID: [secret...]}, "keys": {ID: JWKS}}`.
-    #[arg(long, value_name = "FILE")]
-    trust: Option<String>,
     /// Level 1 only: no network (envelope, id, signature, answer references).
     #[arg(long, conflicts_with_all = ["level", "snapshot"])]
     offline: bool,
@@ -295,28 +295,20 @@ pub struct VerifyArgs {
     /// Allow loopback and private addresses (local tests); link-local stays refused.
     #[arg(long)]
     allow_private: bool,
-    /// Verification time, Unix seconds (default: now); decides staleness (CHAIN-010).
-    #[arg(long)]
-    now: Option<i64>,
-    /// Print the report as JSON: `command`, `ok` (the exit status: the level was met),
-    /// `incidents`, `document`, `level`, `required_level`, `accepted` (= `ok`), `verified`
-    /// (accepted and no envelope partially signed), `envelopes` (signing input, key, verdict,
-    /// `unsigned` members, `freshness`) and `references`.
-    #[arg(long)]
-    json: bool,
+    /// `--now` (decides staleness, CHAIN-010, and dates in the future, CHAIN-016), `--trust`
+    /// (secrets and keys of several signers: `{"secrets": {ID: [secret...]}, "keys": {ID:
+    /// JWKS}}`), `--json` (the common report: `spec`, `subject`, `level`, `required_level`,
+    /// `verified` (the level met and no envelope partially signed), `incidents`, `outcome`,
+    /// `trust`, `items`, and the chain's `document`, `accepted` (the level met),
+    /// `envelopes` (signing input, key, verdict, `unsigned` members, `freshness`) and
+    /// `references`).
+    #[command(flatten)]
+    common: VerifyCommon,
 }
 
+/// The trust file (`--trust`), then the secrets and keys given as flags (shorthands).
 fn trust_from_args(args: &VerifyArgs) -> Result<TrustConfig, Failure> {
-    let mut trust = match &args.trust {
-        Some(path) => {
-            let bytes = read_limited(path, MAX_KEY_FILE_BYTES)?;
-            let value = citeproof_model::json::parse_strict(&bytes)
-                .map_err(|e| Failure::Usage(format!("{}: [{}] {e}", display(path), e.code)))?;
-            TrustConfig::from_json(&value)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", display(path))))?
-        }
-        None => TrustConfig::default(),
-    };
+    let mut trust = TrustConfig::from(args.common.load_trust()?);
     let load = |k: &String| -> Result<_, Failure> {
         let bytes = read_limited(k, MAX_KEY_FILE_BYTES)?;
         load_public_keys(&bytes)
@@ -354,48 +346,48 @@ fn trust_from_args(args: &VerifyArgs) -> Result<TrustConfig, Failure> {
 }
 
 fn verify(args: VerifyArgs) -> Result<ExitCode, Failure> {
-    let bytes = read_document(&args.file)?;
     let trust = trust_from_args(&args)?;
+    let bytes = read_document(&args.file)?;
     let level = if args.offline {
         1
     } else {
         args.level.unwrap_or(2)
     };
-    let mut options = VerifyOptions::new(args.now.unwrap_or_else(crate::cmd::now), level, trust);
+    let mut options = VerifyOptions::new(args.common.time(), level, trust);
     options.accept_partial_signature = args.accept_partial_signature;
+    let fetcher = fetcher(&args)?;
+    let mut report = citeproof_chain::verify(&bytes, fetcher.as_ref(), &options);
+    report.subject = file_subject(&args.file, &bytes);
+    finish_report("chain verify", &report, args.common.json, || {
+        readable(&args.file, &report)
+    })
+}
+
+/// The network, or the snapshot given; a snapshot that cannot be read or is not one leaves
+/// nothing to check against (exit 3).
+fn fetcher(args: &VerifyArgs) -> Result<Box<dyn Fetcher>, Failure> {
     let policy = FetchPolicy {
         allow_private: args.allow_private,
         ..FetchPolicy::default()
     };
-    let fetcher: Box<dyn Fetcher> = match &args.snapshot {
-        Some(path) => {
-            let snapshot_bytes = read_limited(path, MAX_SNAPSHOT_BYTES)?;
-            let snapshot = parse_snapshot(&snapshot_bytes)
-                .map_err(|e| Failure::Usage(format!("{}: [{}] {e}", display(path), e.code())))?;
-            Box::new(
-                SnapshotFetcher::new(&snapshot, policy).map_err(|e| {
-                    Failure::Usage(format!("{}: [{}] {e}", display(path), e.code()))
-                })?,
-            )
-        }
-        None => Box::new(HttpFetcher::new(policy)),
+    let Some(path) = &args.snapshot else {
+        return Ok(Box::new(HttpFetcher::new(policy)));
     };
-    let report = citeproof_chain::verify(&bytes, fetcher.as_ref(), &options);
-    if args.json {
-        crate::out::json_report("chain verify", report.accepted, &report.incidents, &report)?;
-    } else {
-        crate::out::print(&readable(&args.file, &report))?;
-    }
-    Ok(if report.accepted {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    let unreadable =
+        |code: &str, e: String| Failure::Unreadable(format!("{}: [{code}] {e}", display(path)));
+    let snapshot_bytes = read_limited(path, MAX_SNAPSHOT_BYTES)?;
+    let snapshot =
+        parse_snapshot(&snapshot_bytes).map_err(|e| unreadable(e.code(), e.to_string()))?;
+    let fetcher =
+        SnapshotFetcher::new(&snapshot, policy).map_err(|e| unreadable(e.code(), e.to_string()))?;
+    Ok(Box::new(fetcher))
 }
 
-/// The outcome line: VERIFIED only when the level is met and no envelope is partially signed.
-fn outcome(r: &ChainReport) -> String {
+/// The verdict line (the common one, with what a partial signature adds): VERIFIED only when
+/// the level is met and no envelope is partially signed.
+fn verdict_text(r: &ChainReport) -> String {
     let partial = r
+        .details
         .envelopes
         .iter()
         .filter(|e| e.verdict == citeproof_chain::Verdict::PartiallySigned)
@@ -405,16 +397,20 @@ fn outcome(r: &ChainReport) -> String {
     } else {
         format!("{partial} envelopes")
     };
-    if r.verified {
-        "VERIFIED".into()
-    } else if r.accepted {
+    if r.verdict.verified {
+        verdict_line(r)
+    } else if r.details.accepted {
         format!(
-            "ACCEPTED, PARTIALLY SIGNED (not verified: {envelopes} signed only in part, accepted by --accept-partial-signature)"
+            "{} (ACCEPTED, PARTIALLY SIGNED: {envelopes} signed only in part, accepted by --accept-partial-signature)",
+            verdict_line(r)
         )
-    } else if partial > 0 && r.level == 0 {
-        format!("NOT VERIFIED ({envelopes} signed only in part; see the unsigned members)")
+    } else if partial > 0 && r.verdict.level == 0 {
+        format!(
+            "{} ({envelopes} signed only in part; see the unsigned members)",
+            verdict_line(r)
+        )
     } else {
-        "NOT VERIFIED".into()
+        verdict_line(r)
     }
 }
 
@@ -494,19 +490,19 @@ fn envelope_lines(e: &EnvelopeReport) -> String {
 
 fn readable(file: &str, r: &ChainReport) -> String {
     let mut out = String::new();
-    out.push_str(&format!("{}: chain {}\n", display(file), r.document));
+    out.push_str(&verdict_text(r));
+    out.push('\n');
     out.push_str(&format!(
-        "level achieved: {} (required {}) -> {}\n",
-        r.level,
-        r.required_level,
-        outcome(r)
+        "{}: chain {}\n",
+        display(file),
+        r.details.document
     ));
-    for e in &r.envelopes {
+    for e in &r.details.envelopes {
         out.push_str(&envelope_lines(e));
     }
-    if !r.references.is_empty() {
+    if !r.details.references.is_empty() {
         out.push_str("\nanswer references:\n");
-        for x in &r.references {
+        for x in &r.details.references {
             out.push_str(&format!(
                 "  [{}] at {}: {}\n",
                 escape(&x.text),
@@ -514,14 +510,15 @@ fn readable(file: &str, r: &ChainReport) -> String {
                 x.verdict.as_str()
             ));
         }
-    } else if r.document == "response" {
+    } else if r.details.document == "response" {
         out.push_str("\nanswer references: none (nothing in the answer was verified)\n");
     }
-    if r.incidents.is_empty() {
+    let incidents = &r.verdict.incidents;
+    if incidents.is_empty() {
         out.push_str("\nno incidents\n");
     } else {
-        out.push_str(&format!("\nincidents ({}):\n", r.incidents.len()));
-        for i in &r.incidents {
+        out.push_str(&format!("\nincidents ({}):\n", incidents.len()));
+        for i in incidents {
             // Messages quote the document (member names, values): never let them break a line.
             let line = escape_invisible(&i.incident.to_string());
             out.push_str(&format!("  L{} {line}\n", i.level));

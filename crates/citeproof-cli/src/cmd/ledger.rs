@@ -5,13 +5,13 @@
 //!   records included), like the seed's `audit_coverage` / `summary()`; exit 0 when at least
 //!   one ledger was audited, the file (or, with `--ledger-id`, that ledger's records) is
 //!   well-formed and every ledger reaches the threshold; 1 otherwise (an empty file audits
-//!   nothing: LEDGER-020); 2 on usage errors.
+//!   nothing: LEDGER-020); 2 on usage errors; 3 when the file cannot be read.
 //! - `verify LEDGER.json --audit FILE.jsonl [--api API.json] [--refused] [--mode M]
 //!   [--threshold T] [--now T] [--json]`: the ledger document (citeproof's, or the seed
 //!   template's `validate_and_finalize()` result, whose mode `--mode`/`--threshold` give), its
 //!   records in the audit file, its `export_for_api` dictionary; presented as emitted unless
-//!   `--refused`, like the adapter operation; exit 0 when verified, 1 when not, 2 on usage
-//!   errors.
+//!   `--refused`, like the adapter operation; the options and exit statuses of every `verify`
+//!   (`common`): 0 verified, 1 not verified, 2 usage error, 3 an input that cannot be read.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -27,6 +27,7 @@ use citeproof_model::ledger::LedgerMode;
 use citeproof_model::{Incident, IncidentCode, Severity};
 
 use crate::cmd::Failure;
+use crate::cmd::common::{VerifyCommon, exit_code, file_subject, finish_report, verdict_line};
 use crate::input::display;
 
 #[derive(Debug, clap::Args)]
@@ -62,8 +63,9 @@ struct AuditArgs {
     /// Coverage threshold: exactly 1 in strict mode; more than 0 and at most 1 in lenient mode.
     #[arg(long)]
     threshold: Option<f64>,
-    /// Verification time, Unix seconds (default: now), for timestamps in the future.
-    #[arg(long)]
+    /// Verification time, RFC 3339 or Unix seconds (default: now), for timestamps in the
+    /// future.
+    #[arg(long, value_name = "TIME", value_parser = crate::cmd::common::parse_time)]
     now: Option<i64>,
     /// Print JSON: `command`, `ok`, `incidents` (about the file), `mode`, `threshold`,
     /// `records` and `ledgers` (each with its coverage, `summary`, `audit_coverage`, incidents).
@@ -97,14 +99,13 @@ struct VerifyArgs {
     /// in lenient mode.
     #[arg(long)]
     threshold: Option<f64>,
-    /// Verification time, Unix seconds (default: now), for timestamps in the future.
-    #[arg(long)]
-    now: Option<i64>,
-    /// Print JSON: `command`, `ok`, `incidents` (each with `file`: ledger, audit or api),
-    /// `verified`, `kind` (`ledger` or `ledger-template`), `ledger_id`, `emitted`, `coverage`,
-    /// `records`.
-    #[arg(long)]
-    json: bool,
+    /// `--now` (timestamps in the future, LEDGER-017), `--json` (the common report: `spec`,
+    /// `subject`, `level`, `required_level`, `verified`, `outcome`, `incidents` (each with
+    /// `file`: ledger, audit or api), `items` (one per ledger claim), and the ledger's `kind`
+    /// (`ledger` or `ledger-template`), `ledger_id`, `emitted`, `coverage`, `records`). A
+    /// ledger carries no signature: `--trust` is refused.
+    #[command(flatten)]
+    common: VerifyCommon,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
@@ -124,7 +125,7 @@ fn read_capped(path: &str, limit: usize) -> Result<Vec<u8>, Failure> {
     } else {
         std::fs::File::open(path).and_then(|f| f.take(cap).read_to_end(&mut buf))
     };
-    result.map_err(|e| Failure::Usage(format!("cannot read {}: {e}", display(path))))?;
+    result.map_err(|e| Failure::Unreadable(format!("cannot read {}: {e}", display(path))))?;
     Ok(buf)
 }
 
@@ -272,34 +273,56 @@ fn readable_audit(file: &str, target: Option<&str>, r: &AuditReport) -> String {
 }
 
 fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
+    if a.common.trust.is_some() {
+        return Err(Failure::Usage(
+            "a ledger carries no signature: --trust has nothing to check".into(),
+        ));
+    }
+    let template = template_config(&a)?;
     let ledger = read_capped(&a.ledger, MAX_DOCUMENT_BYTES)?;
     let audit_file = read_capped(&a.audit, MAX_FILE_BYTES)?;
     let api = match &a.api {
         Some(p) => Some(read_capped(p, MAX_DOCUMENT_BYTES)?),
         None => None,
     };
-    let template = template_config(&a)?;
     let options = VerifyOptions {
         emitted: !a.refused,
-        now: Some(a.now.unwrap_or_else(crate::cmd::now)),
+        now: Some(a.common.time()),
         template,
         ..VerifyOptions::default()
     };
-    let report = verify(&ledger, &audit_file, api.as_deref(), &options);
-    if template.is_some() && report.kind == Some("ledger") {
+    let mut report = verify(&ledger, &audit_file, api.as_deref(), &options);
+    report.subject = file_subject(&a.ledger, &ledger);
+    if template.is_some() && report.details.kind == Some("ledger") {
         return Err(Failure::Usage(
             "--mode and --threshold are for a template ledger; this ledger states its own".into(),
         ));
     }
-    if a.json {
-        crate::out::json_report("ledger verify", report.verified, &report.incidents, &report)?;
-    } else {
-        crate::out::print(&readable_verify(&a, &report))?;
+    if a.common.json {
+        // Each incident with the input it is about.
+        let incidents: Vec<serde_json::Value> = report
+            .verdict
+            .incidents
+            .iter()
+            .zip(&report.details.incident_files)
+            .map(|(i, file)| {
+                let mut v = serde_json::to_value(i).unwrap_or_default();
+                if let Some(obj) = v.as_object_mut() {
+                    obj.insert("file".into(), serde_json::json!(file));
+                }
+                v
+            })
+            .collect();
+        crate::out::json_report(
+            "ledger verify",
+            report.verdict.verified,
+            &incidents,
+            &report,
+        )?;
+        return Ok(exit_code(report.outcome));
     }
-    Ok(if report.verified {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
+    finish_report("ledger verify", &report, false, || {
+        readable_verify(&a, &report)
     })
 }
 
@@ -322,30 +345,43 @@ fn template_config(a: &VerifyArgs) -> Result<Option<TemplateConfig>, Failure> {
 }
 
 fn readable_verify(a: &VerifyArgs, r: &VerifyReport) -> String {
-    let what = match (r.kind, r.ledger_id.as_deref()) {
+    let d = &r.details;
+    let what = match (d.kind, d.ledger_id.as_deref()) {
         (_, Some(id)) => format!("ledger id {id}"),
         (Some("ledger-template"), None) => "template ledger, no ledger id".to_owned(),
         _ => "unreadable".to_owned(),
     };
+    let compliant = d.coverage.as_ref().is_some_and(|c| c.is_compliant);
+    let qualifier = match (r.verdict.verified, d.emitted, compliant) {
+        (false, _, _) | (true, true, true) => "",
+        (true, true, false) => {
+            " (not compliant: a lenient ledger emitted below its threshold, warning below)"
+        }
+        (true, false, true) => " (the record of a refused response; compliant)",
+        (true, false, false) => {
+            " (the record of a refused response: below its threshold, it must not have been emitted)"
+        }
+    };
     let mut out = format!(
-        "ledger: {} ({what}, {})\naudit file: {} ({} record(s) of this ledger)\n",
+        "{}{qualifier}\nledger: {} ({what}, {})\naudit file: {} ({} record(s) of this ledger)\n",
+        verdict_line(r),
         display(&a.ledger),
-        if r.emitted {
+        if d.emitted {
             "emitted"
         } else {
             "refused response kept for audit"
         },
         display(&a.audit),
-        r.records
+        d.records
     );
     if let Some(api) = &a.api {
         out.push_str(&format!("api export: {api}\n"));
     }
-    if let Some(c) = &r.coverage {
+    if let Some(c) = &d.coverage {
         // Coverage is the ledger's only when the ledger verified; otherwise its numbers are
         // what its claims say, and are labelled so (never "Compliant: true" above NOT
         // VERIFIED).
-        if r.verified {
+        if r.verdict.verified {
             out.push_str(&format!(
                 "coverage: {} | score {} | threshold {}\n",
                 c.summary(),
@@ -359,11 +395,12 @@ fn readable_verify(a: &VerifyArgs, r: &VerifyReport) -> String {
             ));
         }
     }
-    if r.incidents.is_empty() {
+    let incidents = citeproof_ledger::verify::findings(r);
+    if incidents.is_empty() {
         out.push_str("no incidents\n");
     } else {
-        out.push_str(&format!("incidents ({}):\n", r.incidents.len()));
-        for f in &r.incidents {
+        out.push_str(&format!("incidents ({}):\n", incidents.len()));
+        for f in &incidents {
             let file = match f.file {
                 Subject::Ledger => "ledger",
                 Subject::Audit => "audit",
@@ -372,17 +409,5 @@ fn readable_verify(a: &VerifyArgs, r: &VerifyReport) -> String {
             out.push_str(&format!("  {file}: {}\n", f.incident));
         }
     }
-    let compliant = r.coverage.as_ref().is_some_and(|c| c.is_compliant);
-    out.push_str(match (r.verified, r.emitted, compliant) {
-        (false, _, _) => "-> NOT VERIFIED\n",
-        (true, true, true) => "-> VERIFIED\n",
-        (true, true, false) => {
-            "-> VERIFIED, not compliant: a lenient ledger emitted below its threshold (warning above)\n"
-        }
-        (true, false, true) => "-> VERIFIED (the record of a refused response; compliant)\n",
-        (true, false, false) => {
-            "-> VERIFIED as the record of a refused response: below its threshold, it must not have been emitted\n"
-        }
-    });
     out
 }

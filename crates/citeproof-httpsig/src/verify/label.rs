@@ -99,14 +99,7 @@ pub(super) fn check_label(
             }));
         }
     };
-    let entries: List = vec![ListEntry::InnerList(list.clone())];
-    let serialized = entries.serialize().ok_or_else(|| {
-        fail(HttpSigError::InvalidStructuredField {
-            field: "Signature-Input".into(),
-            detail: format!("the parameters of `{label}` cannot be serialized"),
-        })
-    })?;
-    let base = format!("{lines}\"@signature-params\": {serialized}");
+    let base = base_from_lines(label, list, &lines).map_err(fail)?;
     if !ed25519_verify_strict(&key, base.as_bytes(), &signature) {
         return Err(fail(HttpSigError::SignatureInvalid {
             label: label.to_owned(),
@@ -125,6 +118,32 @@ pub(super) fn check_label(
         params: typed,
         signature_base: base,
     })
+}
+
+/// The signature base: the component lines and the `@signature-params` line of `list`.
+fn base_from_lines(label: &str, list: &InnerList, lines: &str) -> Result<String> {
+    let entries: List = vec![ListEntry::InnerList(list.clone())];
+    let serialized = entries
+        .serialize()
+        .ok_or_else(|| HttpSigError::InvalidStructuredField {
+            field: "Signature-Input".into(),
+            detail: format!("the parameters of `{label}` cannot be serialized"),
+        })?;
+    Ok(format!("{lines}\"@signature-params\": {serialized}"))
+}
+
+/// The signature base of a label as far as the message allows, whatever the signature, the
+/// key and the dates (`None` when its covered components cannot be read from the message).
+pub(super) fn signature_base_of(
+    label: &str,
+    entry: &ListEntry,
+    message: &Message,
+    policy: &VerifyPolicy,
+) -> Option<String> {
+    let list = inner_list_of_strings(label, entry).ok()?;
+    let components = covered_components(label, list, policy).ok()?;
+    let lines = component_lines(message, &components).ok()?;
+    base_from_lines(label, list, &lines).ok()
 }
 
 /// The member is an inner list of sf-strings (RFC 9421 §4.1).

@@ -134,10 +134,15 @@ fn verify_selected(
         let keyid = keyid_of(entry);
         let outcome = label::check_label(&label, entry, &signatures, message, keys, policy, now);
         let verified = outcome.is_ok();
+        let signature_base = match &outcome {
+            Ok(v) => Some(v.signature_base.clone()),
+            Err(_) => label::signature_base_of(&label, entry, message, policy),
+        };
         report.labels.push(LabelReport {
             label,
             keyid,
             outcome,
+            signature_base,
         });
         if verified {
             break;

@@ -52,6 +52,10 @@ pub struct LabelReport {
     pub keyid: Option<String>,
     /// The signature, verified, or the first check it failed.
     pub outcome: std::result::Result<VerifiedSignature, LabelFailure>,
+    /// The signature base of the label, when its covered components could be read from the
+    /// message: also for a label that failed a later check (a bad signature, an unknown key, a
+    /// date), which is when an implementer compares it with the base they signed.
+    pub signature_base: Option<String>,
 }
 
 /// The report of [`verify_message`](crate::verify_message): every label that was examined.
