@@ -64,6 +64,8 @@ pub struct Listed {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
     pub verifications: u64,
+    /// Verifications whose outcome is `verified`.
+    pub verified: u64,
     /// `(outcome, count)`, ordered by outcome.
     pub by_outcome: Vec<(String, u64)>,
     /// `(spec, count)`.

@@ -447,8 +447,9 @@ impl AuditStore for SqliteStore {
             .first()
             .copied()
             .unwrap_or(0);
-        Ok(Summary {
+        let mut summary = Summary {
             verifications,
+            verified: 0,
             by_outcome: self.filtered(&sql::by_outcome(), f, |r| Ok((r.get(0)?, count(r, 1)?)))?,
             by_spec: self.filtered(&sql::by_spec(), f, |r| Ok((r.get(0)?, count(r, 1)?)))?,
             by_code: self.filtered(&sql::by_code(), f, |r| {
@@ -462,7 +463,9 @@ impl AuditStore for SqliteStore {
             reused_documents: self.filtered(&sql::reused(), f, |r| {
                 Ok((r.get(0)?, count(r, 1)?, count(r, 2)?))
             })?,
-        })
+        };
+        summary.verified = summary.by_outcome.iter().filter(|(o, _)| o == "verified").map(|(_, n)| n).sum();
+        Ok(summary)
     }
 
     fn get(&mut self, id: i64) -> Result<Option<Stored>, AuditError> {
