@@ -15,8 +15,7 @@ use sha2::{Digest, Sha256};
 use crate::{DocumentUse, Head, Record, RecordedIncident};
 
 /// The `prev_hash` of the first row.
-pub const GENESIS: &str =
-    "sha256:0000000000000000000000000000000000000000000000000000000000000000";
+pub const GENESIS: &str = "sha256:0000000000000000000000000000000000000000000000000000000000000000";
 
 /// `sha256:<hex>` of bytes.
 pub fn sha256_tag(bytes: &[u8]) -> String {
@@ -224,9 +223,7 @@ pub fn parse_head(text: &str) -> Result<Head, String> {
     let (id, hash) = text
         .split_once(':')
         .ok_or_else(|| format!("`{text}` is not a head (ID:sha256:HEX, as `audit head` prints)"))?;
-    let id: i64 = id
-        .parse()
-        .map_err(|_| format!("`{id}` is not a row id"))?;
+    let id: i64 = id.parse().map_err(|_| format!("`{id}` is not a row id"))?;
     let hex_part = hash
         .strip_prefix("sha256:")
         .ok_or_else(|| format!("`{hash}` is not sha256:HEX"))?;

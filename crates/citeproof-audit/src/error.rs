@@ -15,7 +15,9 @@ pub enum AuditError {
     #[error("{0} is not a citeproof audit store: {1}")]
     NotAStore(String, String),
     /// A store written by a newer citeproof.
-    #[error("audit store schema version {found} is newer than this citeproof's ({expected}); upgrade citeproof")]
+    #[error(
+        "audit store schema version {found} is newer than this citeproof's ({expected}); upgrade citeproof"
+    )]
     NewerSchema { found: i64, expected: i64 },
     /// A store of a version this citeproof cannot read.
     #[error("audit store schema version {found} is not one this citeproof reads ({expected})")]

@@ -55,10 +55,7 @@ impl PostgresStore {
                 .map_err(pg)?;
         }
         let ours: bool = tx
-            .query_one(
-                "SELECT to_regclass('citeproof_audit') IS NOT NULL",
-                &[],
-            )
+            .query_one("SELECT to_regclass('citeproof_audit') IS NOT NULL", &[])
             .map_err(pg)?
             .get(0);
         if ours {
@@ -314,15 +311,21 @@ impl AuditStore for PostgresStore {
             by_spec: self.filtered(&sql::by_spec(), f, |r| (r.get(0), count(r, 1)))?,
             by_code: self.filtered(&sql::by_code(), f, |r| (r.get(0), r.get(1), count(r, 2)))?,
             by_day: self.filtered(
-                &sql::by_day("to_char(to_timestamp(v.verified_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')"),
+                &sql::by_day(
+                    "to_char(to_timestamp(v.verified_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+                ),
                 f,
                 |r| (r.get(0), count(r, 1), count(r, 2)),
             )?,
-            reused_documents: self.filtered(&sql::reused(), f, |r| {
-                (r.get(0), count(r, 1), count(r, 2))
-            })?,
+            reused_documents: self
+                .filtered(&sql::reused(), f, |r| (r.get(0), count(r, 1), count(r, 2)))?,
         };
-        summary.verified = summary.by_outcome.iter().filter(|(o, _)| o == "verified").map(|(_, n)| n).sum();
+        summary.verified = summary
+            .by_outcome
+            .iter()
+            .filter(|(o, _)| o == "verified")
+            .map(|(_, n)| n)
+            .sum();
         Ok(summary)
     }
 

@@ -175,7 +175,11 @@ fn item_row(v: &Value, incidents: &[Check], depth: usize) -> ItemRow {
     let children = if depth < 32 {
         v.get("items")
             .and_then(Value::as_array)
-            .map(|a| a.iter().map(|c| item_row(c, incidents, depth + 1)).collect())
+            .map(|a| {
+                a.iter()
+                    .map(|c| item_row(c, incidents, depth + 1))
+                    .collect()
+            })
             .unwrap_or_default()
     } else {
         Vec::new()
@@ -225,12 +229,22 @@ fn trust_view(v: Option<&Value>) -> TrustView {
     if let Some(map) = t.get("signers").and_then(Value::as_object) {
         for (signer, keys) in map {
             let mut lines = Vec::new();
-            for s in keys.get("secrets").and_then(Value::as_array).into_iter().flatten() {
+            for s in keys
+                .get("secrets")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if let Some(name) = s.as_str() {
                     lines.push(format!("HMAC secret `{name}` (from the trust file)"));
                 }
             }
-            for k in keys.get("keys").and_then(Value::as_array).into_iter().flatten() {
+            for k in keys
+                .get("keys")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 let name = k.get(0).and_then(Value::as_str).unwrap_or("?");
                 let thumb = k.get(1).and_then(Value::as_str).unwrap_or("?");
                 lines.push(format!(
@@ -423,8 +437,21 @@ fn csv(record: &Record, from: &Provenance, items: &[ItemRow]) -> Result<String, 
     let mut w = csv::Writer::from_writer(Vec::new());
     let err = |e: csv::Error| AuditError::Record(e.to_string());
     w.write_record([
-        "record", "spec", "subject", "outcome", "item_path", "kind", "item_id", "text", "status",
-        "failed", "source_url", "locator", "declared_hash", "computed_hash", "excerpt",
+        "record",
+        "spec",
+        "subject",
+        "outcome",
+        "item_path",
+        "kind",
+        "item_id",
+        "text",
+        "status",
+        "failed",
+        "source_url",
+        "locator",
+        "declared_hash",
+        "computed_hash",
+        "excerpt",
     ])
     .map_err(err)?;
     let mut rows = Vec::new();
@@ -441,7 +468,11 @@ fn csv(record: &Record, from: &Provenance, items: &[ItemRow]) -> Result<String, 
             cell(&item.id),
             cell(item.text.as_deref().unwrap_or("")),
             item.status.clone(),
-            item.failed.iter().map(|c| c.code.as_str()).collect::<Vec<_>>().join(" "),
+            item.failed
+                .iter()
+                .map(|c| c.code.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
         ];
         let empty = SourceRow {
             url: String::new(),
@@ -470,7 +501,9 @@ fn csv(record: &Record, from: &Provenance, items: &[ItemRow]) -> Result<String, 
             w.write_record(&row).map_err(err)?;
         }
     }
-    let bytes = w.into_inner().map_err(|e| AuditError::Record(e.to_string()))?;
+    let bytes = w
+        .into_inner()
+        .map_err(|e| AuditError::Record(e.to_string()))?;
     String::from_utf8(bytes).map_err(|e| AuditError::Record(e.to_string()))
 }
 

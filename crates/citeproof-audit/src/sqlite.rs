@@ -235,8 +235,10 @@ impl SqliteStore {
             let mut inc = tx.prepare_cached(sql::INSERT_INCIDENT).map_err(e)?;
             for (seq, i) in (0_i64..).zip(&record.incidents) {
                 let location = location_text(&i.location)?;
-                inc.execute(params![id, seq, i.level, i.code, i.severity, i.message, location])
-                    .map_err(e)?;
+                inc.execute(params![
+                    id, seq, i.level, i.code, i.severity, i.message, location
+                ])
+                .map_err(e)?;
             }
             let mut doc = tx.prepare_cached(sql::INSERT_DOCUMENT).map_err(e)?;
             for (seq, d) in (0_i64..).zip(&record.documents) {
@@ -464,7 +466,12 @@ impl AuditStore for SqliteStore {
                 Ok((r.get(0)?, count(r, 1)?, count(r, 2)?))
             })?,
         };
-        summary.verified = summary.by_outcome.iter().filter(|(o, _)| o == "verified").map(|(_, n)| n).sum();
+        summary.verified = summary
+            .by_outcome
+            .iter()
+            .filter(|(o, _)| o == "verified")
+            .map(|(_, n)| n)
+            .sum();
         Ok(summary)
     }
 

@@ -54,20 +54,33 @@ fn store(t: &Target, access: Access) -> Box<dyn AuditStore> {
 /// Three verifications on three days; the second fails with two codes and saw a document.
 fn fill(t: &Target) -> Box<dyn AuditStore> {
     let mut s = store(t, Access::Write);
-    s.record(&rec("aef", "e1.json", "verified", &[], T0)).unwrap();
+    s.record(&rec("aef", "e1.json", "verified", &[], T0))
+        .unwrap();
     let doc = DocumentUse {
         url: "https://a.example/m".into(),
         digest: "sha256:11".into(),
         run_id: Some("r1".into()),
     };
     s.record(
-        &rec("aca", "https://a.example/r", "not-verified", &["aca-claim-unsupported", "aca-content-digest-mismatch"], T0 + DAY)
-            .with_documents(vec![doc])
-            .with_input_key("sha256:input".into()),
+        &rec(
+            "aca",
+            "https://a.example/r",
+            "not-verified",
+            &["aca-claim-unsupported", "aca-content-digest-mismatch"],
+            T0 + DAY,
+        )
+        .with_documents(vec![doc])
+        .with_input_key("sha256:input".into()),
     )
     .unwrap();
-    s.record(&rec("chain", "answer.json", "could-not-check", &["fetch-timeout"], T0 + 2 * DAY))
-        .unwrap();
+    s.record(&rec(
+        "chain",
+        "answer.json",
+        "could-not-check",
+        &["fetch-timeout"],
+        T0 + 2 * DAY,
+    ))
+    .unwrap();
     s
 }
 
@@ -75,30 +88,111 @@ fn case_round_trip(t: &Target) {
     let mut s = fill(t);
     let all = s.list(&Filter::default()).unwrap();
     assert_eq!(all.iter().map(|l| l.id).collect::<Vec<_>>(), [3, 2, 1]);
-    assert_eq!(all[1].errors, ["aca-claim-unsupported", "aca-content-digest-mismatch"]);
+    assert_eq!(
+        all[1].errors,
+        ["aca-claim-unsupported", "aca-content-digest-mismatch"]
+    );
     let ids = |s: &mut Box<dyn AuditStore>, f: Filter| -> Vec<i64> {
         s.list(&f).unwrap().iter().map(|l| l.id).collect()
     };
-    assert_eq!(ids(&mut s, Filter { spec: Some("aca".into()), ..Filter::default() }), [2]);
-    assert_eq!(ids(&mut s, Filter { outcome: Some("verified".into()), ..Filter::default() }), [1]);
-    assert_eq!(ids(&mut s, Filter { code: Some("fetch-timeout".into()), ..Filter::default() }), [3]);
-    assert_eq!(ids(&mut s, Filter { subject: Some("e1.json".into()), ..Filter::default() }), [1]);
-    assert_eq!(ids(&mut s, Filter { since: Some(T0 + DAY), ..Filter::default() }), [3, 2]);
-    assert_eq!(ids(&mut s, Filter { until: Some(T0 + DAY), ..Filter::default() }), [1]);
-    assert_eq!(ids(&mut s, Filter { limit: Some(1), ..Filter::default() }), [3]);
+    assert_eq!(
+        ids(
+            &mut s,
+            Filter {
+                spec: Some("aca".into()),
+                ..Filter::default()
+            }
+        ),
+        [2]
+    );
+    assert_eq!(
+        ids(
+            &mut s,
+            Filter {
+                outcome: Some("verified".into()),
+                ..Filter::default()
+            }
+        ),
+        [1]
+    );
+    assert_eq!(
+        ids(
+            &mut s,
+            Filter {
+                code: Some("fetch-timeout".into()),
+                ..Filter::default()
+            }
+        ),
+        [3]
+    );
+    assert_eq!(
+        ids(
+            &mut s,
+            Filter {
+                subject: Some("e1.json".into()),
+                ..Filter::default()
+            }
+        ),
+        [1]
+    );
+    assert_eq!(
+        ids(
+            &mut s,
+            Filter {
+                since: Some(T0 + DAY),
+                ..Filter::default()
+            }
+        ),
+        [3, 2]
+    );
+    assert_eq!(
+        ids(
+            &mut s,
+            Filter {
+                until: Some(T0 + DAY),
+                ..Filter::default()
+            }
+        ),
+        [1]
+    );
+    assert_eq!(
+        ids(
+            &mut s,
+            Filter {
+                limit: Some(1),
+                ..Filter::default()
+            }
+        ),
+        [3]
+    );
     let sum = s.summary(&Filter::default()).unwrap();
     assert_eq!(sum.verifications, 3);
     assert_eq!(
         sum.by_outcome,
-        [("could-not-check".to_owned(), 1), ("not-verified".to_owned(), 1), ("verified".to_owned(), 1)]
+        [
+            ("could-not-check".to_owned(), 1),
+            ("not-verified".to_owned(), 1),
+            ("verified".to_owned(), 1)
+        ]
     );
-    assert_eq!(sum.by_day.iter().map(|d| d.0.as_str()).collect::<Vec<_>>(), ["2026-05-01", "2026-05-02", "2026-05-03"]);
+    assert_eq!(
+        sum.by_day.iter().map(|d| d.0.as_str()).collect::<Vec<_>>(),
+        ["2026-05-01", "2026-05-02", "2026-05-03"]
+    );
     assert_eq!(sum.by_day[0], ("2026-05-01".to_owned(), 1, 1));
     assert_eq!(sum.by_code.len(), 3);
-    let sum = s.summary(&Filter { spec: Some("aca".into()), ..Filter::default() }).unwrap();
+    let sum = s
+        .summary(&Filter {
+            spec: Some("aca".into()),
+            ..Filter::default()
+        })
+        .unwrap();
     assert_eq!(sum.verifications, 1);
     let got = s.get(2).unwrap().unwrap();
-    assert_eq!(got.record.report["items"][0]["sources"][0]["excerpt"], "the sky is blue");
+    assert_eq!(
+        got.record.report["items"][0]["sources"][0]["excerpt"],
+        "the sky is blue"
+    );
     assert_eq!(got.record.documents[0].digest, "sha256:11");
     assert_eq!(s.find_input("sha256:input").unwrap(), Some(2));
     assert_eq!(s.find_input("sha256:other").unwrap(), None);
@@ -111,37 +205,115 @@ fn case_round_trip(t: &Target) {
     let mut r = store(t, Access::Read);
     assert_eq!(r.list(&Filter::default()).unwrap().len(), 3);
     assert!(r.record(&rec("aef", "x", "verified", &[], T0)).is_err());
-    assert_eq!(store(t, Access::Read).list(&Filter::default()).unwrap().len(), 3);
+    assert_eq!(
+        store(t, Access::Read)
+            .list(&Filter::default())
+            .unwrap()
+            .len(),
+        3
+    );
 }
 
 /// Each edit is applied to row 2 of a fresh 3-row store; the chain check must name row 2.
 const EDITS: &[(&str, &str)] = &[
     ("spec", "UPDATE verification SET spec = 'aef' WHERE id = 2"),
-    ("subject_kind", "UPDATE verification SET subject_kind = 'url' WHERE id = 2"),
-    ("subject", "UPDATE verification SET subject = 'https://b.example/r' WHERE id = 2"),
-    ("subject_digest", "UPDATE verification SET subject_digest = NULL WHERE id = 2"),
-    ("verified_at", "UPDATE verification SET verified_at = verified_at + 1 WHERE id = 2"),
-    ("recorded_at", "UPDATE verification SET recorded_at = recorded_at + 1 WHERE id = 2"),
+    (
+        "subject_kind",
+        "UPDATE verification SET subject_kind = 'url' WHERE id = 2",
+    ),
+    (
+        "subject",
+        "UPDATE verification SET subject = 'https://b.example/r' WHERE id = 2",
+    ),
+    (
+        "subject_digest",
+        "UPDATE verification SET subject_digest = NULL WHERE id = 2",
+    ),
+    (
+        "verified_at",
+        "UPDATE verification SET verified_at = verified_at + 1 WHERE id = 2",
+    ),
+    (
+        "recorded_at",
+        "UPDATE verification SET recorded_at = recorded_at + 1 WHERE id = 2",
+    ),
     ("level", "UPDATE verification SET level = 2 WHERE id = 2"),
-    ("required_level", "UPDATE verification SET required_level = 1 WHERE id = 2"),
-    ("verified", "UPDATE verification SET verified = TRUE WHERE id = 2"),
-    ("outcome", "UPDATE verification SET outcome = 'verified' WHERE id = 2"),
-    ("input_key", "UPDATE verification SET input_key = NULL WHERE id = 2"),
-    ("prev_hash", "UPDATE verification SET prev_hash = 'sha256:00' WHERE id = 2"),
-    ("row_hash", "UPDATE verification SET row_hash = 'sha256:00' WHERE id = 2"),
-    ("entry", "UPDATE record_entry SET entry = replace(entry, 'not-verified', 'verified') WHERE verification_id = 2"),
-    ("incident code", "UPDATE incident SET code = 'x' WHERE verification_id = 2 AND seq = 0"),
-    ("incident level", "UPDATE incident SET level = 3 WHERE verification_id = 2 AND seq = 0"),
-    ("incident severity", "UPDATE incident SET severity = 'warning' WHERE verification_id = 2"),
-    ("incident message", "UPDATE incident SET message = 'fine' WHERE verification_id = 2 AND seq = 1"),
-    ("incident location", "UPDATE incident SET location = '{}' WHERE verification_id = 2 AND seq = 0"),
-    ("incident deleted", "DELETE FROM incident WHERE verification_id = 2 AND seq = 1"),
-    ("incident added", "INSERT INTO incident VALUES (2, 9, 2, 'x', 'error', 'm', '{}')"),
-    ("document url", "UPDATE document_use SET url = 'https://c.example/m' WHERE verification_id = 2"),
-    ("document digest", "UPDATE document_use SET digest = 'sha256:22' WHERE verification_id = 2"),
-    ("document run", "UPDATE document_use SET run_id = NULL WHERE verification_id = 2"),
-    ("document deleted", "DELETE FROM document_use WHERE verification_id = 2"),
-    ("row deleted", "DELETE FROM incident WHERE verification_id = 2; DELETE FROM document_use WHERE verification_id = 2; DELETE FROM record_entry WHERE verification_id = 2; DELETE FROM verification WHERE id = 2"),
+    (
+        "required_level",
+        "UPDATE verification SET required_level = 1 WHERE id = 2",
+    ),
+    (
+        "verified",
+        "UPDATE verification SET verified = TRUE WHERE id = 2",
+    ),
+    (
+        "outcome",
+        "UPDATE verification SET outcome = 'verified' WHERE id = 2",
+    ),
+    (
+        "input_key",
+        "UPDATE verification SET input_key = NULL WHERE id = 2",
+    ),
+    (
+        "prev_hash",
+        "UPDATE verification SET prev_hash = 'sha256:00' WHERE id = 2",
+    ),
+    (
+        "row_hash",
+        "UPDATE verification SET row_hash = 'sha256:00' WHERE id = 2",
+    ),
+    (
+        "entry",
+        "UPDATE record_entry SET entry = replace(entry, 'not-verified', 'verified') WHERE verification_id = 2",
+    ),
+    (
+        "incident code",
+        "UPDATE incident SET code = 'x' WHERE verification_id = 2 AND seq = 0",
+    ),
+    (
+        "incident level",
+        "UPDATE incident SET level = 3 WHERE verification_id = 2 AND seq = 0",
+    ),
+    (
+        "incident severity",
+        "UPDATE incident SET severity = 'warning' WHERE verification_id = 2",
+    ),
+    (
+        "incident message",
+        "UPDATE incident SET message = 'fine' WHERE verification_id = 2 AND seq = 1",
+    ),
+    (
+        "incident location",
+        "UPDATE incident SET location = '{}' WHERE verification_id = 2 AND seq = 0",
+    ),
+    (
+        "incident deleted",
+        "DELETE FROM incident WHERE verification_id = 2 AND seq = 1",
+    ),
+    (
+        "incident added",
+        "INSERT INTO incident VALUES (2, 9, 2, 'x', 'error', 'm', '{}')",
+    ),
+    (
+        "document url",
+        "UPDATE document_use SET url = 'https://c.example/m' WHERE verification_id = 2",
+    ),
+    (
+        "document digest",
+        "UPDATE document_use SET digest = 'sha256:22' WHERE verification_id = 2",
+    ),
+    (
+        "document run",
+        "UPDATE document_use SET run_id = NULL WHERE verification_id = 2",
+    ),
+    (
+        "document deleted",
+        "DELETE FROM document_use WHERE verification_id = 2",
+    ),
+    (
+        "row deleted",
+        "DELETE FROM incident WHERE verification_id = 2; DELETE FROM document_use WHERE verification_id = 2; DELETE FROM record_entry WHERE verification_id = 2; DELETE FROM verification WHERE id = 2",
+    ),
 ];
 
 fn case_every_edit_is_found(fresh: &mut dyn FnMut() -> Target) {
@@ -150,7 +322,9 @@ fn case_every_edit_is_found(fresh: &mut dyn FnMut() -> Target) {
         drop(fill(&t));
         t.exec(sql);
         let check = store(&t, Access::Read).verify_chain(None).unwrap();
-        let broken = check.broken.unwrap_or_else(|| panic!("edit of {what} not found"));
+        let broken = check
+            .broken
+            .unwrap_or_else(|| panic!("edit of {what} not found"));
         // A deleted row 2 shows as row 3 no longer following row 1.
         let expected = if *what == "row deleted" { 3 } else { 2 };
         assert_eq!(broken.id, expected, "{what}: {}", broken.reason);
@@ -177,7 +351,8 @@ fn case_head_and_tail(fresh: &mut dyn FnMut() -> Target) {
     let head = s.head().unwrap().unwrap();
     assert_eq!((head.id, head.rows), (3, 3));
     let written_down = parse_head(&head.token()).unwrap();
-    s.record(&rec("aef", "e2.json", "verified", &[], T0 + 3 * DAY)).unwrap();
+    s.record(&rec("aef", "e2.json", "verified", &[], T0 + 3 * DAY))
+        .unwrap();
     assert_eq!(s.verify_chain(Some(&written_down)).unwrap().broken, None);
     drop(s);
     // Cutting the tail (rows 3 and 4) leaves a valid chain, found only against the head.
@@ -187,13 +362,18 @@ fn case_head_and_tail(fresh: &mut dyn FnMut() -> Target) {
     let broken = s.verify_chain(Some(&written_down)).unwrap().broken.unwrap();
     assert_eq!(broken.id, 3);
     // Ids are never reused, and the next row chains to the deleted head: the cut shows.
-    let next = s.record(&rec("aef", "e3.json", "verified", &[], T0)).unwrap();
+    let next = s
+        .record(&rec("aef", "e3.json", "verified", &[], T0))
+        .unwrap();
     assert_eq!(next.id, 5);
     assert_eq!(s.verify_chain(None).unwrap().broken.map(|b| b.id), Some(5));
     assert_eq!(s.get(3).unwrap(), None);
     // A head with another hash for a present row: the chain was rewritten.
     let forged = parse_head(&format!("1:sha256:{}", "ab".repeat(32))).unwrap();
-    assert_eq!(s.verify_chain(Some(&forged)).unwrap().broken.map(|b| b.id), Some(1));
+    assert_eq!(
+        s.verify_chain(Some(&forged)).unwrap().broken.map(|b| b.id),
+        Some(1)
+    );
 }
 
 fn case_check_and_record_is_one_step(t: &Target) {
@@ -207,19 +387,29 @@ fn case_check_and_record_is_one_step(t: &Target) {
             let mut saw_earlier = false;
             s.append(&["sha256:same".into()], &mut |uses| {
                 saw_earlier = !uses.is_empty();
-                Ok(rec("aca", &format!("https://a.example/{n}"), "verified", &[], T0)
-                    .with_documents(vec![DocumentUse {
-                        url: "https://a.example/m".into(),
-                        digest: "sha256:same".into(),
-                        run_id: None,
-                    }]))
+                Ok(rec(
+                    "aca",
+                    &format!("https://a.example/{n}"),
+                    "verified",
+                    &[],
+                    T0,
+                )
+                .with_documents(vec![DocumentUse {
+                    url: "https://a.example/m".into(),
+                    digest: "sha256:same".into(),
+                    run_id: None,
+                }]))
             })
             .unwrap();
             saw_earlier
         }));
     }
     let saw: Vec<bool> = handles.into_iter().map(|h| h.join().unwrap()).collect();
-    assert_eq!(saw.iter().filter(|s| !**s).count(), 1, "exactly one saw no earlier use: {saw:?}");
+    assert_eq!(
+        saw.iter().filter(|s| !**s).count(),
+        1,
+        "exactly one saw no earlier use: {saw:?}"
+    );
     let mut s = store(t, Access::Read);
     assert_eq!(s.prior_uses("sha256:same").unwrap().len(), threads);
     assert_eq!(s.verify_chain(None).unwrap().broken, None);
@@ -229,10 +419,16 @@ fn case_refusals(fresh: &mut dyn FnMut() -> Target) {
     // A reading command on an empty database.
     let t = fresh();
     if let Target::Sqlite(p) = &t {
-        assert_eq!(open(&t.name(), Access::Read).err().unwrap().code(), "audit-not-found");
+        assert_eq!(
+            open(&t.name(), Access::Read).err().unwrap().code(),
+            "audit-not-found"
+        );
         std::fs::write(p, b"").unwrap();
     }
-    assert_eq!(open(&t.name(), Access::Read).err().unwrap().code(), "audit-not-a-store");
+    assert_eq!(
+        open(&t.name(), Access::Read).err().unwrap().code(),
+        "audit-not-a-store"
+    );
     // Another application's database: refused by readers and writers, left as it was.
     let t = fresh();
     t.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');");
@@ -243,24 +439,37 @@ fn case_refusals(fresh: &mut dyn FnMut() -> Target) {
     let tables = match &t {
         Target::Sqlite(p) => {
             let c = rusqlite::Connection::open(p).unwrap();
-            let mode: String = c.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+            let mode: String = c
+                .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+                .unwrap();
             assert_eq!(mode, "delete", "the journal mode was changed");
-            c.query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0)).unwrap()
+            c.query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .unwrap()
         }
         Target::Postgres(url) => {
             let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
-            c.query_one("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'public'", &[])
-                .unwrap()
-                .get::<_, i64>(0)
+            c.query_one(
+                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'public'",
+                &[],
+            )
+            .unwrap()
+            .get::<_, i64>(0)
         }
     };
-    assert_eq!(tables, 1, "tables were added to another application's database");
+    assert_eq!(
+        tables, 1,
+        "tables were added to another application's database"
+    );
     // A newer schema: refused, data intact.
     let t = fresh();
     drop(fill(&t));
     match &t {
         Target::Sqlite(_) => t.exec("PRAGMA user_version = 3"),
-        Target::Postgres(_) => t.exec("UPDATE citeproof_audit SET value = '3' WHERE key = 'schema'"),
+        Target::Postgres(_) => {
+            t.exec("UPDATE citeproof_audit SET value = '3' WHERE key = 'schema'")
+        }
     }
     for access in [Access::Read, Access::Write] {
         let e = open(&t.name(), access).err().unwrap();
@@ -275,24 +484,46 @@ fn case_list_is_indexed(t: &Target) {
     // real path, so the row count is smaller on PostgreSQL where each commit is a round trip.
     let n = if t.is_postgres() { 5_000 } else { 20_000 };
     for i in 0..n {
-        let codes: &[&str] = if i % 3 == 0 { &["aca-claim-unsupported"] } else { &[] };
-        let outcome = if codes.is_empty() { "verified" } else { "not-verified" };
-        s.record(&rec("aca", &format!("https://a.example/{i}"), outcome, codes, T0 + i))
-            .unwrap();
+        let codes: &[&str] = if i % 3 == 0 {
+            &["aca-claim-unsupported"]
+        } else {
+            &[]
+        };
+        let outcome = if codes.is_empty() {
+            "verified"
+        } else {
+            "not-verified"
+        };
+        s.record(&rec(
+            "aca",
+            &format!("https://a.example/{i}"),
+            outcome,
+            codes,
+            T0 + i,
+        ))
+        .unwrap();
     }
     let start = std::time::Instant::now();
     let all = s.list(&Filter::default()).unwrap();
     let listed = start.elapsed();
     assert_eq!(all.len(), usize::try_from(n).unwrap());
     let start = std::time::Instant::now();
-    let failed = s.list(&Filter { code: Some("aca-claim-unsupported".into()), ..Filter::default() }).unwrap();
+    let failed = s
+        .list(&Filter {
+            code: Some("aca-claim-unsupported".into()),
+            ..Filter::default()
+        })
+        .unwrap();
     let by_code = start.elapsed();
     assert_eq!(failed.len(), usize::try_from((n + 2) / 3).unwrap());
     let start = std::time::Instant::now();
     let sum = s.summary(&Filter::default()).unwrap();
     let summed = start.elapsed();
     assert_eq!(sum.verifications, u64::try_from(n).unwrap());
-    eprintln!("{}: {n} rows: list {listed:?}, list --code {by_code:?}, summary {summed:?}", t.name());
+    eprintln!(
+        "{}: {n} rows: list {listed:?}, list --code {by_code:?}, summary {summed:?}",
+        t.name()
+    );
     for d in [listed, by_code, summed] {
         assert!(d.as_secs_f64() < 1.0, "{d:?}");
     }
@@ -329,7 +560,11 @@ fn postgres_suite() {
 fn sqlite_only_refusals() {
     let dir = tempfile::tempdir().unwrap();
     let garbage = dir.path().join("garbage.db");
-    std::fs::write(&garbage, b"this is not a database, it is a README ".repeat(200)).unwrap();
+    std::fs::write(
+        &garbage,
+        b"this is not a database, it is a README ".repeat(200),
+    )
+    .unwrap();
     for access in [Access::Read, Access::Write] {
         let e = open(garbage.to_str().unwrap(), access).err().unwrap();
         assert_eq!(e.code(), "audit-not-a-database", "{e}");
@@ -338,13 +573,22 @@ fn sqlite_only_refusals() {
     // A store of the first layout (schema 1, no application id) is not adopted.
     let old = dir.path().join("old.db");
     let c = rusqlite::Connection::open(&old).unwrap();
-    c.execute_batch("CREATE TABLE verification (id INTEGER PRIMARY KEY); PRAGMA user_version = 1;").unwrap();
+    c.execute_batch("CREATE TABLE verification (id INTEGER PRIMARY KEY); PRAGMA user_version = 1;")
+        .unwrap();
     drop(c);
-    assert_eq!(open(old.to_str().unwrap(), Access::Write).err().unwrap().code(), "audit-not-a-store");
+    assert_eq!(
+        open(old.to_str().unwrap(), Access::Write)
+            .err()
+            .unwrap()
+            .code(),
+        "audit-not-a-store"
+    );
     // A truncated store is corrupt, and left as it was.
     let t = common::fresh_sqlite(dir.path(), 99);
     drop(fill(&t));
-    let Target::Sqlite(p) = &t else { unreachable!() };
+    let Target::Sqlite(p) = &t else {
+        unreachable!()
+    };
     let bytes = std::fs::read(p).unwrap();
     std::fs::write(p, &bytes[..bytes.len() / 2]).unwrap();
     let _ = std::fs::remove_file(p.with_extension("db-wal"));
@@ -352,5 +596,8 @@ fn sqlite_only_refusals() {
         .and_then(|mut s| s.verify_chain(None).map(|_| ()))
         .err()
         .unwrap();
-    assert!(matches!(e.code(), "audit-corrupt" | "audit-not-a-database"), "{e}");
+    assert!(
+        matches!(e.code(), "audit-corrupt" | "audit-not-a-database"),
+        "{e}"
+    );
 }

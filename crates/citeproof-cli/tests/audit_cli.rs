@@ -124,22 +124,54 @@ fn aef_record_find_show_export_and_check_the_chain() {
         dir.path(),
         &signed,
         &article,
-        &["--record", db, "--report", "html", "--out", html.to_str().unwrap()],
+        &[
+            "--record",
+            db,
+            "--report",
+            "html",
+            "--out",
+            html.to_str().unwrap(),
+        ],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // The verdict comes first, on stdout; the record is said on stderr.
     assert!(stdout_of(&out).contains("-> VERIFIED"));
     assert!(String::from_utf8_lossy(&out.stderr).contains("recorded as verification 1"));
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains(">VERIFIED<"), "{page}");
-    let out = aef_verify(dir.path(), &tampered, &article, &["--record", db, "--now", "2026-05-12T04:00:00Z"]);
+    let out = aef_verify(
+        dir.path(),
+        &tampered,
+        &article,
+        &["--record", db, "--now", "2026-05-12T04:00:00Z"],
+    );
     assert_eq!(out.status.code(), Some(1));
 
     // Find it by filters.
-    let listing = stdout_of(&audit(db, &["list", "--spec", "aef", "--verdict", "not-verified"]));
+    let listing = stdout_of(&audit(
+        db,
+        &["list", "--spec", "aef", "--verdict", "not-verified"],
+    ));
     assert_eq!(listing.lines().count(), 1, "{listing}");
-    assert!(listing.contains("tampered.json") && listing.contains("aef-signature-invalid"), "{listing}");
-    let since = stdout_of(&audit(db, &["list", "--since", "2026-05-12T03:59:00Z", "--until", "2026-05-12T04:01:00Z"]));
+    assert!(
+        listing.contains("tampered.json") && listing.contains("aef-signature-invalid"),
+        "{listing}"
+    );
+    let since = stdout_of(&audit(
+        db,
+        &[
+            "list",
+            "--since",
+            "2026-05-12T03:59:00Z",
+            "--until",
+            "2026-05-12T04:01:00Z",
+        ],
+    ));
     assert_eq!(since.lines().count(), 1, "{since}");
     let recent = stdout_of(&audit(db, &["list", "--since", "1h"]));
     assert_eq!(recent.lines().count(), 1, "{recent}");
@@ -147,7 +179,13 @@ fn aef_record_find_show_export_and_check_the_chain() {
     assert!(by_code.starts_with("    2  "), "{by_code}");
     let summary: Value =
         serde_json::from_slice(&audit(db, &["--json", "summary", "--spec", "aef"]).stdout).unwrap();
-    assert_eq!((summary["verifications"].as_u64(), summary["verified"].as_u64()), (Some(2), Some(1)));
+    assert_eq!(
+        (
+            summary["verifications"].as_u64(),
+            summary["verified"].as_u64()
+        ),
+        (Some(2), Some(1))
+    );
 
     // Show it: the common envelope, and one item with its source and the excerpt judged.
     let shown: Value = serde_json::from_slice(&audit(db, &["show", "2"]).stdout).unwrap();
@@ -157,24 +195,57 @@ fn aef_record_find_show_export_and_check_the_chain() {
     let item_id = shown["items"][0]["id"].as_str().unwrap().to_owned();
     let claim: Value =
         serde_json::from_slice(&audit(db, &["show", "2", "--claim", &item_id]).stdout).unwrap();
-    assert!(claim["claim"]["text"].as_str().unwrap().contains("</td><script>"), "{claim}");
+    assert!(
+        claim["claim"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("</td><script>"),
+        "{claim}"
+    );
     let source = &claim["claim"]["sources"][0];
-    assert!(source["excerpt"].as_str().unwrap().contains("Publishers should keep"), "{claim}");
-    assert!(source["computed_hash"].as_str().unwrap().starts_with("sha256:"), "{claim}");
+    assert!(
+        source["excerpt"]
+            .as_str()
+            .unwrap()
+            .contains("Publishers should keep"),
+        "{claim}"
+    );
+    assert!(
+        source["computed_hash"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:"),
+        "{claim}"
+    );
 
     // Export it: the tampered run reads NOT VERIFIED with the failing check, and nothing
     // from the document is active.
     let page = dir.path().join("tampered.html");
-    run_ok(citeproof().args(["audit", "--db", db, "report", "2", "--format", "html", "--out"]).arg(&page));
+    run_ok(
+        citeproof()
+            .args([
+                "audit", "--db", db, "report", "2", "--format", "html", "--out",
+            ])
+            .arg(&page),
+    );
     let page = std::fs::read_to_string(&page).unwrap();
     assert!(page.contains(">NOT VERIFIED<") && !page.contains(">VERIFIED<"));
     assert!(page.contains("aef-signature-invalid"));
-    assert!(!page.contains("<script") && !page.contains("href=\"javascript"), "active content");
-    assert!(page.contains("&lt;&#x2f;td&gt;&lt;script&gt;") || page.contains("&lt;/td&gt;&lt;script&gt;"));
+    assert!(
+        !page.contains("<script") && !page.contains("href=\"javascript"),
+        "active content"
+    );
+    assert!(
+        page.contains("&lt;&#x2f;td&gt;&lt;script&gt;")
+            || page.contains("&lt;/td&gt;&lt;script&gt;")
+    );
     for format in ["markdown", "csv", "json"] {
         let out = audit(db, &["report", "2", "--format", format]);
         assert_eq!(out.status.code(), Some(0), "{format}");
-        assert!(stdout_of(&out).contains("aef-signature-invalid"), "{format}");
+        assert!(
+            stdout_of(&out).contains("aef-signature-invalid"),
+            "{format}"
+        );
     }
 
     // The chain: intact, a head to write down, and an edit found.
@@ -185,14 +256,77 @@ fn aef_record_find_show_export_and_check_the_chain() {
     assert!(head.starts_with("2:sha256:"), "{head}");
     let aef_again = aef_verify(dir.path(), &signed, &article, &["--record", db]);
     assert_eq!(aef_again.status.code(), Some(0));
-    assert_eq!(audit(db, &["verify", "--head", &head]).status.code(), Some(0));
+    assert_eq!(
+        audit(db, &["verify", "--head", &head]).status.code(),
+        Some(0)
+    );
     let c = rusqlite::Connection::open(db).unwrap();
-    c.execute_batch("UPDATE verification SET verified = 1, level = 3, outcome = 'verified' WHERE id = 2")
-        .unwrap();
+    c.execute_batch(
+        "UPDATE verification SET verified = 1, level = 3, outcome = 'verified' WHERE id = 2",
+    )
+    .unwrap();
     drop(c);
     let broken = audit(db, &["verify"]);
     assert_eq!(broken.status.code(), Some(1));
-    assert!(stdout_of(&broken).starts_with("chain BROKEN at row 2"), "{}", stdout_of(&broken));
+    assert!(
+        stdout_of(&broken).starts_with("chain BROKEN at row 2"),
+        "{}",
+        stdout_of(&broken)
+    );
+}
+
+/// The console block of README "Auditing", run as written (after the README's AEF example).
+#[test]
+fn readme_auditing_commands_run() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme.split("## Auditing").nth(1).unwrap();
+    let block = section
+        .split("```console\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    aef_documents(dir.path());
+    std::os::unix::fs::symlink(root().join("vectors"), dir.path().join("vectors")).unwrap();
+    let mut commands = Vec::new();
+    let mut current = String::new();
+    for line in block.lines() {
+        let line = line.strip_prefix("$ ").unwrap_or(line);
+        if let Some(head) = line.strip_suffix('\\') {
+            current.push_str(head);
+        } else {
+            current.push_str(line);
+            commands.push(std::mem::take(&mut current));
+        }
+    }
+    assert_eq!(commands.len(), 8, "{commands:?}");
+    for command in commands {
+        let words = shlex::split(&command).unwrap();
+        assert_eq!(words[0], "citeproof");
+        let out = StdCommand::new(bin())
+            .args(&words[1..])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let expected = if command.contains("tampered.json") {
+            1
+        } else {
+            0
+        };
+        assert_eq!(
+            out.status.code(),
+            Some(expected),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(
+        std::fs::read_to_string(dir.path().join("tampered.html"))
+            .unwrap()
+            .contains("NOT VERIFIED")
+    );
 }
 
 #[test]
@@ -201,17 +335,33 @@ fn store_failures_exit_3_after_the_verdict_and_leave_the_data() {
     let (article, signed, _) = aef_documents(dir.path());
     let other = dir.path().join("other.db");
     let c = rusqlite::Connection::open(&other).unwrap();
-    c.execute_batch("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');").unwrap();
+    c.execute_batch("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');")
+        .unwrap();
     drop(c);
     let before = std::fs::read(&other).unwrap();
-    let out = aef_verify(dir.path(), &signed, &article, &["--record", other.to_str().unwrap()]);
+    let out = aef_verify(
+        dir.path(),
+        &signed,
+        &article,
+        &["--record", other.to_str().unwrap()],
+    );
     assert_eq!(out.status.code(), Some(3));
-    assert!(stdout_of(&out).contains("-> VERIFIED"), "the verdict is printed first");
+    assert!(
+        stdout_of(&out).contains("-> VERIFIED"),
+        "the verdict is printed first"
+    );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("NOT recorded") && err.contains("[audit-not-a-store]"), "{err}");
+    assert!(
+        err.contains("NOT recorded") && err.contains("[audit-not-a-store]"),
+        "{err}"
+    );
     let listed = audit(other.to_str().unwrap(), &["list"]);
     assert_eq!(listed.status.code(), Some(3));
-    assert_eq!(std::fs::read(&other).unwrap(), before, "the file was changed");
+    assert_eq!(
+        std::fs::read(&other).unwrap(),
+        before,
+        "the file was changed"
+    );
     let missing = audit(dir.path().join("absent.db").to_str().unwrap(), &["list"]);
     assert_eq!(missing.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("audit-not-found"));
@@ -251,7 +401,10 @@ fn unbound_snapshots(dir: &Path) -> (PathBuf, PathBuf) {
         assert!(target.exists(), "{}", String::from_utf8_lossy(&out.stderr));
         target
     };
-    let pair = (save("/runs/unbound", "unbound.json"), save("/runs/unbound-copy", "copy.json"));
+    let pair = (
+        save("/runs/unbound", "unbound.json"),
+        save("/runs/unbound-copy", "copy.json"),
+    );
     server.kill().unwrap();
     server.wait().unwrap();
     pair
@@ -259,7 +412,17 @@ fn unbound_snapshots(dir: &Path) -> (PathBuf, PathBuf) {
 
 fn spawn_verify(snapshot: &Path, db: &str) -> std::process::Child {
     StdCommand::new(bin())
-        .args(["aca", "verify", "--allow-private", "--json", "--now", "1777593600", "--record", db, "--snapshot"])
+        .args([
+            "aca",
+            "verify",
+            "--allow-private",
+            "--json",
+            "--now",
+            "1777593600",
+            "--record",
+            db,
+            "--snapshot",
+        ])
         .arg(snapshot)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -294,7 +457,13 @@ fn a_replay_and_its_original_at_the_same_instant_are_told_apart() {
         if flags.0 != flags.1 {
             told_apart += 1;
         }
-        assert_ne!(flags.0, flags.1, "trial {t}: {}{}", String::from_utf8_lossy(&a.stderr), String::from_utf8_lossy(&b.stderr));
+        assert_ne!(
+            flags.0,
+            flags.1,
+            "trial {t}: {}{}",
+            String::from_utf8_lossy(&a.stderr),
+            String::from_utf8_lossy(&b.stderr)
+        );
     }
     eprintln!("replay race: told apart in {told_apart} of {trials} trials");
     assert_eq!(told_apart, trials);
@@ -326,7 +495,16 @@ fn concurrent_batches_lose_nothing_and_a_killed_batch_resumes() {
             let list = dir.path().join(format!("batch-{w}.txt"));
             std::fs::write(&list, &lines).unwrap();
             StdCommand::new(bin())
-                .args(["aca", "verify", "--allow-private", "--now", &format!("{}", 1_777_593_600 + w), "--record", db, "--batch"])
+                .args([
+                    "aca",
+                    "verify",
+                    "--allow-private",
+                    "--now",
+                    &format!("{}", 1_777_593_600 + w),
+                    "--record",
+                    db,
+                    "--batch",
+                ])
                 .arg(&list)
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
@@ -337,8 +515,11 @@ fn concurrent_batches_lose_nothing_and_a_killed_batch_resumes() {
     for c in children {
         let out = c.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!err.contains("locked") && !err.contains("NOT recorded"), "{err}");
-        assert_eq!(stdout_of(&out).lines().count(), 120);
+        assert!(
+            !err.contains("locked") && !err.contains("NOT recorded"),
+            "{err}"
+        );
+        assert_eq!(stdout_of(&out).lines().count(), 120, "{err}");
     }
     let check: Value = serde_json::from_slice(&audit(db, &["--json", "verify"]).stdout).unwrap();
     assert_eq!(check["rows"], writers * 120, "{check}");
@@ -350,7 +531,16 @@ fn concurrent_batches_lose_nothing_and_a_killed_batch_resumes() {
     let db = dir.path().join("kill.db");
     let db = db.to_str().unwrap();
     let mut child = StdCommand::new(bin())
-        .args(["aca", "verify", "--allow-private", "--now", "1777593600", "--record", db, "--batch"])
+        .args([
+            "aca",
+            "verify",
+            "--allow-private",
+            "--now",
+            "1777593600",
+            "--record",
+            db,
+            "--batch",
+        ])
         .arg(&list)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -360,9 +550,14 @@ fn concurrent_batches_lose_nothing_and_a_killed_batch_resumes() {
     let start = std::time::Instant::now();
     loop {
         std::thread::sleep(std::time::Duration::from_millis(20));
-        let rows = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .and_then(|c| c.query_row("SELECT COUNT(*) FROM verification", [], |r| r.get::<_, i64>(0)))
-            .unwrap_or(0);
+        let rows =
+            rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .and_then(|c| {
+                    c.query_row("SELECT COUNT(*) FROM verification", [], |r| {
+                        r.get::<_, i64>(0)
+                    })
+                })
+                .unwrap_or(0);
         if rows >= 10 || start.elapsed().as_secs() > 120 {
             break;
         }
@@ -372,15 +567,30 @@ fn concurrent_batches_lose_nothing_and_a_killed_batch_resumes() {
     let check: Value = serde_json::from_slice(&audit(db, &["--json", "verify"]).stdout).unwrap();
     assert_eq!(check["broken"], Value::Null, "{check}");
     let kept = check["rows"].as_u64().unwrap();
-    assert!((10..120).contains(&kept), "killed too late to show anything: {kept}");
+    assert!(
+        (10..120).contains(&kept),
+        "killed too late to show anything: {kept}"
+    );
     // Every kept verification is whole: the chain check compares its incident rows with the
     // hashed record. Resume: the kept ones are skipped, the rest recorded.
     let out = citeproof()
-        .args(["aca", "verify", "--allow-private", "--now", "1777593600", "--record", db, "--batch"])
+        .args([
+            "aca",
+            "verify",
+            "--allow-private",
+            "--now",
+            "1777593600",
+            "--record",
+            db,
+            "--batch",
+        ])
         .arg(&list)
         .output()
         .unwrap();
-    let skipped = stdout_of(&out).lines().filter(|l| l.contains("\"skipped\":true")).count();
+    let skipped = stdout_of(&out)
+        .lines()
+        .filter(|l| l.contains("\"skipped\":true"))
+        .count();
     assert_eq!(u64::try_from(skipped).unwrap(), kept);
     let check: Value = serde_json::from_slice(&audit(db, &["--json", "verify"]).stdout).unwrap();
     assert_eq!(check["rows"], 120, "{check}");
@@ -418,7 +628,11 @@ fn dump_dom(browser: &Path, page: &Path) -> String {
         .arg(format!("file://{}", page.display()))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     stdout_of(&out)
 }
 
@@ -429,7 +643,9 @@ fn measure(browser: &Path, page: &Path) -> (String, u64) {
     let dom = dump_dom(browser, page);
     let text = std::fs::read_to_string(page).unwrap();
     let csp_end = text.find("<meta name=\"referrer\"").unwrap();
-    let csp_start = text.find("<meta http-equiv=\"Content-Security-Policy\"").unwrap();
+    let csp_start = text
+        .find("<meta http-equiv=\"Content-Security-Policy\"")
+        .unwrap();
     let measuring = format!(
         "{}{}",
         &text[..csp_start],
@@ -442,8 +658,8 @@ fn measure(browser: &Path, page: &Path) -> (String, u64) {
     std::fs::write(&copy, measuring).unwrap();
     let measured = dump_dom(browser, &copy);
     let width = measured
-        .split("<p id=\"measured\">")
-        .nth(1)
+        .rsplit("<p id=\"measured\">")
+        .next()
         .and_then(|s| s.split('<').next())
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("no measurement: {measured}"));
@@ -489,16 +705,25 @@ fn reports_read_right_in_a_real_browser() {
     let db = db.to_str().unwrap();
     aef_verify(dir.path(), &signed, &article, &["--record", db]);
     aef_verify(dir.path(), &tampered, &article, &["--record", db]);
-    let record = citeproof_audit::Record::from_report(chain_report(), 1_777_593_700, 1_777_593_600).unwrap();
+    let record =
+        citeproof_audit::Record::from_report(chain_report(), 1_777_593_700, 1_777_593_600).unwrap();
     let mut store = citeproof_audit::open(db, citeproof_audit::Access::Write).unwrap();
     store.record(&record).unwrap();
     drop(store);
     let page = |id: &str| {
         let p = dir.path().join(format!("report-{id}.html"));
-        run_ok(citeproof().args(["audit", "--db", db, "report", id, "--out"]).arg(&p));
+        run_ok(
+            citeproof()
+                .args(["audit", "--db", db, "report", id, "--out"])
+                .arg(&p),
+        );
         p
     };
-    for (id, word) in [("1", "VERIFIED"), ("2", "NOT VERIFIED"), ("3", "NOT VERIFIED")] {
+    for (id, word) in [
+        ("1", "VERIFIED"),
+        ("2", "NOT VERIFIED"),
+        ("3", "NOT VERIFIED"),
+    ] {
         let (dom, width) = measure(&browser, &page(id));
         let verdict = dom
             .split("id=\"verdict-word\">")
@@ -507,15 +732,24 @@ fn reports_read_right_in_a_real_browser() {
             .unwrap();
         assert_eq!(verdict, word, "report {id}");
         assert!(width <= 1280, "report {id} overflows: {width} px");
-        assert!(!dom.contains("<script") && !dom.contains("<img"), "report {id} has active content");
-        assert!(!dom.contains("href=\"javascript"), "report {id} links to javascript:");
+        assert!(
+            !dom.contains("<script") && !dom.contains("<img"),
+            "report {id} has active content"
+        );
+        assert!(
+            !dom.contains("<a href=\"javascript"),
+            "report {id} links to javascript:"
+        );
         let rows = dom.matches("class=\"claim-row").count();
         match id {
             "1" => assert_eq!(rows, 1),
             "2" => {
                 assert_eq!(rows, 1);
                 assert!(dom.contains("aef-signature-invalid"));
-                assert!(dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the hostile claim shows as text");
+                assert!(
+                    dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+                    "the hostile claim shows as text"
+                );
             }
             _ => {
                 // The answer and its three envelopes; the chain is expanded in place.
@@ -523,8 +757,17 @@ fn reports_read_right_in_a_real_browser() {
                 assert_eq!(dom.matches("<details open=\"\"").count(), 4, "{dom}");
                 assert!(dom.contains(">PARTIALLY SIGNED<") && dom.contains(">STALE<"));
                 // env-2 says "verified" but failed a check: never shown with a passing word.
-                let env2 = dom.split("env-2").nth(1).unwrap().split("</tr>").next().unwrap();
-                assert!(env2.contains("NOT VERIFIED") && env2.contains("chain-signature-invalid"), "{env2}");
+                let env2 = dom
+                    .split("env-2")
+                    .nth(1)
+                    .unwrap()
+                    .split("</tr>")
+                    .next()
+                    .unwrap();
+                assert!(
+                    env2.contains("NOT VERIFIED") && env2.contains("chain-signature-invalid"),
+                    "{env2}"
+                );
             }
         }
     }

@@ -123,7 +123,16 @@ impl PgServer {
         };
         server.run(
             "initdb",
-            &["-D", server.data.to_str().unwrap(), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"],
+            &[
+                "-D",
+                server.data.to_str().unwrap(),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ],
         )?;
         let opts = format!(
             "-p {} -c listen_addresses=127.0.0.1 -c unix_socket_directories={} -c fsync=off -c max_connections=200",
@@ -133,7 +142,18 @@ impl PgServer {
         let log = server.data.join("server.log");
         server.run(
             "pg_ctl",
-            &["-D", server.data.to_str().unwrap(), "-o", &opts, "-l", log.to_str().unwrap(), "-w", "-t", "60", "start"],
+            &[
+                "-D",
+                server.data.to_str().unwrap(),
+                "-o",
+                &opts,
+                "-l",
+                log.to_str().unwrap(),
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ],
         )?;
         Ok(server)
     }
@@ -178,7 +198,14 @@ impl Drop for PgServer {
     fn drop(&mut self) {
         let _ = self.run(
             "pg_ctl",
-            &["-D", self.data.to_str().unwrap_or(""), "-m", "immediate", "-w", "stop"],
+            &[
+                "-D",
+                self.data.to_str().unwrap_or(""),
+                "-m",
+                "immediate",
+                "-w",
+                "stop",
+            ],
         );
     }
 }

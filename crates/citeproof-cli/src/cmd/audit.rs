@@ -25,7 +25,12 @@ use crate::out;
 pub struct Args {
     /// The audit store: a SQLite file or a `postgres://` URL (`--record` of every verify
     /// writes it).
-    #[arg(long, default_value = "audit.db", global = true, value_name = "DB|postgres://...")]
+    #[arg(
+        long,
+        default_value = "audit.db",
+        global = true,
+        value_name = "DB|postgres://..."
+    )]
     db: String,
     /// Print JSON (`command`, `ok`, `incidents`, then the answer).
     #[arg(long, global = true)]
@@ -134,8 +139,8 @@ fn word(outcome: &str) -> &'static str {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    let mut store = citeproof_audit::open(&args.db, Access::Read)
-        .map_err(|e| store_failure(&args.db, &e))?;
+    let mut store =
+        citeproof_audit::open(&args.db, Access::Read).map_err(|e| store_failure(&args.db, &e))?;
     let fail = |e: AuditError| store_failure(&args.db, &e);
     match args.verb {
         Verb::List(f) => list(store.as_mut(), &f, args.json).map_err(fail),
@@ -199,12 +204,21 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
                         .unwrap_or_default()
                 ))?;
             }
-            Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Verb::Head => {
             let head = store.head().map_err(fail)?;
             if args.json {
-                out::json_report("audit head", true, &out::NO_INCIDENTS, &serde_json::json!({"head": head}))?;
+                out::json_report(
+                    "audit head",
+                    true,
+                    &out::NO_INCIDENTS,
+                    &serde_json::json!({"head": head}),
+                )?;
             } else {
                 match head {
                     Some(h) => out::println(&h.token())?,
@@ -213,12 +227,18 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Verb::Report { id, format, out: file } => {
+        Verb::Report {
+            id,
+            format,
+            out: file,
+        } => {
             let stored = store.get(id).map_err(fail)?.ok_or_else(|| missing(id))?;
             let from = provenance(&stored);
             match file {
-                Some(path) => crate::cmd::record::write_report(&stored.record, &from, &format, &path)
-                    .map_err(Failure::Unreadable)?,
+                Some(path) => {
+                    crate::cmd::record::write_report(&stored.record, &from, &format, &path)
+                        .map_err(Failure::Unreadable)?
+                }
                 None => {
                     let format = Format::parse(&format)
                         .ok_or_else(|| Failure::Usage(format!("unknown format {format}")))?;
@@ -246,7 +266,9 @@ fn provenance(s: &citeproof_audit::Stored) -> Provenance {
 }
 
 fn list(store: &mut dyn AuditStore, f: &FilterArgs, json: bool) -> Result<ExitCode, AuditError> {
-    let mut filter = f.filter().map_err(|e| AuditError::Record(e.message().to_owned()))?;
+    let mut filter = f
+        .filter()
+        .map_err(|e| AuditError::Record(e.message().to_owned()))?;
     let rows = if f.failed {
         // Not verified: both other outcomes, merged newest first.
         let mut rows = Vec::new();
@@ -402,8 +424,9 @@ pub fn check_and_record_aca(
                 })
             })
             .collect();
-        let mut record = Record::from_report(aca_report_value(&r)?, crate::cmd::now(), verified_at)?
-            .with_documents(documents);
+        let mut record =
+            Record::from_report(aca_report_value(&r)?, crate::cmd::now(), verified_at)?
+                .with_documents(documents);
         if let Some(k) = &input_key {
             record = record.with_input_key(k.clone());
         }

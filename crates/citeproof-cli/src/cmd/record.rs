@@ -61,7 +61,12 @@ pub fn after_verdict<D: Serialize>(
         .and_then(|v| Record::from_report(v, crate::cmd::now(), verified_at))
     {
         Ok(r) => r,
-        Err(e) => return Some(said(&format!("the verification cannot be recorded: {e}"), e.code())),
+        Err(e) => {
+            return Some(said(
+                &format!("the verification cannot be recorded: {e}"),
+                e.code(),
+            ));
+        }
     };
     let mut failed = None;
     let mut from = Provenance::default();
@@ -77,7 +82,10 @@ pub fn after_verdict<D: Serialize>(
             }
             Err(e) => {
                 failed = Some(said(
-                    &format!("the verification was NOT recorded in {}: {e}", redact(target)),
+                    &format!(
+                        "the verification was NOT recorded in {}: {e}",
+                        redact(target)
+                    ),
                     e.code(),
                 ));
             }

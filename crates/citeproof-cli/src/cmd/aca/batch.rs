@@ -6,13 +6,13 @@
 //! the audit store and the earlier lines (so it does not depend on timing), recorded with
 //! `--record`, and printed as one JSON line each: the `--json` report plus `subject` and `line`.
 
-use std::io::BufRead;
-use std::process::ExitCode;
 use citeproof_aca::{AcaReport, VerifyOptions, verify_url};
 use citeproof_audit::AuditStore;
 use citeproof_fetch::{FetchPolicy, HttpFetcher};
 use rayon::prelude::*;
 use serde_json::{Value, json};
+use std::io::BufRead;
+use std::process::ExitCode;
 
 use crate::cmd::Failure;
 use crate::out;
@@ -198,7 +198,10 @@ fn input_identity(subject: &str) -> Option<String> {
 }
 
 enum Line {
-    Report(Box<AcaReport>, Option<Result<citeproof_audit::Head, String>>),
+    Report(
+        Box<AcaReport>,
+        Option<Result<citeproof_audit::Head, String>>,
+    ),
     Error(String),
 }
 
@@ -258,7 +261,10 @@ impl<'a> Printer<'a> {
                                 }
                                 Err(message) => {
                                     self.record_errors += 1;
-                                    eprintln!("citeproof: error: line {}: {message}", self.items[n].line);
+                                    eprintln!(
+                                        "citeproof: error: line {}: {message}",
+                                        self.items[n].line
+                                    );
                                     obj.insert("record_error".into(), json!(message));
                                 }
                             }
@@ -268,7 +274,10 @@ impl<'a> Printer<'a> {
                 }
             };
             if let Value::Object(obj) = &mut line {
-                obj.insert("subject".into(), Value::String(self.items[n].subject.clone()));
+                obj.insert(
+                    "subject".into(),
+                    Value::String(self.items[n].subject.clone()),
+                );
                 obj.insert("line".into(), json!(self.items[n].line));
             }
             out::println(&line.to_string())?;
