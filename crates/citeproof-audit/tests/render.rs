@@ -47,10 +47,12 @@ fn html_has_no_active_content_and_no_passing_word_on_a_failure() {
         "a javascript: URL became a link"
     );
     assert_eq!(
-        page.matches("<a href=\"https://").count(),
+        page.matches("<a href=").count(),
         1,
         "only the https source is a link"
     );
+    // minijinja escapes `/` in attributes; the browser reads it back (see audit_cli.rs).
+    assert!(page.contains("<a href=\"https:&#x2f;&#x2f;example.org"));
     assert!(
         page.contains("&lt;&#x2f;td&gt;&lt;script&gt;"),
         "the claim text is shown, escaped"
