@@ -276,7 +276,7 @@ fn list(store: &mut dyn AuditStore, f: &FilterArgs, json: bool) -> Result<ExitCo
             filter.outcome = Some(o.into());
             rows.extend(store.list(&filter)?);
         }
-        rows.sort_by(|a, b| b.id.cmp(&a.id));
+        rows.sort_by_key(|r| std::cmp::Reverse(r.id));
         if let Some(n) = f.limit {
             rows.truncate(usize::try_from(n).unwrap_or(usize::MAX));
         }
