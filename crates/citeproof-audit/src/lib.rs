@@ -1,89 +1,43 @@
-//! The audit store: every verification a verifier ran, with its level, incidents and the
-//! manifests it saw, kept so that auditors can list and count them and so that a manifest
-//! reused across responses can be seen (a single response cannot show it).
+//! The audit store: the auditor's system of record. Every verification of every spec, recorded
+//! from the common report (`citeproof_model::Report`, serialized), kept so that it can be listed,
+//! counted, shown claim by claim and re-checked later without the network, and so that a
+//! manifest reused across responses can be seen (ACA-L2-022; a single response cannot show it).
 //!
-//! [`AuditStore`] is the interface; [`SqliteStore`] is the default, an embedded SQLite database
-//! in WAL mode (`citeproof aca verify --record audit.db`, `citeproof audit`). A server database
-//! can implement the same trait.
-//!
-//! The store is spec-neutral: a [`VerificationRecord`] names its spec and subject, and the
-//! documents it saw ([`DocumentUse`]: a digest, a URL and the run it claimed). What "reuse"
-//! means is the spec's decision (profile ACA-L2-022); the store only answers which earlier
-//! verifications saw a digest.
+//! - [`Record`] is the one record type: subject and digest, times, spec, level, outcome, trust
+//!   used, every incident, the report's items (sources, hashes, judged excerpts) and the report
+//!   JSON itself, built by [`Record::from_report`].
+//! - Rows are append-only and **hash-chained** ([`chain`]): each row commits to the previous
+//!   row's hash over the RFC 8785 (JCS) form of its record, so editing, deleting or reordering
+//!   rows is found by [`AuditStore::verify_chain`]; ids are never reused.
+//! - [`AuditStore`] is the interface; [`SqliteStore`] (embedded default, WAL, FULL sync) and
+//!   [`PostgresStore`] (`postgres://` targets, for teams) implement it; [`open`] picks one.
+//! - [`AuditStore::append`] runs a history check and the write in one transaction under the
+//!   store's write lock, so that two verifications submitted at the same instant cannot both miss
+//!   each other (the ACA reuse race).
+//! - [`render`] turns a recorded report into HTML, Markdown, CSV or JSON for a person.
 
+pub mod chain;
+mod error;
+mod filter;
+mod pg_store;
+mod record;
+pub mod render;
+mod sql;
 mod sqlite;
 
+pub use error::AuditError;
+pub use filter::{Filter, parse_since};
+pub use pg_store::PostgresStore;
+pub use record::{DocumentUse, Record, RecordedIncident, input_key};
 pub use sqlite::SqliteStore;
 
-use citeproof_model::{Incident, Severity};
 use serde::Serialize;
 
-/// Why the store failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum AuditError {
-    /// The database could not be opened, read or written.
-    #[error("audit database: {0}")]
-    Database(#[from] rusqlite::Error),
-    /// The database was written by an incompatible version of citeproof.
-    #[error("audit database schema version {found}, this citeproof reads version {expected}")]
-    SchemaVersion { found: i64, expected: i64 },
-    /// A stored report could not be (de)serialized.
-    #[error("audit record: {0}")]
-    Record(String),
-}
-
-impl AuditError {
-    /// Stable code for messages and `--json` output.
-    pub fn code(&self) -> &'static str {
-        match self {
-            AuditError::Database(_) => "audit-database",
-            AuditError::SchemaVersion { .. } => "audit-schema-version",
-            AuditError::Record(_) => "audit-record",
-        }
-    }
-}
-
-/// A document a verification fetched and identified by digest (an ACA manifest).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DocumentUse {
-    pub url: String,
-    /// `sha256:<hex>` of the document's bytes as served.
-    pub digest: String,
-    /// The run the document says it belongs to, when it says one.
-    pub run_id: Option<String>,
-}
-
-/// One incident of a verification, with the level it counts toward.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RecordedIncident {
-    pub level: u8,
-    #[serde(flatten)]
-    pub incident: Incident,
-}
-
-/// One verification, as it is recorded.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct VerificationRecord {
-    /// `aca`, `aef`, `chain`, ...
-    pub spec: String,
-    /// What was verified: the response URL, the evidence file, ...
-    pub subject: String,
-    /// The verification time (Unix seconds), as given to the verifier.
-    pub verified_at: i64,
-    pub level: u8,
-    pub required_level: u8,
-    pub verified: bool,
-    pub documents: Vec<DocumentUse>,
-    pub incidents: Vec<RecordedIncident>,
-    /// The full report as the verifier printed it with `--json`.
-    pub report: serde_json::Value,
-}
-
-/// An earlier verification that saw a document.
+/// An earlier verification that saw a document (an ACA manifest) with a digest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PriorUse {
     pub verification_id: i64,
+    pub digest: String,
     pub subject: String,
     pub verified_at: i64,
     pub url: String,
@@ -91,8 +45,8 @@ pub struct PriorUse {
 }
 
 /// A stored verification, as listed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StoredVerification {
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Listed {
     pub id: i64,
     pub spec: String,
     pub subject: String,
@@ -100,56 +54,158 @@ pub struct StoredVerification {
     pub level: u8,
     pub required_level: u8,
     pub verified: bool,
+    /// `verified`, `not-verified` or `could-not-check`.
+    pub outcome: String,
     /// Error-severity incident codes, in order.
     pub errors: Vec<String>,
-    /// Warning-severity incident codes, in order.
-    pub warnings: Vec<String>,
 }
 
-/// Which verifications to list.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Filter {
-    pub spec: Option<String>,
-    pub subject: Option<String>,
-    /// Only verifications with an incident of this code.
-    pub code: Option<String>,
-    /// Only verifications that did (`Some(true)`) or did not reach their required level.
-    pub verified: Option<bool>,
-    /// At most this many, newest first (`None`: all).
-    pub limit: Option<u32>,
-}
-
-/// Counts over the whole store.
+/// Counts over the verifications a [`Filter`] selects.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
     pub verifications: u64,
+    /// Verifications whose outcome is `verified`.
     pub verified: u64,
-    pub not_verified: u64,
-    /// `(spec, level achieved, count)`, ordered.
-    pub by_level: Vec<(String, u8, u64)>,
+    /// `(outcome, count)`, ordered by outcome.
+    pub by_outcome: Vec<(String, u64)>,
+    /// `(spec, count)`.
+    pub by_spec: Vec<(String, u64)>,
     /// `(code, severity, verifications raising it)`, most frequent first.
     pub by_code: Vec<(String, String, u64)>,
+    /// `(UTC day YYYY-MM-DD, verifications, verified)`, oldest first.
+    pub by_day: Vec<(String, u64, u64)>,
     /// Documents seen by more than one verification under different runs or subjects:
     /// `(digest, distinct runs, distinct subjects)`.
     pub reused_documents: Vec<(String, u64, u64)>,
 }
 
-/// Where verifications are kept.
-pub trait AuditStore {
-    /// Stores one verification; returns its id.
-    fn record(&mut self, record: &VerificationRecord) -> Result<i64, AuditError>;
-    /// Earlier verifications that saw a document with this digest, oldest first.
-    fn prior_uses(&self, digest: &str) -> Result<Vec<PriorUse>, AuditError>;
-    /// Stored verifications matching `filter`, newest first.
-    fn list(&self, filter: &Filter) -> Result<Vec<StoredVerification>, AuditError>;
-    /// The full JSON report of one verification.
-    fn report(&self, id: i64) -> Result<Option<serde_json::Value>, AuditError>;
-    fn summary(&self) -> Result<Summary, AuditError>;
+/// The newest row of the chain: what an auditor writes down or publishes
+/// (`citeproof audit head`), and later checks the store still extends (`audit verify --head`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Head {
+    pub id: i64,
+    /// `sha256:<hex>` of the row.
+    pub hash: String,
+    /// Rows in the chain.
+    pub rows: u64,
 }
 
-fn severity_name(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
+impl Head {
+    /// `ID:sha256:HEX`, the form `--head` takes.
+    pub fn token(&self) -> String {
+        format!("{}:{}", self.id, self.hash)
     }
+}
+
+/// One stored verification with its chain fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stored {
+    pub id: i64,
+    pub record: Record,
+    pub prev_hash: String,
+    pub row_hash: String,
+}
+
+/// Where verifications are kept. Every method that reads may be used on a store opened
+/// read-only; only [`AuditStore::append`] writes.
+pub trait AuditStore {
+    /// Appends one verification in one transaction under the store's write lock: reads the
+    /// earlier uses of `digests` (oldest first), hands them to `make`, and stores the record
+    /// it returns, chained to the head. Nothing is stored when `make` fails. Returns the new
+    /// row's id and hash.
+    fn append(
+        &mut self,
+        digests: &[String],
+        make: &mut dyn FnMut(&[PriorUse]) -> Result<Record, AuditError>,
+    ) -> Result<Head, AuditError>;
+
+    /// Appends a record that needs no history.
+    fn record(&mut self, record: &Record) -> Result<Head, AuditError> {
+        self.append(&[], &mut |_| Ok(record.clone()))
+    }
+
+    /// Earlier verifications that saw a document with this digest, oldest first.
+    fn prior_uses(&mut self, digest: &str) -> Result<Vec<PriorUse>, AuditError>;
+
+    /// Verifications matching `filter`, newest first.
+    fn list(&mut self, filter: &Filter) -> Result<Vec<Listed>, AuditError>;
+
+    /// Counts over the verifications matching `filter`.
+    fn summary(&mut self, filter: &Filter) -> Result<Summary, AuditError>;
+
+    /// One verification.
+    fn get(&mut self, id: i64) -> Result<Option<Stored>, AuditError>;
+
+    /// The id of a verification of the same input under the same configuration
+    /// ([`Record::input_key`]), if one is stored (a resumed batch skips it).
+    fn find_input(&mut self, input_key: &str) -> Result<Option<i64>, AuditError>;
+
+    /// The newest row, or `None` for an empty store.
+    fn head(&mut self) -> Result<Option<Head>, AuditError>;
+
+    /// Recomputes the whole chain (and checks every projected column against the record it
+    /// was projected from); `expected` is a head written down earlier that the chain must
+    /// still contain.
+    fn verify_chain(&mut self, expected: Option<&Head>) -> Result<chain::ChainCheck, AuditError>;
+}
+
+/// What kind of access a command needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Reading commands: never create, never write, work on read-only files and mounts.
+    Read,
+    /// Recording: create the store if needed.
+    Write,
+}
+
+/// Opens the store named by `target`: a `postgres://` or `postgresql://` URL, else a SQLite
+/// file path.
+pub fn open(target: &str, access: Access) -> Result<Box<dyn AuditStore>, AuditError> {
+    if is_postgres_url(target) {
+        Ok(Box::new(PostgresStore::connect(target, access)?))
+    } else {
+        Ok(Box::new(SqliteStore::open(
+            std::path::Path::new(target),
+            access,
+        )?))
+    }
+}
+
+/// Whether a `--record`/`--db` target names a PostgreSQL server.
+pub fn is_postgres_url(target: &str) -> bool {
+    let lower = target.get(..13).unwrap_or(target).to_ascii_lowercase();
+    lower.starts_with("postgres://") || lower.starts_with("postgresql://")
+}
+
+/// Runs `op`, retrying with exponential backoff (and jitter from the clock) while the store
+/// answers "busy"; gives up after `budget`.
+pub(crate) fn with_retry<T>(
+    budget: std::time::Duration,
+    mut op: impl FnMut() -> Result<T, AuditError>,
+) -> Result<T, AuditError> {
+    let start = std::time::Instant::now();
+    let mut wait = std::time::Duration::from_millis(5);
+    loop {
+        match op() {
+            Err(e) if e.is_busy() && start.elapsed() < budget => {
+                let jitter = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| u64::from(d.subsec_nanos() % 1000))
+                    .unwrap_or(0);
+                std::thread::sleep(wait + std::time::Duration::from_micros(jitter * 10));
+                wait = (wait * 2).min(std::time::Duration::from_millis(500));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// How long a writer waits for the write lock, in all, before giving up (`audit-busy`).
+/// `CITEPROOF_AUDIT_BUSY_SECONDS` overrides it (tests of the give-up path).
+pub(crate) fn busy_budget() -> std::time::Duration {
+    let secs = std::env::var("CITEPROOF_AUDIT_BUSY_SECONDS")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(600);
+    std::time::Duration::from_secs(secs)
 }

@@ -451,7 +451,8 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
             .arg("summary")
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(2));
+        // A store that cannot be used: exit 3, `audit-not-found`, nothing created.
+        assert_eq!(out.status.code(), Some(3));
 
         // A WARC snapshot (ISO 28500) replays like the JSON one.
         let warc = dir.path().join("complete.warc");

@@ -22,7 +22,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::cmd::Failure;
-use crate::cmd::common::{VerifyCommon, file_subject, finish_report, verdict_line};
+use crate::cmd::common::{VerifyCommon, file_subject, verdict_line};
 use crate::input::{display, read_document, read_limited};
 
 /// `source.type` values of the published schema (a test checks each against the model).
@@ -276,7 +276,7 @@ fn verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
     };
     let mut report = aef::verify(&bytes, &fetcher(a.allow_private), &options);
     report.subject = file_subject(&a.file, &bytes);
-    finish_report("aef verify", &report, a.common.json, || {
+    crate::cmd::record::finish("aef verify", &report, &a.common, || {
         readable(display(&a.file), &report)
     })
 }

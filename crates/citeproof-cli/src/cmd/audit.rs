@@ -1,24 +1,38 @@
-//! `citeproof audit list|summary|show`: the verifications recorded with `--record DB`, and the
-//! glue between the ACA verifier and the audit store (history for ACA-L2-022, records).
+//! `citeproof audit list|summary|show|verify|head|report`: the verifications recorded with
+//! `--record`, and the glue between the ACA verifier and the store (the reuse check of
+//! ACA-L2-022 and the record in one transaction).
+//!
+//! Reading commands open the store read-only and never write. A store that cannot be used
+//! (missing, not a citeproof store, newer schema, corrupt, unreachable) exits 3 with its code.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
 
-use citeproof_aca::{AcaReport, ManifestHistory, Sighting};
+use citeproof_aca::{AcaReport, Sighting, apply_history};
+use citeproof_audit::render::{Format, Provenance};
 use citeproof_audit::{
-    AuditStore, DocumentUse, Filter, RecordedIncident, SqliteStore, VerificationRecord,
+    Access, AuditError, AuditStore, DocumentUse, Filter, Head, Record, chain::parse_head,
+    parse_since,
 };
+use citeproof_model::{LeveledIncident, Outcome, Verdict};
+use serde_json::Value;
 
 use crate::cmd::Failure;
+use crate::cmd::record::{redact, store_failure};
 use crate::out;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The audit database (`--record` of `citeproof aca verify` writes it).
-    #[arg(long, default_value = "audit.db", global = true)]
-    db: PathBuf,
-    /// Print JSON (`command`, `ok`, `incidents`, then the listing or summary).
+    /// The audit store: a SQLite file or a `postgres://` URL (`--record` of every verify
+    /// writes it).
+    #[arg(
+        long,
+        default_value = "audit.db",
+        global = true,
+        value_name = "DB|postgres://..."
+    )]
+    db: String,
+    /// Print JSON (`command`, `ok`, `incidents`, then the answer).
     #[arg(long, global = true)]
     json: bool,
     #[command(subcommand)]
@@ -28,85 +42,378 @@ pub struct Args {
 #[derive(Debug, clap::Subcommand)]
 enum Verb {
     /// List recorded verifications, newest first.
-    List(ListArgs),
-    /// Counts: verified or not, levels, incident codes, manifests seen more than once.
-    Summary,
-    /// The full report of one recorded verification.
+    List(FilterArgs),
+    /// Counts per outcome, spec, incident code and day, over the same filters as `list`.
+    Summary(FilterArgs),
+    /// One recorded verification in the common JSON envelope (`--claim ID`: one item with its
+    /// sources, hashes and judged excerpts).
     Show {
         /// The verification id (first column of `list`).
         id: i64,
+        /// Only this claim (or envelope, evidence, manifest) of the report.
+        #[arg(long, value_name = "ID")]
+        claim: Option<String>,
+    },
+    /// Recompute the hash chain; report the first broken row. Exit 0 intact, 1 broken.
+    Verify {
+        /// A head written down earlier (`ID:sha256:HEX`, from `audit head`) that the store
+        /// must still contain.
+        #[arg(long, value_name = "ID:sha256:HEX")]
+        head: Option<String>,
+    },
+    /// Print the head of the chain (`ID:sha256:HEX`): write it down or publish it, and check
+    /// later with `audit verify --head`.
+    Head,
+    /// Write a report a person reads of one recorded verification.
+    Report {
+        id: i64,
+        #[arg(long, default_value = "html", value_parser = ["html", "markdown", "csv", "json"])]
+        format: String,
+        /// Output file (default: standard output).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
 }
 
-#[derive(Debug, clap::Args)]
-struct ListArgs {
-    /// Only this spec (`aca`, ...).
+#[derive(Debug, Clone, clap::Args)]
+struct FilterArgs {
+    /// Only verifications at or after: RFC 3339, Unix seconds, or an age (`7d`, `24h`, `30m`).
+    #[arg(long, value_name = "TIME|AGE")]
+    since: Option<String>,
+    /// Only verifications before: RFC 3339, Unix seconds, or an age.
+    #[arg(long, value_name = "TIME|AGE")]
+    until: Option<String>,
+    /// Only this spec (`aca`, `aef`, `chain`, `ledger`, `archive`).
     #[arg(long)]
     spec: Option<String>,
-    /// Only this subject (response URL).
+    /// Only this subject (response URL, file as given).
     #[arg(long)]
     subject: Option<String>,
     /// Only verifications with an incident of this code.
     #[arg(long)]
     code: Option<String>,
-    /// Only verifications that did not reach their required level.
-    #[arg(long)]
+    /// Only this outcome.
+    #[arg(long, value_parser = ["verified", "not-verified", "could-not-check"])]
+    verdict: Option<String>,
+    /// Only verifications that were not verified (both other outcomes).
+    #[arg(long, conflicts_with = "verdict")]
     failed: bool,
-    /// At most N rows.
+    /// At most N rows (newest first).
     #[arg(long)]
     limit: Option<u32>,
 }
 
-/// Opens the store for reading or writing; a missing file is only created when writing.
-pub fn open(path: &Path, create: bool) -> Result<SqliteStore, Failure> {
-    if !create && !path.exists() {
-        return Err(Failure::Usage(format!(
-            "{} does not exist (record verifications with --record {})",
-            path.display(),
-            path.display()
-        )));
-    }
-    SqliteStore::open(path)
-        .map_err(|e| Failure::Usage(format!("{}: {e} [{}]", path.display(), e.code())))
-}
-
-/// The store as the ACA verifier's memory of manifests (ACA-L2-022).
-pub struct StoreHistory(pub Arc<Mutex<SqliteStore>>);
-
-impl ManifestHistory for StoreHistory {
-    fn sightings(&self, digest: &str) -> Vec<Sighting> {
-        // A store that cannot be read cannot show reuse; the failure is reported when the
-        // verification is recorded (the same database).
-        let Ok(store) = self.0.lock() else {
-            return Vec::new();
+impl FilterArgs {
+    fn filter(&self) -> Result<Filter, Failure> {
+        let now = crate::cmd::now();
+        let time = |t: &Option<String>| {
+            t.as_deref()
+                .map(|t| parse_since(t, now))
+                .transpose()
+                .map_err(Failure::Usage)
         };
-        store
-            .prior_uses(digest)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|u| Sighting {
-                response_url: u.subject,
-                run_id: u.run_id,
-            })
-            .collect()
+        Ok(Filter {
+            since: time(&self.since)?,
+            until: time(&self.until)?,
+            spec: self.spec.clone(),
+            subject: self.subject.clone(),
+            code: self.code.clone(),
+            outcome: self.verdict.clone(),
+            limit: self.limit,
+        })
     }
 }
 
-/// Records one ACA verification; `report` is the `--json` form of it.
-pub fn record_aca(
-    store: &Mutex<SqliteStore>,
-    r: &AcaReport,
-    now: i64,
-    report: serde_json::Value,
-) -> Result<i64, Failure> {
-    let record = VerificationRecord {
-        spec: "aca".into(),
-        subject: r.url.clone(),
-        verified_at: now,
+fn time_text(t: i64) -> String {
+    citeproof_model::Timestamp::from_unix(t)
+        .map(|x| x.as_str().to_owned())
+        .unwrap_or_else(|_| t.to_string())
+}
+
+fn word(outcome: &str) -> &'static str {
+    match outcome {
+        "verified" => "VERIFIED",
+        "could-not-check" => "COULD NOT CHECK",
+        _ => "NOT VERIFIED",
+    }
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    let mut store =
+        citeproof_audit::open(&args.db, Access::Read).map_err(|e| store_failure(&args.db, &e))?;
+    let fail = |e: AuditError| store_failure(&args.db, &e);
+    match args.verb {
+        Verb::List(f) => list(store.as_mut(), &f, args.json).map_err(fail),
+        Verb::Summary(f) => {
+            let s = store.summary(&f.filter()?).map_err(fail)?;
+            if args.json {
+                out::json_report("audit summary", true, &out::NO_INCIDENTS, &s)?;
+            } else {
+                out::print(&summary_text(&s))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Verb::Show { id, claim } => {
+            let stored = store.get(id).map_err(fail)?.ok_or_else(|| missing(id))?;
+            let from = provenance(&stored);
+            let text = match claim {
+                None => citeproof_audit::render::render(&stored.record, &from, Format::Json)
+                    .map_err(fail)?,
+                Some(c) => {
+                    let item = citeproof_audit::render::find_item(&stored.record.report, &c)
+                        .ok_or_else(|| {
+                            Failure::Invalid(format!("verification {id} has no item `{c}`"))
+                        })?;
+                    let v = serde_json::json!({
+                        "command": "audit show", "ok": stored.record.verified,
+                        "incidents": [], "id": id, "outcome": stored.record.outcome,
+                        "subject": stored.record.subject, "claim": item,
+                    });
+                    serde_json::to_string_pretty(&v).map_err(|e| Failure::Usage(e.to_string()))?
+                }
+            };
+            out::println(&text)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Verb::Verify { head } => {
+            let expected = head
+                .as_deref()
+                .map(parse_head)
+                .transpose()
+                .map_err(Failure::Usage)?;
+            let check = store.verify_chain(expected.as_ref()).map_err(fail)?;
+            let ok = check.broken.is_none();
+            if args.json {
+                out::json_report("audit verify", ok, &out::NO_INCIDENTS, &check)?;
+            } else if let Some(b) = &check.broken {
+                out::println(&format!(
+                    "chain BROKEN at row {}: {} ({} rows before it hold)",
+                    b.id, b.reason, check.rows
+                ))?;
+            } else {
+                out::println(&format!(
+                    "chain intact: {} rows{}{}",
+                    check.rows,
+                    check
+                        .head
+                        .as_ref()
+                        .map(|h| format!(", head {}", h.token()))
+                        .unwrap_or_default(),
+                    expected
+                        .map(|h| format!(", extends the head {} written down", h.token()))
+                        .unwrap_or_default()
+                ))?;
+            }
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Verb::Head => {
+            let head = store.head().map_err(fail)?;
+            if args.json {
+                out::json_report(
+                    "audit head",
+                    true,
+                    &out::NO_INCIDENTS,
+                    &serde_json::json!({"head": head}),
+                )?;
+            } else {
+                match head {
+                    Some(h) => out::println(&h.token())?,
+                    None => out::println("the store is empty: no head")?,
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Verb::Report {
+            id,
+            format,
+            out: file,
+        } => {
+            let stored = store.get(id).map_err(fail)?.ok_or_else(|| missing(id))?;
+            let from = provenance(&stored);
+            match file {
+                Some(path) => {
+                    crate::cmd::record::write_report(&stored.record, &from, &format, &path)
+                        .map_err(Failure::Unreadable)?
+                }
+                None => {
+                    let format = Format::parse(&format)
+                        .ok_or_else(|| Failure::Usage(format!("unknown format {format}")))?;
+                    out::print(
+                        &citeproof_audit::render::render(&stored.record, &from, format)
+                            .map_err(fail)?,
+                    )?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn missing(id: i64) -> Failure {
+    Failure::Invalid(format!("no verification {id}"))
+}
+
+fn provenance(s: &citeproof_audit::Stored) -> Provenance {
+    Provenance {
+        id: Some(s.id),
+        row_hash: Some(s.row_hash.clone()),
+        prev_hash: Some(s.prev_hash.clone()),
+    }
+}
+
+fn list(store: &mut dyn AuditStore, f: &FilterArgs, json: bool) -> Result<ExitCode, AuditError> {
+    let mut filter = f
+        .filter()
+        .map_err(|e| AuditError::Record(e.message().to_owned()))?;
+    let rows = if f.failed {
+        // Not verified: both other outcomes, merged newest first.
+        let mut rows = Vec::new();
+        for o in ["not-verified", "could-not-check"] {
+            filter.outcome = Some(o.into());
+            rows.extend(store.list(&filter)?);
+        }
+        rows.sort_by_key(|r| std::cmp::Reverse(r.id));
+        if let Some(n) = f.limit {
+            rows.truncate(usize::try_from(n).unwrap_or(usize::MAX));
+        }
+        rows
+    } else {
+        store.list(&filter)?
+    };
+    let io = |e: Failure| AuditError::Record(e.message().to_owned());
+    if json {
+        out::json_report(
+            "audit list",
+            true,
+            &out::NO_INCIDENTS,
+            &serde_json::json!({ "verifications": rows }),
+        )
+        .map_err(io)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut text = String::new();
+    for v in rows {
+        text.push_str(&format!(
+            "{:>5}  {}  {}  level {} of {}  {}  {}{}\n",
+            v.id,
+            time_text(v.verified_at),
+            v.spec,
+            v.level,
+            v.required_level,
+            word(&v.outcome),
+            crate::out::one_line(&v.subject),
+            if v.errors.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", v.errors.join(", "))
+            }
+        ));
+    }
+    out::print(&text).map_err(io)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn summary_text(s: &citeproof_audit::Summary) -> String {
+    let mut text = format!(
+        "{} verifications: {} verified, {} not verified\n",
+        s.verifications,
+        s.verified,
+        s.verifications.saturating_sub(s.verified)
+    );
+    text.push_str("by outcome:\n");
+    for (o, n) in &s.by_outcome {
+        text.push_str(&format!("  {n:>7}  {}\n", word(o)));
+    }
+    text.push_str("by spec:\n");
+    for (spec, n) in &s.by_spec {
+        text.push_str(&format!("  {n:>7}  {spec}\n"));
+    }
+    text.push_str("incident codes (verifications raising each):\n");
+    for (code, severity, n) in &s.by_code {
+        text.push_str(&format!("  {n:>7}  {code} ({severity})\n"));
+    }
+    text.push_str("by day (UTC; verifications, verified):\n");
+    for (day, n, ok) in &s.by_day {
+        text.push_str(&format!("  {day}  {n:>7}  {ok:>7}\n"));
+    }
+    if s.reused_documents.is_empty() {
+        text.push_str("no manifest was seen under more than one run or response\n");
+    } else {
+        text.push_str("manifests seen under several runs or responses:\n");
+        for (digest, runs, subjects) in &s.reused_documents {
+            text.push_str(&format!(
+                "  {digest}: {runs} run(s), {subjects} response(s)\n"
+            ));
+        }
+    }
+    text
+}
+
+/// The common-report form of an ACA report (until ACA reports in the common shape itself):
+/// spec, subject, the verdict fields, the outcome, and every ACA field beside them.
+pub fn aca_report_value(r: &AcaReport) -> Result<Value, AuditError> {
+    let verdict = Verdict {
         level: r.level,
         required_level: r.required_level,
         verified: r.verified,
-        documents: r
+        incidents: r
+            .incidents
+            .iter()
+            .map(|i| LeveledIncident {
+                level: i.level,
+                incident: i.incident.clone(),
+            })
+            .collect(),
+    };
+    let mut v = serde_json::to_value(r).map_err(|e| AuditError::Record(e.to_string()))?;
+    if let Value::Object(obj) = &mut v {
+        obj.insert("spec".into(), "aca".into());
+        obj.insert(
+            "subject".into(),
+            serde_json::json!({"kind": "url", "name": r.url}),
+        );
+        obj.insert("outcome".into(), Outcome::of(&verdict).as_str().into());
+    }
+    Ok(v)
+}
+
+/// ACA-L2-022 and the record as one step: under the store's write lock, reads the earlier
+/// sightings of the report's manifests, applies the reuse check to `report` and records the
+/// result. Two verifications of the same manifest submitted at the same instant are
+/// serialized, so the second always sees the first.
+pub fn check_and_record_aca(
+    store: &mut dyn AuditStore,
+    report: &mut AcaReport,
+    verified_at: i64,
+    input_key: Option<String>,
+) -> Result<Head, AuditError> {
+    let unchecked = report.clone();
+    let digests: Vec<String> = unchecked
+        .manifests
+        .iter()
+        .filter_map(|m| m.digest.clone())
+        .collect();
+    let mut checked = None;
+    let head = store.append(&digests, &mut |uses| {
+        let history: Vec<(String, Sighting)> = uses
+            .iter()
+            .map(|u| {
+                (
+                    u.digest.clone(),
+                    Sighting {
+                        response_url: u.subject.clone(),
+                        run_id: u.run_id.clone(),
+                    },
+                )
+            })
+            .collect();
+        let mut r = unchecked.clone();
+        apply_history(&mut r, &history);
+        let documents = r
             .manifests
             .iter()
             .filter_map(|m| {
@@ -116,114 +423,32 @@ pub fn record_aca(
                     run_id: m.run_id.clone(),
                 })
             })
-            .collect(),
-        incidents: r
-            .incidents
-            .iter()
-            .map(|i| RecordedIncident {
-                level: i.level,
-                incident: i.incident.clone(),
-            })
-            .collect(),
-        report,
-    };
-    let mut store = store
-        .lock()
-        .map_err(|_| Failure::Usage("the audit store lock is poisoned".into()))?;
-    store.record(&record).map_err(|e| {
-        Failure::Usage(format!(
-            "cannot record the verification: {e} [{}]",
-            e.code()
-        ))
-    })
+            .collect();
+        let mut record =
+            Record::from_report(aca_report_value(&r)?, crate::cmd::now(), verified_at)?
+                .with_documents(documents);
+        if let Some(k) = &input_key {
+            record = record.with_input_key(k.clone());
+        }
+        checked = Some(r);
+        Ok(record)
+    })?;
+    if let Some(r) = checked {
+        *report = r;
+    }
+    Ok(head)
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    let store = open(&args.db, false)?;
-    let fail = |e: citeproof_audit::AuditError| Failure::Usage(format!("{e} [{}]", e.code()));
-    match args.verb {
-        Verb::List(l) => {
-            let rows = store
-                .list(&Filter {
-                    spec: l.spec,
-                    subject: l.subject,
-                    code: l.code,
-                    verified: l.failed.then_some(false),
-                    limit: l.limit,
-                })
-                .map_err(fail)?;
-            if args.json {
-                out::json_report(
-                    "audit list",
-                    true,
-                    &out::NO_INCIDENTS,
-                    &serde_json::json!({ "verifications": rows }),
-                )?;
-            } else {
-                for v in rows {
-                    let mark = if v.verified {
-                        "VERIFIED"
-                    } else {
-                        "NOT VERIFIED"
-                    };
-                    out::println(&format!(
-                        "{:>5}  {}  {}  level {} of {}  {mark}  {}{}",
-                        v.id,
-                        // The store keeps Unix seconds; people read RFC 3339 (UTC).
-                        citeproof_model::Timestamp::from_unix(v.verified_at)
-                            .map(|t| t.as_str().to_owned())
-                            .unwrap_or_else(|_| v.verified_at.to_string()),
-                        v.spec,
-                        v.level,
-                        v.required_level,
-                        v.subject,
-                        if v.errors.is_empty() {
-                            String::new()
-                        } else {
-                            format!("  [{}]", v.errors.join(", "))
-                        }
-                    ))?;
-                }
-            }
-        }
-        Verb::Summary => {
-            let s = store.summary().map_err(fail)?;
-            if args.json {
-                out::json_report("audit summary", true, &out::NO_INCIDENTS, &s)?;
-            } else {
-                let mut text = format!(
-                    "{} verifications: {} verified, {} not verified\n",
-                    s.verifications, s.verified, s.not_verified
-                );
-                text.push_str("levels achieved:\n");
-                for (spec, level, n) in &s.by_level {
-                    text.push_str(&format!("  {spec} level {level}: {n}\n"));
-                }
-                text.push_str("incident codes (verifications raising each):\n");
-                for (code, severity, n) in &s.by_code {
-                    text.push_str(&format!("  {n:>5}  {code} ({severity})\n"));
-                }
-                if s.reused_documents.is_empty() {
-                    text.push_str("no manifest was seen under more than one run or response\n");
-                } else {
-                    text.push_str("manifests seen under several runs or responses:\n");
-                    for (digest, runs, subjects) in &s.reused_documents {
-                        text.push_str(&format!(
-                            "  {digest}: {runs} run(s), {subjects} response(s)\n"
-                        ));
-                    }
-                }
-                out::print(&text)?;
-            }
-        }
-        Verb::Show { id } => match store.report(id).map_err(fail)? {
-            Some(report) => {
-                let text = serde_json::to_string_pretty(&report)
-                    .map_err(|e| Failure::Usage(e.to_string()))?;
-                out::println(&text)?;
-            }
-            None => return Err(Failure::Invalid(format!("no verification {id}"))),
-        },
-    }
-    Ok(ExitCode::SUCCESS)
+/// Opens a store for recording, as `--record` names it.
+pub fn open_for_record(target: &str) -> Result<Box<dyn AuditStore>, AuditError> {
+    citeproof_audit::open(target, Access::Write)
+}
+
+/// `citeproof: error: ...` for a record that failed, with the target redacted.
+pub fn record_failed(target: &str, e: &AuditError) -> String {
+    format!(
+        "the verification was NOT recorded in {}: {e} [{}]",
+        redact(target),
+        e.code()
+    )
 }

@@ -32,6 +32,9 @@ pub struct VerifyCommon {
     /// Print one JSON object (the report, or the error) instead of text.
     #[arg(long)]
     pub json: bool,
+    /// `--record DB|postgres://...`, `--report FORMAT --out FILE` (cmd/record.rs).
+    #[command(flatten)]
+    pub record: crate::cmd::record::RecordArgs,
 }
 
 impl VerifyCommon {

@@ -12,6 +12,7 @@ pub mod hash;
 pub mod httpsig;
 pub mod keygen;
 pub mod ledger;
+pub mod record;
 pub mod validate;
 
 /// Why a command did not succeed; decides the exit code.

@@ -6,15 +6,13 @@
 //! the audit store and the earlier lines (so it does not depend on timing), recorded with
 //! `--record`, and printed as one JSON line each: the `--json` report plus `subject` and `line`.
 
-use std::io::BufRead;
-use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
-
-use citeproof_aca::{AcaReport, VerifyOptions, apply_history, verify_url};
-use citeproof_audit::SqliteStore;
+use citeproof_aca::{AcaReport, VerifyOptions, verify_url};
+use citeproof_audit::AuditStore;
 use citeproof_fetch::{FetchPolicy, HttpFetcher};
 use rayon::prelude::*;
 use serde_json::{Value, json};
+use std::io::BufRead;
+use std::process::ExitCode;
 
 use crate::cmd::Failure;
 use crate::out;
@@ -103,64 +101,190 @@ fn progress(total: usize) -> indicatif::ProgressBar {
     bar
 }
 
-/// Runs the batch. `opts.history` must be `None`: reuse is judged afterwards, in input order.
+/// What a finished verification line becomes.
+type Finished = (usize, Result<AcaReport, String>);
+
+/// Runs the batch. Verifications run in parallel; each is recorded as it finishes (the reuse
+/// check of ACA-L2-022 and the record in one transaction), and lines are printed in input
+/// order. With a store, a line whose input and configuration the store already holds is
+/// skipped (a batch killed mid-way is resumed by running it again).
 pub fn run(
     path: &str,
     opts: &VerifyOptions,
-    store: Option<&Arc<Mutex<SqliteStore>>>,
+    mut store: Option<(&str, &mut Box<dyn AuditStore>)>,
+    configuration: &Value,
     now: i64,
 ) -> Result<ExitCode, Failure> {
     let items = read_items(path)?;
-    let bar = progress(items.len());
-    let results: Vec<Result<AcaReport, String>> = items
-        .par_iter()
-        .map(|item| {
-            let r = verify_one(item, opts);
-            bar.inc(1);
-            r
-        })
-        .collect();
-    bar.finish_and_clear();
-    let history = store.map(|s| super::super::audit::StoreHistory(Arc::clone(s)));
-    let (mut verified, mut failed) = (0usize, 0usize);
-    for (item, result) in items.iter().zip(results) {
-        let mut line = match result {
-            Ok(mut report) => {
-                if let Some(h) = &history {
-                    apply_history(&mut report, h);
-                }
-                if let Some(s) = store {
-                    let value =
-                        serde_json::to_value(&report).map_err(|e| Failure::Usage(e.to_string()))?;
-                    super::super::audit::record_aca(s, &report, now, value)?;
-                }
-                if report.verified {
-                    verified += 1;
-                } else {
-                    failed += 1;
-                }
-                report_line(&report)?
-            }
-            Err(message) => {
-                failed += 1;
-                json!({"command": "aca verify", "ok": false, "incidents": [], "error": message})
-            }
-        };
-        if let Value::Object(obj) = &mut line {
-            obj.insert("subject".into(), Value::String(item.subject.clone()));
-            obj.insert("line".into(), json!(item.line));
+    let mut keys: Vec<Option<String>> = Vec::with_capacity(items.len());
+    let mut skipped: Vec<Option<i64>> = vec![None; items.len()];
+    for (n, item) in items.iter().enumerate() {
+        let key = store
+            .as_ref()
+            .and_then(|_| input_identity(&item.subject))
+            .and_then(|input| citeproof_audit::input_key("aca", &input, configuration).ok());
+        if let (Some(k), Some((target, s))) = (&key, store.as_mut()) {
+            skipped[n] = s
+                .find_input(k)
+                .map_err(|e| crate::cmd::record::store_failure(target, &e))?;
         }
-        out::println(&line.to_string())?;
+        keys.push(key);
     }
+    let bar = progress(items.len());
+    let (verified, failed, record_errors) = std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel::<Finished>();
+        let work: Vec<usize> = (0..items.len()).filter(|n| skipped[*n].is_none()).collect();
+        let items_ref = &items;
+        let bar_ref = &bar;
+        scope.spawn(move || {
+            work.par_iter().for_each_with(tx, |tx, &n| {
+                let r = verify_one(&items_ref[n], opts);
+                bar_ref.inc(1);
+                let _ = tx.send((n, r));
+            });
+        });
+        let mut printer = Printer::new(&items, &skipped);
+        printer.flush()?;
+        for (n, result) in rx {
+            let line = match result {
+                Ok(mut report) => {
+                    let mut recorded = None;
+                    if let Some((target, s)) = store.as_mut() {
+                        recorded = Some(
+                            crate::cmd::audit::check_and_record_aca(
+                                s.as_mut(),
+                                &mut report,
+                                now,
+                                keys[n].clone(),
+                            )
+                            .map_err(|e| crate::cmd::audit::record_failed(target, &e)),
+                        );
+                    }
+                    Line::Report(Box::new(report), recorded)
+                }
+                Err(message) => Line::Error(message),
+            };
+            printer.done(n, line)?;
+        }
+        Ok::<_, Failure>((printer.verified, printer.failed, printer.record_errors))
+    })?;
+    bar.finish_and_clear();
     eprintln!(
-        "{} responses: {verified} verified, {failed} not verified",
-        items.len()
+        "{} responses: {verified} verified, {failed} not verified{}",
+        items.len(),
+        if record_errors > 0 {
+            format!(", {record_errors} NOT recorded")
+        } else {
+            String::new()
+        }
     );
-    Ok(if failed == 0 {
+    Ok(if record_errors > 0 {
+        ExitCode::from(3)
+    } else if failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// What a resumed batch compares: the URL, or the SHA-256 of the snapshot file's bytes.
+fn input_identity(subject: &str) -> Option<String> {
+    if is_url(subject) {
+        return Some(subject.to_owned());
+    }
+    std::fs::read(subject)
+        .ok()
+        .map(|b| citeproof_model::sha256_bytes(&b).to_string())
+}
+
+enum Line {
+    Report(
+        Box<AcaReport>,
+        Option<Result<citeproof_audit::Head, String>>,
+    ),
+    Error(String),
+}
+
+/// Prints lines in input order as they become available.
+struct Printer<'a> {
+    items: &'a [Item],
+    skipped: &'a [Option<i64>],
+    pending: std::collections::BTreeMap<usize, Line>,
+    next: usize,
+    verified: usize,
+    failed: usize,
+    record_errors: usize,
+}
+
+impl<'a> Printer<'a> {
+    fn new(items: &'a [Item], skipped: &'a [Option<i64>]) -> Printer<'a> {
+        Printer {
+            items,
+            skipped,
+            pending: std::collections::BTreeMap::new(),
+            next: 0,
+            verified: 0,
+            failed: 0,
+            record_errors: 0,
+        }
+    }
+
+    fn done(&mut self, n: usize, line: Line) -> Result<(), Failure> {
+        self.pending.insert(n, line);
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<(), Failure> {
+        while self.next < self.items.len() {
+            let n = self.next;
+            let mut line = if let Some(id) = self.skipped[n] {
+                json!({"command": "aca verify", "ok": Value::Null, "incidents": [],
+                       "skipped": true, "recorded_as": id})
+            } else {
+                match self.pending.remove(&n) {
+                    None => return Ok(()),
+                    Some(Line::Error(message)) => {
+                        self.failed += 1;
+                        json!({"command": "aca verify", "ok": false, "incidents": [], "error": message})
+                    }
+                    Some(Line::Report(report, recorded)) => {
+                        if report.verified {
+                            self.verified += 1;
+                        } else {
+                            self.failed += 1;
+                        }
+                        let mut line = report_line(&report)?;
+                        if let (Value::Object(obj), Some(r)) = (&mut line, recorded) {
+                            match r {
+                                Ok(head) => {
+                                    obj.insert("recorded_as".into(), json!(head.id));
+                                }
+                                Err(message) => {
+                                    self.record_errors += 1;
+                                    eprintln!(
+                                        "citeproof: error: line {}: {message}",
+                                        self.items[n].line
+                                    );
+                                    obj.insert("record_error".into(), json!(message));
+                                }
+                            }
+                        }
+                        line
+                    }
+                }
+            };
+            if let Value::Object(obj) = &mut line {
+                obj.insert(
+                    "subject".into(),
+                    Value::String(self.items[n].subject.clone()),
+                );
+                obj.insert("line".into(), json!(self.items[n].line));
+            }
+            out::println(&line.to_string())?;
+            self.next += 1;
+        }
+        Ok(())
+    }
 }
 
 /// The `--json` report of one verification, as one value.

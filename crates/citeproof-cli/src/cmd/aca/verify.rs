@@ -62,8 +62,10 @@ pub struct Args {
     /// another run or for another response (`aca-manifest-reused`, ACA-L2-022); a manifest that
     /// names its response is judged by that name alone. List records with `citeproof audit
     /// --db DB list`.
-    #[arg(long, value_name = "DB")]
-    record: Option<std::path::PathBuf>,
+    /// A SQLite file or a `postgres://` URL. The reuse check and the record are one
+    /// transaction under the store's write lock.
+    #[arg(long, value_name = "DB|postgres://...")]
+    record: Option<String>,
 }
 
 /// `--max-age`: seconds, or `none`.
@@ -87,15 +89,13 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     if let Some(max_age) = args.max_age {
         opts.max_signature_age = max_age.0;
     }
-    let store = match &args.record {
-        Some(path) => {
-            let store =
-                std::sync::Arc::new(std::sync::Mutex::new(crate::cmd::audit::open(path, true)?));
-            opts.history = Some(std::sync::Arc::new(crate::cmd::audit::StoreHistory(
-                store.clone(),
-            )));
-            Some(store)
-        }
+    // The reuse check (ACA-L2-022) runs when the verification is recorded, in the same
+    // transaction (cmd/audit.rs check_and_record_aca), not against a history read earlier.
+    let mut store = match &args.record {
+        Some(target) => Some(
+            crate::cmd::audit::open_for_record(target)
+                .map_err(|e| crate::cmd::record::store_failure(target, &e))?,
+        ),
         None => None,
     };
     if let Some(cmd) = &args.judge {
@@ -107,11 +107,14 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         opts.extra_judges.push(std::sync::Arc::new(judge));
     }
     if let Some(list) = &args.batch {
-        // Reuse is judged in input order after the parallel run, not during it.
-        opts.history = None;
-        return super::batch::run(list, &opts, store.as_ref(), now);
+        let configuration = serde_json::json!({
+            "level": args.level, "now": args.now, "allow_private": args.allow_private,
+            "max_age": opts.max_signature_age, "judge": args.judge.as_deref(),
+        });
+        let target = args.record.as_deref().zip(store.as_mut());
+        return super::batch::run(list, &opts, target, &configuration, now);
     }
-    let report = match (&args.url, &args.snapshot) {
+    let mut report = match (&args.url, &args.snapshot) {
         (_, Some(file)) => verify_snapshot_file(file, &opts)?,
         (Some(url), None) => {
             let policy = FetchPolicy {
@@ -139,17 +142,22 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
              add --allow-private to replay a snapshot saved with --allow-private"
         );
     }
-    if let Some(store) = &store {
-        let json = serde_json::to_value(&report).map_err(|e| Failure::Usage(e.to_string()))?;
-        let id = crate::cmd::audit::record_aca(store, &report, now, json)?;
-        if !args.json {
-            eprintln!("recorded as verification {id}");
+    let mut record_failed = None;
+    if let (Some(store), Some(target)) = (store.as_mut(), &args.record) {
+        match crate::cmd::audit::check_and_record_aca(store.as_mut(), &mut report, now, None) {
+            Ok(head) => eprintln!("recorded as verification {} ({})", head.id, head.hash),
+            Err(e) => record_failed = Some(crate::cmd::audit::record_failed(target, &e)),
         }
     }
     if args.json {
         crate::out::json_report("aca verify", report.verified, &report.incidents, &report)?;
     } else {
         crate::out::print(&readable(&report))?;
+    }
+    if let Some(message) = record_failed {
+        // Said after the verdict; the reuse check could not run either.
+        eprintln!("citeproof: error: {message} (the reuse check ACA-L2-022 did not run)");
+        return Ok(ExitCode::from(3));
     }
     Ok(if report.verified {
         ExitCode::SUCCESS
