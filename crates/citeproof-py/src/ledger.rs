@@ -50,7 +50,7 @@ impl PyLedger {
         let e = |err: LedgerError| ledger_error(py, &err);
         let config = match (mode, threshold) {
             ("strict", None) => LedgerConfig::strict(),
-            ("strict", Some(t)) if t == 1.0 => LedgerConfig::strict(),
+            ("strict", Some(1.0)) => LedgerConfig::strict(),
             ("strict", Some(t)) => {
                 return Err(invalid_input(
                     py,

@@ -26,6 +26,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
+/// `(status, headers, body)` of a signed response.
+type StoredResponse = (u16, Vec<(String, String)>, Vec<u8>);
+
 fn sign_error(py: Python<'_>, e: &SignError) -> PyErr {
     raise(py, "SignError", e.to_string(), e.code(), None)
 }
@@ -48,7 +51,7 @@ fn aca_sign_manifest(
     expires: Option<i64>,
     response_url: Option<String>,
     allow_invalid: bool,
-) -> PyResult<(u16, Vec<(String, String)>, Vec<u8>)> {
+) -> PyResult<StoredResponse> {
     let manifest = citeproof_model::json::parse_strict(manifest_json.as_bytes()).map_err(|e| {
         let i = e.to_incident();
         raise(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from . import _native
 from ._verdict import Verdict, document_text, drop_none, run_check
@@ -71,9 +71,12 @@ def jws_verify(evidence: Mapping[str, Any], key_document: str | bytes | Mapping[
 
 
 def verify(document: str | bytes | Mapping[str, Any], *, resources: Mapping[str, Any], now: int,
-           required_level: int) -> Verdict:
+           required_level: int, trusted_key_uris: Sequence[str] | None = None) -> Verdict:
     """Full verification (Levels 1-3); fetches are answered from ``resources`` (URL -> stored
-    response ``{"status", "headers", "body_base64"}``). ``output["level"]``."""
-    return run_check("aef-verify", {"document": document_text(document),
-                                    "resources": dict(resources), "now": now,
-                                    "required_level": required_level})
+    response ``{"status", "headers", "body_base64"}``). ``trusted_key_uris``: the key locations
+    the verifier trusts (Level 3 needs the evidence's ``signing_key_uri`` among them: trust
+    comes from configuration, never from the document). ``output["level"]``."""
+    return run_check("aef-verify", drop_none({
+        "document": document_text(document), "resources": dict(resources), "now": now,
+        "required_level": required_level,
+        "trusted_key_uris": list(trusted_key_uris) if trusted_key_uris is not None else None}))
