@@ -10,6 +10,7 @@
 //!   document;
 //! - [`ops`]: the conformance operations of docs/ADAPTER.md §5.2.
 
+pub mod emit;
 pub mod ops;
 pub mod sign;
 pub mod verify;

@@ -5,9 +5,9 @@
 
 use std::process::ExitCode;
 
+use citeproof_aca::emit::{EmitError, prepare_for_signing};
 use citeproof_aca::sign::{ManifestSignOptions, load_signing_key, sign_manifest_value};
 use citeproof_model::json::parse_strict;
-use citeproof_model::{Incident, Severity};
 
 use crate::cmd::{Failure, now};
 use crate::input::{display, read_document, read_limited};
@@ -63,23 +63,10 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<ExitCode, Failure> {
     let bytes = read_document(&a.manifest)?;
-    let mut value = parse_strict(&bytes)
+    let value = parse_strict(&bytes)
         .map_err(|e| Failure::Invalid(format!("{}: {}", display(&a.manifest), e.to_incident())))?;
-    if let Some(url) = &a.response_url {
-        bind_response(&mut value, url, &a.manifest)?;
-    }
-    let errors: Vec<Incident> = citeproof_aca::validate_manifest_value(&value)
-        .into_iter()
-        .filter(|i| i.severity == Severity::Error)
-        .collect();
-    if !errors.is_empty() && !a.allow_invalid {
-        let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        return Err(Failure::Invalid(format!(
-            "{} is not a valid manifest (pass --allow-invalid to sign it anyway):\n{}",
-            display(&a.manifest),
-            list.join("\n")
-        )));
-    }
+    let value = prepare_for_signing(value, a.response_url.as_deref(), a.allow_invalid)
+        .map_err(|e| emit_failure(e, &a))?;
     let key_bytes = read_limited(&a.key, citeproof_jose::MAX_KEY_INPUT_BYTES)?;
     let key =
         load_signing_key(&key_bytes).map_err(|e| Failure::Usage(format!("{}: {e}", a.key)))?;
@@ -121,32 +108,27 @@ pub fn run(a: Args) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes `response_url` into the manifest (ACA-L2-024); a manifest that already names another
-/// response is not silently re-bound.
-fn bind_response(value: &mut serde_json::Value, url: &str, file: &str) -> Result<(), Failure> {
-    if let Some(problem) = citeproof_model::weburl::web_url_problem(url) {
-        return Err(Failure::Usage(format!(
+/// The CLI's wording of a refusal of the shared emitter (`citeproof_aca::emit`).
+fn emit_failure(e: EmitError, a: &Args) -> Failure {
+    let file = display(&a.manifest);
+    let url = a.response_url.as_deref().unwrap_or_default();
+    match e {
+        EmitError::ResponseUrl { problem, .. } => Failure::Usage(format!(
             "--response-url `{url}` is not a web URL: {problem}"
-        )));
-    }
-    let Some(obj) = value.as_object_mut() else {
-        return Err(Failure::Invalid(format!(
-            "{}: a manifest must be a JSON object",
-            display(file)
-        )));
-    };
-    match obj.get("response_url") {
-        Some(serde_json::Value::String(named))
-            if citeproof_model::weburl::urls_equal(named, url) => {}
-        Some(other) => {
-            return Err(Failure::Invalid(format!(
-                "{} already names the response {other}; refusing to re-bind it to `{url}`",
-                display(file)
-            )));
+        )),
+        EmitError::NotObject => {
+            Failure::Invalid(format!("{file}: a manifest must be a JSON object"))
         }
-        None => {
-            obj.insert("response_url".into(), serde_json::Value::String(url.into()));
+        EmitError::AlreadyBound { named, .. } => Failure::Invalid(format!(
+            "{file} already names the response {named}; refusing to re-bind it to `{url}`"
+        )),
+        EmitError::Invalid(errors) => {
+            let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            Failure::Invalid(format!(
+                "{file} is not a valid manifest (pass --allow-invalid to sign it anyway):\n{}",
+                list.join("\n")
+            ))
         }
+        other => Failure::Usage(other.to_string()),
     }
-    Ok(())
 }
