@@ -9,11 +9,13 @@ use anyhow::{Result, bail};
 
 mod bench;
 mod bench_checks;
+mod boundaries;
 mod claims;
 mod conformance;
 mod devenv;
 mod fuzz;
 mod mutants;
+mod mutants_reference;
 mod schemas;
 mod test;
 mod vectors;
@@ -48,6 +50,10 @@ Tasks:
                         run the suite against every deliberately broken adapter of
                         examples/adapters/mutants/ and print the mutation score; fails when
                         one survives
+  mutants --reference [--file PATH]... [--shard K/N] [--ci] [--list] [--record]
+                        cargo-mutants over the model's grammars and the spec validators with
+                        the conformance suite as the test; prints survivors by file and
+                        function, --record writes the score into mutants/RUNS.md
 ";
 
 fn main() -> ExitCode {
