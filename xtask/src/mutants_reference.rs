@@ -157,7 +157,7 @@ fn ensure_cargo_mutants() -> Result<String> {
 fn command(root: &Path, o: &Options, file: &str, out: &Path) -> Command {
     let mut c = Command::new(cargo());
     c.current_dir(root)
-        .args(["mutants", "--no-shuffle", "-j", "1", "--file", file])
+        .args(["mutants", "--no-shuffle", "--file", file])
         .args(["--test-package", TEST_PACKAGE, "--output"])
         .arg(out);
     if let Some(shard) = &o.shard {
@@ -166,8 +166,12 @@ fn command(root: &Path, o: &Options, file: &str, out: &Path) -> Command {
     if o.list {
         c.arg("--list");
     }
+    // One mutant at a time (the machine is shared); --in-place is one at a time already and
+    // refuses --jobs.
     if o.in_place {
         c.args(["--in-place", "--baseline", "skip"]);
+    } else {
+        c.args(["--jobs", "1"]);
     }
     if let Some(t) = o.timeout {
         c.args(["--timeout", &t.to_string()]);
@@ -280,13 +284,18 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
             .map(|s| format!(", shard {s}"))
             .unwrap_or_default()
     );
-    let base = tempfile::tempdir().context("creating a temporary directory")?;
+    // Kept after the run (cargo-mutants' logs and diffs of every mutant), under target/.
+    let base = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+        .join("mutants-reference");
     let mut all = Vec::new();
     let mut minutes = BTreeMap::new();
     for file in &o.files {
-        let out = base.path().join(file.replace('/', "_"));
+        let out = base.join(file.replace('/', "_"));
+        std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
         let clock = Instant::now();
-        println!("== {file}");
+        println!("== {file} (logs in {})", out.display());
         let status = command(root, &o, file, &out)
             .status()
             .context("running cargo mutants")?;
