@@ -580,11 +580,11 @@ def level2_manifest_validate():
     def src(d):
         return d["claims"][0]["sources"][0]
 
-    def ok(cid, desc, reqs, doc, detail):
-        return mv_case(P, 2, cid, desc, reqs, doc, "valid", detail=detail)
+    def ok(cid, desc, reqs, doc, detail, flags=None):
+        return mv_case(P, 2, cid, desc, reqs, doc, "valid", detail=detail, flags=flags)
 
-    def bad(cid, desc, reqs, doc, errors, detail):
-        return mv_case(P, 2, cid, desc, reqs, doc, "invalid", errors, detail)
+    def bad(cid, desc, reqs, doc, errors, detail, flags=None):
+        return mv_case(P, 2, cid, desc, reqs, doc, "invalid", errors, detail, flags)
 
     long_id = "c" + "x" * 63
     long_run = "r" + "1" * 127
@@ -638,6 +638,25 @@ def level2_manifest_validate():
         bad("emitted-at-space", "A space instead of T.", ["JSON-005"], m(lambda d: d.__setitem__("emitted_at", "2026-04-28 10:00:00Z")), ["schema-timestamp-invalid"], "JSON-005: uppercase T."),
         bad("emitted-at-lowercase", "Lowercase t and z.", ["JSON-005"], m(lambda d: d.__setitem__("emitted_at", "2026-04-28t10:00:00z")), ["schema-timestamp-invalid"], "JSON-005: uppercase T and Z."),
         bad("emitted-at-leap", "A leap second.", ["JSON-005"], m(lambda d: d.__setitem__("emitted_at", "2026-12-31T23:59:60Z")), ["schema-timestamp-invalid"], "JSON-005: seconds 00-59."),
+        bad("emitted-at-lowercase-t", "Only the separator in lowercase (2026-04-28t10:00:00Z).", ["JSON-005"],
+            m(lambda d: d.__setitem__("emitted_at", "2026-04-28t10:00:00Z")), ["schema-timestamp-invalid"],
+            "JSON-005: the separator is an uppercase T (RFC 3339 allows t; the profile does not)."),
+        bad("emitted-at-lowercase-z", "Only the UTC designator in lowercase (2026-04-28T10:00:00z).", ["JSON-005"],
+            m(lambda d: d.__setitem__("emitted_at", "2026-04-28T10:00:00z")), ["schema-timestamp-invalid"],
+            "JSON-005: the offset is an uppercase Z or +HH:MM/-HH:MM."),
+        ok("emitted-at-fraction-9-digits", "emitted_at with a fraction of 9 digits (nanoseconds).", ["JSON-005"],
+           m(lambda d: d.__setitem__("emitted_at", "2026-04-28T10:00:00.123456789Z")),
+           "JSON-005: a fraction of 1 to 9 digits; 10:00:00.123456789 is after every retrieved_at of the manifest.",
+           [boundary("fraction-digits", "inside")]),
+        bad("emitted-at-fraction-10-digits", "emitted_at with a fraction of 10 digits.", ["JSON-005"],
+            m(lambda d: d.__setitem__("emitted_at", "2026-04-28T10:00:00.1234567890Z")), ["schema-timestamp-invalid"],
+            "JSON-005: at most 9 fraction digits; 10 > 9.", [boundary("fraction-digits", "outside")]),
+        ok("retrieved-at-year-0001", "A source retrieved at the first instant of year 0001.", ["JSON-005"],
+           m(lambda d: src(d).__setitem__("retrieved_at", "0001-01-01T00:00:00Z")),
+           "JSON-005: years 0001-9999; 0001-01-01 is before emitted_at.", [boundary("year-range", "inside")]),
+        bad("retrieved-at-year-0000", "A source retrieved in year 0000.", ["JSON-005"],
+            m(lambda d: src(d).__setitem__("retrieved_at", "0000-12-31T23:59:59Z")), ["schema-timestamp-invalid"],
+            "JSON-005: years 0001-9999; 0000 is outside.", [boundary("year-range", "outside")]),
         bad("emitted-at-no-offset", "No offset.", ["JSON-005"], m(lambda d: d.__setitem__("emitted_at", "2026-04-28T10:00:00")), ["schema-timestamp-invalid"], "An offset is required."),
         bad("claims-empty", "claims is empty.", ["ACA-L2-003"], m(lambda d: d.__setitem__("claims", [])), ["schema-violation"], "Non-empty array."),
         bad("response-url-relative", "response_url is a relative reference.", ["ACA-L2-003", "ACA-L2-024"],
