@@ -32,7 +32,7 @@ from aca_lib import (
     jcs, jcs_text, non_canonical_s, offsets, sha256_hash, sign_manifest_response,
     signature_base, stored,
 )
-from vectorlib import REPO, case, derivation, write
+from vectorlib import REPO, boundary, case, derivation, write
 from aca_support import N as rule_n
 
 
@@ -269,6 +269,9 @@ def parse_bad(cid, desc, reqs, values, errors, detail, flags=None):
                 errors=errors, derivation_=hand(detail), flags=flags)
 
 
+URI_CHARS_URL = "https://example.com/a-._~!$&'()*+;=:@%41/b?q=/?&r=1#frag-._~!$&'()*+;=:@/?"
+
+
 def level1_parse():
     A, B = "https://example.com/article-a", "https://example.com/article-b"
     MA, MB = "https://agent.example/runs/123/cite/a", "https://agent.example/runs/123/cite/b"
@@ -347,10 +350,11 @@ def level1_parse():
                  "Definitions: scheme http/https case-insensitive; RFC 3986 IP-literal host."),
         parse_ok("max-entries", "256 entries in 8191 bytes: both limits hold.", ["ACA-L1-003"],
                  [big], [ent(h, "http://m") for h in two_hosts],
-                 "256 entries of 31 bytes joined by ',' = 256*32-1 = 8191 bytes <= 8192, entries <= 256.", ["boundary"]),
+                 "256 entries of 31 bytes joined by ',' = 256*32-1 = 8191 bytes <= 8192, entries <= 256.",
+                 ["boundary", boundary("header-entries", "inside")]),
         parse_ok("max-bytes", "A value of exactly 8192 bytes.", ["ACA-L1-003"],
                  [exact], [ent(u, "https://m.example/") for u in exact_sources],
-                 "Length 8192 <= 8192.", ["boundary"]),
+                 "Length 8192 <= 8192.", ["boundary", boundary("header-bytes", "inside")]),
         parse_ok("run-consistent", "Every entry carries the same run.", ["ACA-L1-007"],
                  ['<%s>; manifest="%s"; run="r-1.a:b_c", <%s>; manifest="%s"; run="r-1.a:b_c"' % (A, MA, B, MB)],
                  [ent(A, MA, "r-1.a:b_c"), ent(B, MB, "r-1.a:b_c")],
@@ -391,9 +395,9 @@ def level1_parse():
                   "0x7F is above 0x7E."),
         parse_bad("obs-text", "A non-ASCII character (U+00E9) in a quoted-string.", ["ACA-L1-002"], ['<%s>; manifest="%s"; t="caf\u00e9"' % (A, MA)], ["aca-header-syntax"],
                   "obs-text (bytes 0x80-0xFF) is not allowed anywhere in the value."),
-        parse_bad("too-many-bytes", "8193 bytes.", ["ACA-L1-003"], [over], ["aca-header-too-long"], "8193 > 8192.", ["boundary"]),
+        parse_bad("too-many-bytes", "8193 bytes.", ["ACA-L1-003"], [over], ["aca-header-too-long"], "8193 > 8192.", ["boundary", boundary("header-bytes", "outside")]),
         parse_bad("too-many-entries", "257 entries (without manifest parameters, 3 084 bytes).", ["ACA-L1-003"], [many], ["aca-header-too-long"],
-                  "257 > 256 non-empty entries.", ["boundary"]),
+                  "257 > 256 non-empty entries.", ["boundary", boundary("header-entries", "outside")]),
         parse_bad("source-ftp", "An ftp source URL.", ["ACA-L1-004"], ['<ftp://example.com/a>; manifest="%s"' % MA], ["aca-url-invalid"],
                   "Definitions: scheme must be http or https."),
         parse_bad("source-relative", "A relative source URL.", ["ACA-L1-004"], ['</articles/a>; manifest="%s"' % MA], ["aca-url-invalid"],
@@ -404,7 +408,12 @@ def level1_parse():
                   "RFC 3986 pct-encoded = '%' HEXDIG HEXDIG."),
         parse_bad("source-too-long", "A 2049-byte source URL.", ["ACA-L1-004"],
                   ['<https://example.com/%s>; manifest="%s"' % ("a" * (2049 - 20), MA)], ["aca-url-invalid"],
-                  "Definitions: at most 2048 bytes; 'https://example.com/' is 20 bytes.", ["boundary"]),
+                  "Definitions: at most 2048 bytes; 'https://example.com/' is 20 bytes.",
+                  ["boundary", boundary("url-length", "outside")]),
+        parse_ok("source-2048-bytes", "A 2048-byte source URL, the longest web URL.", ["ACA-L1-004"],
+                 ['<https://example.com/%s>; manifest="%s"' % ("a" * (2048 - 20), MA)],
+                 [ent("https://example.com/" + "a" * (2048 - 20), MA)],
+                 "Definitions: at most 2048 bytes; 20 + 2028 = 2048.", ["boundary", boundary("url-length", "inside")]),
         parse_ok("manifest-missing", "A header-only entry (seed Level 1: 'no per-claim manifest. Useful for legacy agents').", ["ACA-L1-005"],
                  ['<%s>; run="123"' % A], [ent(A, None, "123")],
                  "ACA-L1-005: the manifest parameter is optional at Level 1; Level 2 needs it (a verification case checks that)."),
@@ -431,6 +440,25 @@ def level1_parse():
                   "Space is not in [A-Za-z0-9._:-]."),
         parse_bad("run-leading-dash", "A run id starting with '-'.", ["ACA-L1-007"], ['<%s>; manifest="%s"; run="-r1"' % (A, MA)], ["aca-run-id-invalid"],
                   "The first character must be [A-Za-z0-9]."),
+        parse_ok("run-id-128", "A run id of 128 characters, the longest the pattern allows.", ["ACA-L1-007"],
+                 ['<%s>; manifest="%s"; run="%s"' % (A, MA, "r" * 128)], [ent(A, MA, "r" * 128)],
+                 "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$: 1 + 127 = 128 characters.", [boundary("run-id-length", "inside")]),
+        parse_bad("run-id-129", "A run id of 129 characters, one past the pattern.", ["ACA-L1-007"],
+                  ['<%s>; manifest="%s"; run="%s"' % (A, MA, "r" * 129)], ["aca-run-id-invalid"],
+                  "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$: at most 1 + 127 = 128 characters; 129 > 128.",
+                  [boundary("run-id-length", "outside")]),
+        parse_ok("source-uri-characters", "A source URL using every RFC 3986 character class outside letters and digits "
+                 "(unreserved, sub-delims, ':', '@', '/', '?', a pct-encoding and a fragment).", ["ACA-L1-004"],
+                 ['<%s>; manifest="%s"' % (URI_CHARS_URL, MA)], [ent(URI_CHARS_URL, MA)],
+                 "RFC 3986: pchar = unreserved / pct-encoded / sub-delims / ':' / '@'; query and fragment add '/' and '?'.",
+                 [boundary("url-characters", "inside")]),
+        parse_bad("source-pipe", "A source URL with '|', a visible ASCII character RFC 3986 does not allow.", ["ACA-L1-004"],
+                  ['<https://example.com/a|b>; manifest="%s"' % MA], ["aca-url-invalid"],
+                  "'|' (0x7C) is neither unreserved, a sub-delim, a gen-delim nor '%'; the profile's web URL matches absolute-URI.",
+                  [boundary("url-characters", "outside")]),
+        parse_bad("source-brace", "A source URL with '{' and '}' (a template left unexpanded).", ["ACA-L1-004"],
+                  ['<https://example.com/items/{id}>; manifest="%s"' % MA], ["aca-url-invalid"],
+                  "'{' and '}' are not RFC 3986 characters.", [boundary("url-characters", "outside")]),
         parse_bad("run-mismatch", "Two entries with different runs.", ["ACA-L1-007"],
                   ['<%s>; manifest="%s"; run="1"' % (A, MA), '<%s>; manifest="%s"; run="2"' % (B, MB)], ["aca-run-mismatch"],
                   "ACA-L1-007: all run parameters of one field value are equal."),
@@ -552,11 +580,11 @@ def level2_manifest_validate():
     def src(d):
         return d["claims"][0]["sources"][0]
 
-    def ok(cid, desc, reqs, doc, detail):
-        return mv_case(P, 2, cid, desc, reqs, doc, "valid", detail=detail)
+    def ok(cid, desc, reqs, doc, detail, flags=None):
+        return mv_case(P, 2, cid, desc, reqs, doc, "valid", detail=detail, flags=flags)
 
-    def bad(cid, desc, reqs, doc, errors, detail):
-        return mv_case(P, 2, cid, desc, reqs, doc, "invalid", errors, detail)
+    def bad(cid, desc, reqs, doc, errors, detail, flags=None):
+        return mv_case(P, 2, cid, desc, reqs, doc, "invalid", errors, detail, flags)
 
     long_id = "c" + "x" * 63
     long_run = "r" + "1" * 127
@@ -610,6 +638,25 @@ def level2_manifest_validate():
         bad("emitted-at-space", "A space instead of T.", ["JSON-005"], m(lambda d: d.__setitem__("emitted_at", "2026-04-28 10:00:00Z")), ["schema-timestamp-invalid"], "JSON-005: uppercase T."),
         bad("emitted-at-lowercase", "Lowercase t and z.", ["JSON-005"], m(lambda d: d.__setitem__("emitted_at", "2026-04-28t10:00:00z")), ["schema-timestamp-invalid"], "JSON-005: uppercase T and Z."),
         bad("emitted-at-leap", "A leap second.", ["JSON-005"], m(lambda d: d.__setitem__("emitted_at", "2026-12-31T23:59:60Z")), ["schema-timestamp-invalid"], "JSON-005: seconds 00-59."),
+        bad("emitted-at-lowercase-t", "Only the separator in lowercase (2026-04-28t10:00:00Z).", ["JSON-005"],
+            m(lambda d: d.__setitem__("emitted_at", "2026-04-28t10:00:00Z")), ["schema-timestamp-invalid"],
+            "JSON-005: the separator is an uppercase T (RFC 3339 allows t; the profile does not)."),
+        bad("emitted-at-lowercase-z", "Only the UTC designator in lowercase (2026-04-28T10:00:00z).", ["JSON-005"],
+            m(lambda d: d.__setitem__("emitted_at", "2026-04-28T10:00:00z")), ["schema-timestamp-invalid"],
+            "JSON-005: the offset is an uppercase Z or +HH:MM/-HH:MM."),
+        ok("emitted-at-fraction-9-digits", "emitted_at with a fraction of 9 digits (nanoseconds).", ["JSON-005"],
+           m(lambda d: d.__setitem__("emitted_at", "2026-04-28T10:00:00.123456789Z")),
+           "JSON-005: a fraction of 1 to 9 digits; 10:00:00.123456789 is after every retrieved_at of the manifest.",
+           [boundary("fraction-digits", "inside")]),
+        bad("emitted-at-fraction-10-digits", "emitted_at with a fraction of 10 digits.", ["JSON-005"],
+            m(lambda d: d.__setitem__("emitted_at", "2026-04-28T10:00:00.1234567890Z")), ["schema-timestamp-invalid"],
+            "JSON-005: at most 9 fraction digits; 10 > 9.", [boundary("fraction-digits", "outside")]),
+        ok("retrieved-at-year-0001", "A source retrieved at the first instant of year 0001.", ["JSON-005"],
+           m(lambda d: src(d).__setitem__("retrieved_at", "0001-01-01T00:00:00Z")),
+           "JSON-005: years 0001-9999; 0001-01-01 is before emitted_at.", [boundary("year-range", "inside")]),
+        bad("retrieved-at-year-0000", "A source retrieved in year 0000.", ["JSON-005"],
+            m(lambda d: src(d).__setitem__("retrieved_at", "0000-12-31T23:59:59Z")), ["schema-timestamp-invalid"],
+            "JSON-005: years 0001-9999; 0000 is outside.", [boundary("year-range", "outside")]),
         bad("emitted-at-no-offset", "No offset.", ["JSON-005"], m(lambda d: d.__setitem__("emitted_at", "2026-04-28T10:00:00")), ["schema-timestamp-invalid"], "An offset is required."),
         bad("claims-empty", "claims is empty.", ["ACA-L2-003"], m(lambda d: d.__setitem__("claims", [])), ["schema-violation"], "Non-empty array."),
         bad("response-url-relative", "response_url is a relative reference.", ["ACA-L2-003", "ACA-L2-024"],

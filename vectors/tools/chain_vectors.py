@@ -29,7 +29,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import chain_lib as cl  # noqa: E402
-from vectorlib import b64, case, derivation, write  # noqa: E402
+from vectorlib import b64, boundary, case, derivation, write  # noqa: E402
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 from cryptography.hazmat.primitives import serialization as ser  # noqa: E402
@@ -651,6 +651,19 @@ def verify_l1_cases():
     env = sign(envelope(seed_claim(), signed_at="2026-05-20T00:04:59Z"))
     ok("signed-at-within-skew", "signedAt 299 seconds after the verification time: within the clock skew tolerance.",
        ["CHAIN-016"], env, d=hand("299 s <= 300 s"), flags=["dates"])
+    env = sign(envelope(seed_claim(), signed_at="2026-05-20T00:05:00Z"))
+    ok("signed-at-skew-limit", "signedAt exactly 300 seconds after the verification time: the last instant the clock skew "
+       "tolerance allows.", ["CHAIN-016"], env, d=hand("00:05:00 - 00:00:00 = 300 s <= 300 s: not later than now + 300 s"),
+       flags=["dates", boundary("chain-future-skew", "inside")])
+    env = sign(envelope(seed_claim(), signed_at="2026-05-20T00:05:01Z"))
+    bad("signed-at-skew-limit-plus-one", "signedAt 301 seconds after the verification time: one second past the tolerance.",
+        ["CHAIN-016"], env, ["chain-date-in-future"], hand("301 s > 300 s: later than now + 300 s"),
+        flags=["dates", boundary("chain-future-skew", "outside")])
+    c = seed_claim()
+    c["lastVerified"] = "2026-05-20T00:05:00+05:00"
+    ok("last-verified-offset-in-past", "lastVerified 00:05 at UTC+05:00 is 19:05Z the day before: compared as an instant, "
+       "not as text.", ["CHAIN-016", "JSON-005"], sign(envelope(c)),
+       d=hand("2026-05-20T00:05:00+05:00 = 2026-05-19T19:05:00Z, before now"), flags=["dates"])
     c = seed_claim()
     c["sources"][1]["accessedDate"] = "2027-01-01"
     bad("accessed-date-future", "A source accessed in 2027.", ["CHAIN-016"], sign(envelope(c)), ["chain-date-in-future"],

@@ -17,7 +17,7 @@ import copy
 import hashlib
 import json
 
-from vectorlib import case, derivation, write
+from vectorlib import boundary, case, derivation, write
 
 
 def aef_hash(text: str) -> str:
@@ -367,6 +367,28 @@ for name, path, value in [
     add(f"timestamp-{name}", f"`{path}` = `{value}` is not a profile timestamp.", mutate(BASE, path, value), "invalid",
         ["schema-timestamp-invalid"], reqs=["JSON-005", "AEF-4-002"], flags=["timestamp"],
         working="RFC 3339 §5.6 ABNF: full-date T full-time with seconds, HH:MM offset, a valid date and time")
+
+# ---- timestamps on both sides of the calendar and offset boundaries (JSON-005) ----------------
+for name, value, result, edge, side, working in [
+    ("feb-29-400-year", "2000-02-29T00:00:00Z", "valid", "leap-year", "inside",
+     "2000 is divisible by 400: a Gregorian leap year (RFC 3339 Appendix C)"),
+    ("feb-29-century", "2100-02-29T00:00:00Z", "invalid", "leap-year", "outside",
+     "2100 is divisible by 100 and not by 400: not a leap year, February has 28 days (RFC 3339 Appendix C)"),
+    ("feb-29-common-year", "2026-02-29T00:00:00Z", "invalid", "leap-year", "outside",
+     "2026 is not divisible by 4: February has 28 days"),
+    ("apr-30", "2026-04-30T00:00:00Z", "valid", "days-in-month", "inside", "April has 30 days"),
+    ("apr-31", "2026-04-31T00:00:00Z", "invalid", "days-in-month", "outside", "April has 30 days: day 31 does not exist"),
+    ("dec-31", "2026-12-31T23:59:59Z", "valid", "days-in-month", "inside", "December has 31 days; 23:59:59 is the last second"),
+    ("offset-23-59", "2026-05-12T03:45:00+23:59", "valid", "offset-range", "inside",
+     "RFC 3339 time-numoffset = ('+' / '-') time-hour ':' time-minute; time-hour 00-23, time-minute 00-59"),
+    ("offset-24-00", "2026-05-12T03:45:00+24:00", "invalid", "offset-range", "outside",
+     "time-hour is 00-23: an offset of 24 hours is not RFC 3339"),
+    ("offset-minute-60", "2026-05-12T03:45:00-05:60", "invalid", "offset-range", "outside",
+     "time-minute is 00-59"),
+]:
+    add(f"timestamp-{name}", f"fetched_at {value}.", mutate(BASE, "source/fetched_at", value), result,
+        ["schema-timestamp-invalid"] if result == "invalid" else (), reqs=["JSON-005", "AEF-4-002"],
+        flags=["timestamp", boundary(edge, side)], working=working)
 
 # ---- invalid: content hash syntax -----------------------------------------------------------
 H = BASE["verification"]["content_hash"][7:]

@@ -20,7 +20,7 @@ import hashlib
 import os
 import struct
 
-from vectorlib import REPO, b64, case, derivation, write
+from vectorlib import REPO, b64, boundary, case, derivation, write
 
 RFC = os.path.join(REPO, "crates/citeproof-model/tests/data/rfc8785")
 
@@ -181,7 +181,7 @@ def jcs_cases():
          ["top-level-scalar", "whitespace"], "whitespace removed"),
         ("scalar-null", "A top-level null.", "null", "null", [], ["top-level-scalar"], "unchanged"),
         ("depth-128", "128 nested arrays: exactly the nesting limit of profile JSON-001.",
-         "[" * 128 + "]" * 128, "[" * 128 + "]" * 128, ["JSON-001"], ["depth-limit"],
+         "[" * 128 + "]" * 128, "[" * 128 + "]" * 128, ["JSON-001"], ["depth-limit", boundary("nesting-depth", "inside")],
          "a top-level [] is depth 1, so 128 levels are accepted"),
         ("sort-ascii", "Names sorted by code unit: digits < uppercase < underscore < lowercase.",
          "{\"b\":1,\"a\":2,\"A\":3,\"_\":4,\"1\":5}", "{\"1\":5,\"A\":3,\"_\":4,\"a\":2,\"b\":1}", [],
@@ -344,7 +344,7 @@ def jcs_cases():
         ("truncated-literal", "tru is not a literal.", "[tru]", ["json-syntax"], [J1], ["syntax"]),
         ("bom", "A UTF-8 byte order mark before the value.", "\ufeff{}", ["json-syntax"], [J1], ["bom"]),
         ("depth-129", "129 nested arrays: one level beyond the limit of profile JSON-001.",
-         "[" * 129 + "]" * 129, ["json-too-large"], [J1], ["depth-limit"]),
+         "[" * 129 + "]" * 129, ["json-too-large"], [J1], ["depth-limit", boundary("nesting-depth", "outside")]),
         ("depth-129-objects", "Objects and arrays nested 129 deep.", "{\"a\":" * 64 + "[" * 65 + "]" * 65 + "}" * 64,
          ["json-too-large"], [J1], ["depth-limit"]),
     ]

@@ -15,7 +15,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ledger_seed as seed  # noqa: E402
-from vectorlib import case, derivation, write  # noqa: E402
+from vectorlib import boundary, case, derivation, write  # noqa: E402
 
 T0 = 1778925600  # 2026-05-16T10:00:00Z
 FLAGS = {
@@ -327,6 +327,21 @@ def verify_cases():
     v("recorded-at-space", "recorded_at written with a space (str(datetime)), not RFC 3339's T.",
       ["LEDGER-001", "JSON-005"], d, jsonl(base_recs), "invalid", errors=["schema-timestamp-invalid"],
       flags=["shape", "time"])
+    n = base["coverage"]["total_claims"]
+    v("count-integer-form", f"coverage.total_claims written {n}, an integer in its lexical form.",
+      ["LEDGER-001", "JSON-003"], base, jsonl(base_recs), "valid", warnings=[],
+      flags=["shape", boundary("integer-form", "inside")])
+    d = json.loads(json.dumps(base)); d["coverage"]["total_claims"] = float(n)
+    v("count-fraction-form", f"coverage.total_claims written {float(n)!r}: the same value, but not an integer of the profile.",
+      ["LEDGER-001", "JSON-003"], d, jsonl(base_recs), "invalid", errors=["schema-violation"],
+      flags=["shape", boundary("integer-form", "outside")],
+      detail="JSON-003: an integer member is a number without fraction or exponent part; Python's json.dumps "
+             "writes the float 3.0 as '3.0'")
+    d = json.loads(json.dumps(base)); d["coverage"]["cited_claims"] = float(d["coverage"]["cited_claims"])
+    v("cited-count-fraction-form", "coverage.cited_claims written with a fraction part ('.0').",
+      ["LEDGER-001", "JSON-003"], d, jsonl(base_recs), "invalid", errors=["schema-violation"],
+      flags=["shape", boundary("integer-form", "outside")],
+      detail="JSON-003: integers are lexical; '2.0' has a fraction part")
     d = json.loads(json.dumps(base)); d["x-agent"] = "agent.example/v1"
     d["claims"][0]["source"]["endpoint"] = None
     r = records(d)

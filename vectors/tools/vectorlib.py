@@ -7,6 +7,7 @@ computed here by an independent implementation written from the spec text (Pytho
 
 import base64
 import json
+import re
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # vectors/
@@ -50,13 +51,36 @@ def case(id, description, requirements, level, input, result, errors=None, outpu
     return c
 
 
+BOUNDARY_SIDES = {
+    "inside": "just inside the boundary (the rule holds at its limit)",
+    "outside": "just outside the boundary (one step past the limit: the rule fails)",
+}
+
+
+def boundary(name, side):
+    """The flag of a case standing on one side of a boundary the profile states in a
+    requirement's `Boundaries:` bullet (`cargo xtask conformance` requires both sides)."""
+    assert side in BOUNDARY_SIDES, side
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name), name
+    return f"boundary:{name}:{side}"
+
+
+def _declared_flags(used, declared):
+    declared = dict(declared or {})
+    for f in used:
+        m = re.fullmatch(r"boundary:([a-z0-9-]+):(inside|outside)", f)
+        if m and f not in declared:
+            declared[f] = f"The case stands {BOUNDARY_SIDES[m.group(2)]} `{m.group(1)}` of docs/PROFILE.md."
+    return declared
+
+
 def write(rel_path, spec, operation, description, cases, flags=None, attribution=None):
     doc = {"$schema": "../" * rel_path.count("/") + "../schemas/vector-file.schema.json",
            "spec": spec, "operation": operation, "description": description}
     if attribution:
         doc["attribution"] = attribution
     used = sorted({f for c in cases for f in c.get("flags", [])})
-    declared = flags or {}
+    declared = _declared_flags(used, flags)
     missing = [f for f in used if f not in declared]
     assert not missing, f"undeclared flags {missing}"
     doc["flags"] = {k: declared[k] for k in sorted(declared) if k in used}

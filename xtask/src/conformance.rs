@@ -7,6 +7,9 @@
 //! unless its spec has no vector file yet (deferred: the profile fixes seeds 002-004 ahead of
 //! their implementation) or it is listed in `vectors/meta/coverage-exemptions.json` with the
 //! tests that cover it instead. A gap fails the task; `--allow-gaps` only reports it.
+//!
+//! Boundaries: every boundary a requirement states (`- Boundaries:`) has a case just inside
+//! and one just outside it (`crate::boundaries`); a one-sided boundary fails the lint.
 
 use std::{
     path::Path,
@@ -27,6 +30,35 @@ cargo xtask conformance [--allow-gaps] [--lint-only] [--release] [-- ARGS...]
   --release    run the citeproof binary built in release mode
   ARGS         passed to `citeproof conformance` (see `citeproof conformance --help`)
 ";
+
+/// Every boundary the profile states (`- Boundaries:` bullets) has a vector on each side
+/// (`crate::boundaries`); prints the count and returns the errors, printed too.
+fn check_boundaries(
+    profile_path: &Path,
+    suite: &citeproof_conformance::Suite,
+) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(profile_path)
+        .with_context(|| format!("reading {}", profile_path.display()))?;
+    let errors = match crate::boundaries::stated(&text) {
+        Err(errors) => errors,
+        Ok(stated) => {
+            let (sides, errors) = crate::boundaries::check(&stated, suite);
+            let both = sides
+                .values()
+                .filter(|s| !s.inside.is_empty() && !s.outside.is_empty())
+                .count();
+            println!(
+                "boundaries: {both} of {} stated in the profile have a vector on each side",
+                sides.len()
+            );
+            errors
+        }
+    };
+    for e in &errors {
+        println!("  error: {e}");
+    }
+    Ok(errors)
+}
 
 pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     let mut strict = true;
@@ -115,7 +147,8 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
         let ids: Vec<&str> = gaps.iter().map(|g| g.id.as_str()).collect();
         println!("  gaps: {}", ids.join(" "));
     }
-    if !report.errors.is_empty() || !stale.is_empty() {
+    let boundary_errors = check_boundaries(&profile_path, &suite)?;
+    if !report.errors.is_empty() || !stale.is_empty() || !boundary_errors.is_empty() {
         println!("lint failed: fix the errors above");
         return Ok(ExitCode::FAILURE);
     }

@@ -9,11 +9,13 @@ use anyhow::{Result, bail};
 
 mod bench;
 mod bench_checks;
+mod boundaries;
 mod claims;
 mod conformance;
 mod devenv;
 mod fuzz;
 mod mutants;
+mod mutants_reference;
 mod schemas;
 mod test;
 mod tidy;
@@ -49,6 +51,10 @@ Tasks:
                         run the suite against every deliberately broken adapter of
                         examples/adapters/mutants/ and print the mutation score; fails when
                         one survives
+  mutants --reference [--file PATH]... [--shard K/N] [--ci] [--list] [--record]
+                        cargo-mutants over the model's grammars and the spec validators with
+                        the conformance suite as the test; prints survivors by file and
+                        function, --record writes the score into mutants/RUNS.md
   tidy                  check the layout rules: Rust files of at most 600 lines,
                         ARCHITECTURE.md naming exactly the workspace's crates, workspace
                         lints inherited by every crate (also a test of `cargo test -p xtask`)

@@ -25,6 +25,7 @@ use crate::claims;
 
 const USAGE: &str = "\
 cargo xtask mutants [--seed N] [--release] [NAME...]
+cargo xtask mutants --reference [...]   (cargo-mutants over the reference: --reference --help)
 
   --seed N   seed of the runs (default: a fresh one, printed)
   --release  use the citeproof binary built in release mode
@@ -317,6 +318,9 @@ fn report_no_claim(m: &Mutant, o: &ClaimOutcome) -> bool {
 }
 
 pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
+    if args.iter().any(|a| a == "--reference") {
+        return crate::mutants_reference::run(root, args);
+    }
     let mut seed = None;
     let mut release = false;
     let mut only = Vec::new();

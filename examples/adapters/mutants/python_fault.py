@@ -11,10 +11,21 @@ Faults (one per mutant of mutants.json):
   lone-surrogates      lone surrogate escapes accepted
   line-endings         AEF §5: only CR LF normalized, a lone CR kept
   header-params        Citation-Source: quoted-pairs kept escaped in parameter values
+
+Boundary faults (issue 24: each gets one boundary of one rule wrong by one step):
+  date-julian-leap     every year divisible by 4 is a leap year (2100-02-29 accepted)
+  number-integral-float  an integer member written 2.0 counts as an integer (JSON-003 is lexical)
+  uri-visible-ascii    a URL character is any visible ASCII (only pct-encodings checked), so
+                       '|', '{', '}', '^' and the backtick pass
+  id-length-off-by-one a run id of 129 characters accepted ({0,128} after the first character)
+  skew-15-minutes      a date up to 900 s in the future accepted (AWS SigV4's 15 minutes, not
+                       the profile's 300 s)
 """
 
+import inspect
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,7 +33,10 @@ sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "python")))
 
 import citeproof_adapter  # noqa: E402
 import ops_aca  # noqa: E402
+import ops_aef  # noqa: E402
 import ops_canon  # noqa: E402
+import ops_chain_verify  # noqa: E402
+import ops_ledger  # noqa: E402
 import strict_json  # noqa: E402
 
 
@@ -71,6 +85,26 @@ def quoted_keeping_backslashes(s, i):
     raise ops_aca.Syntax("unterminated quoted-string")
 
 
+def days_in_month_julian(year, month):
+    if month == 2:
+        return 29 if year % 4 == 0 else 28  # the fault: no century rule
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def is_int_by_value(v):
+    # The fault: an integral float (2.0, 2e0) counts as an integer.
+    if isinstance(v, bool):
+        return False
+    return isinstance(v, int) or (isinstance(v, float) and v.is_integer())
+
+
+def replace_in_function(module, name, old, new):
+    """Redefines module.name from its own source with one literal replaced (exactly once)."""
+    source = inspect.getsource(getattr(module, name))
+    assert source.count(old) == 1, f"{name}: {old!r} found {source.count(old)} times"
+    exec(compile(source.replace(old, new), module.__file__, "exec"), module.__dict__)
+
+
 ORIGINAL_CANONICALIZE = strict_json.canonicalize
 
 FAULTS = {
@@ -80,6 +114,11 @@ FAULTS = {
     "lone-surrogates": lambda: setattr(strict_json, "_check_text", check_text_noncharacters_only),
     "line-endings": lambda: setattr(ops_canon, "aef_text", aef_text_crlf_only),
     "header-params": lambda: setattr(ops_aca, "_quoted", quoted_keeping_backslashes),
+    "date-julian-leap": lambda: setattr(ops_aef, "_days_in_month", days_in_month_julian),
+    "number-integral-float": lambda: setattr(ops_ledger, "is_int", is_int_by_value),
+    "uri-visible-ascii": lambda: setattr(ops_aca, "URI_CHARS", re.compile(r"(?:[\x21-\x24\x26-\x7e]|%[0-9A-Fa-f]{2})*")),
+    "id-length-off-by-one": lambda: setattr(ops_aca, "RUN_ID", re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,128}")),
+    "skew-15-minutes": lambda: replace_in_function(ops_chain_verify, "verify_envelope", "now + 300", "now + 900"),
 }
 
 if __name__ == "__main__":
