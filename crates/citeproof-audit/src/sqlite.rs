@@ -96,21 +96,19 @@ impl SqliteStore {
         self.create()
     }
 
+    /// The application id, schema version and table count, read by one statement so that they
+    /// come from one snapshot: read apart, a store another process created in between looked
+    /// like "tables but no application id", another application's database.
     fn identity(&self) -> Result<(i64, i64, i64), AuditError> {
-        let e = self.err();
-        let app: i64 = self
-            .conn
-            .query_row("PRAGMA application_id", [], |r| r.get(0))
-            .map_err(&e)?;
-        let version: i64 = self
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(&e)?;
-        let tables: i64 = self
-            .conn
-            .query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))
-            .map_err(&e)?;
-        Ok((app, version, tables))
+        self.conn
+            .query_row(
+                "SELECT (SELECT application_id FROM pragma_application_id()),
+                        (SELECT user_version FROM pragma_user_version()),
+                        (SELECT COUNT(*) FROM sqlite_master)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .map_err(self.err())
     }
 
     fn check_version(&self, version: i64, access: Access) -> Result<(), AuditError> {
