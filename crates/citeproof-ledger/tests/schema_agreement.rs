@@ -95,12 +95,21 @@ fn ledgers_and_api_exports_agree() {
         } else {
             DocumentKind::Ledger
         };
+        // JSON-003's integer form is lexical (`3.0` is not an integer here); a JSON Schema
+        // cannot say so (its integers are numbers with a zero fraction), so on the outside of
+        // that boundary the schema accepts what the shape check rejects, and must.
+        let lexical_only = c["flags"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|x| x == "boundary:integer-form:outside"));
         assert_eq!(
             !shape_errors(Subject::Ledger),
-            schema_ok(kind, &value),
+            schema_ok(kind, &value) && !lexical_only,
             "{}",
             c["id"]
         );
+        if lexical_only {
+            assert!(schema_ok(kind, &value), "{}", c["id"]);
+        }
         if let Some(api) = api {
             let v: Value = serde_json::from_str(api).unwrap();
             assert_eq!(
