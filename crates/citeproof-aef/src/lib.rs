@@ -220,14 +220,16 @@ fn evidence_item(value: &Value, report: &AefReport) -> Item {
         excerpt: span
             .map(|s| s.exact_text.clone())
             .or_else(|| text_at("/span/exact_text")),
-        verified: failed.is_empty(),
+        // The source is verified only where its span was resolved and hashed (Level 2 ran):
+        // a Level 1 run says nothing about the source.
+        verified: failed.is_empty() && span.is_some(),
         failed: Vec::new(),
     };
     Item {
         kind: "evidence".into(),
         id: text_at("/evidence_id").unwrap_or_default(),
         text: text_at("/claim_text"),
-        verified: failed.is_empty(),
+        verified: failed.is_empty() && report.verdict.verified,
         verdict: None,
         failed,
         sources: vec![source],

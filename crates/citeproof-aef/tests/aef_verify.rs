@@ -913,5 +913,11 @@ fn report_items_show_claim_source_hashes_and_trust() {
     );
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(json["items"][0]["kind"], "evidence");
+
+    // A Level 1 run never compared the source: its item may not say the source is verified.
+    let report = run(&evidence(), resources(), Some(1));
+    assert!(report.verdict.verified);
+    assert!(report.items[0].sources[0].computed_hash.is_none());
+    assert!(!report.items[0].sources[0].verified);
     assert_eq!(json["trust"]["key_locations"][0], KEYS);
 }
