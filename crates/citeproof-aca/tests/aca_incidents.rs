@@ -1263,8 +1263,8 @@ fn cases() -> Vec<Case> {
 #[test]
 fn baseline_is_level_3_without_incidents() {
     let r = Scenario::baseline().verify();
-    assert_eq!(r.level, 3, "{:#?}", r.incidents);
-    assert!(r.incidents.is_empty(), "{:#?}", r.incidents);
+    assert_eq!(r.verdict.level, 3, "{:#?}", r.verdict.incidents);
+    assert!(r.verdict.incidents.is_empty(), "{:#?}", r.verdict.incidents);
 }
 
 /// Reporting rule 3: a key that is unusable for a reason already reported (a failed discovery
@@ -1290,9 +1290,9 @@ fn unusable_keys_are_not_reported_twice() {
             !r.has(IncidentCode::AcaKeyUnresolved),
             "{}: {:?}",
             c.name,
-            r.incidents
+            r.verdict.incidents
         );
-        assert_eq!(r.level, 2, "{}", c.name);
+        assert_eq!(r.verdict.level, 2, "{}", c.name);
         checked += 1;
     }
     assert_eq!(checked, names.len());
@@ -1312,26 +1312,28 @@ fn every_case_raises_its_codes_and_reaches_its_level() {
                     "{}: {} missing; got {:?}",
                     c.name,
                     code.as_str(),
-                    r.incidents
+                    r.verdict
+                        .incidents
                         .iter()
                         .map(|i| i.incident.code.as_str())
                         .collect::<Vec<_>>()
                 ));
             }
         }
-        if r.level != c.level {
+        if r.verdict.level != c.level {
             failures.push(format!(
                 "{}: level {} instead of {}; {:?}",
                 c.name,
-                r.level,
+                r.verdict.level,
                 c.level,
-                r.incidents
+                r.verdict
+                    .incidents
                     .iter()
                     .map(|i| (i.level, i.incident.code.as_str()))
                     .collect::<Vec<_>>()
             ));
         }
-        for i in &r.incidents {
+        for i in &r.verdict.incidents {
             seen.insert(i.incident.code.as_str());
         }
     }
@@ -1376,18 +1378,35 @@ fn required_level_bounds_the_checks() {
     s.sign = false;
     s.opts.required_level = Some(2);
     let r = s.verify();
-    assert_eq!((r.level, r.verified), (2, true), "{:#?}", r.incidents);
+    assert_eq!(
+        (r.verdict.level, r.verdict.verified),
+        (2, true),
+        "{:#?}",
+        r.verdict.incidents
+    );
     // Level 1 requested: manifests are not fetched.
     let mut s = Scenario::baseline();
     s.resources.insert(MANIFEST.into(), stored(404, &[], b""));
     s.opts.required_level = Some(1);
     let r = s.verify();
-    assert_eq!((r.level, r.verified), (1, true), "{:#?}", r.incidents);
+    assert_eq!(
+        (r.verdict.level, r.verdict.verified),
+        (1, true),
+        "{:#?}",
+        r.verdict.incidents
+    );
     // Default: the claimed level (a chain is a Level 3 claim).
     let mut s = Scenario::baseline();
     s.sign = false;
     let r = s.verify();
-    assert_eq!((r.level, r.required_level, r.verified), (2, 3, false));
+    assert_eq!(
+        (
+            r.verdict.level,
+            r.verdict.required_level,
+            r.verdict.verified
+        ),
+        (2, 3, false)
+    );
 }
 
 #[test]
@@ -1418,7 +1437,7 @@ fn a_good_label_wins_over_a_bad_one() {
         set_header(r, "signature", Some(&format!("bad=:AAAA:, {sig}")));
     }));
     let r = s.verify();
-    assert_eq!(r.level, 3, "{:#?}", r.incidents);
+    assert_eq!(r.verdict.level, 3, "{:#?}", r.verdict.incidents);
 }
 
 #[test]
@@ -1446,7 +1465,7 @@ fn unregistered_signature_parameters_are_ignored_but_signed() {
     );
     s.resources.insert(MANIFEST.into(), resp);
     let r = s.verify();
-    assert_eq!(r.level, 3, "{:#?}", r.incidents);
+    assert_eq!(r.verdict.level, 3, "{:#?}", r.verdict.incidents);
 }
 
 #[test]
@@ -1472,19 +1491,20 @@ fn a_pluggable_judge_reports_under_the_same_code() {
     let r = s.verify();
     // c1 is its excerpt verbatim; c2 paraphrases its excerpt: the lexical judge accepts it, this
     // judge does not.
-    assert_eq!(r.judge, "exact-match judge");
+    assert_eq!(r.details.judge, "exact-match judge");
     let unsupported: Vec<_> = r
+        .verdict
         .incidents
         .iter()
         .filter(|i| i.incident.code == IncidentCode::AcaClaimUnsupported)
         .collect();
-    assert_eq!(unsupported.len(), 1, "{:#?}", r.incidents);
+    assert_eq!(unsupported.len(), 1, "{:#?}", r.verdict.incidents);
     assert_eq!(
         unsupported[0].incident.location.claim_id.as_deref(),
         Some("c2")
     );
     assert_eq!(unsupported[0].incident.message, "not an exact excerpt");
-    assert_eq!(r.level, 1);
+    assert_eq!(r.verdict.level, 1);
 }
 
 /// Issue 19, item 6: what a report says about each manifest and claim agrees with the verdict.
@@ -1494,7 +1514,7 @@ fn a_pluggable_judge_reports_under_the_same_code() {
 fn manifest_and_claim_verdicts_agree_with_the_incidents() {
     use citeproof_aca::SignatureVerdict;
     let verdicts = |r: &AcaReport| {
-        let m = &r.manifests[0];
+        let m = &r.details.manifests[0];
         (
             m.signature.clone(),
             m.signed_by.clone(),
@@ -1535,7 +1555,7 @@ fn manifest_and_claim_verdicts_agree_with_the_incidents() {
         set_body(r, b.as_bytes());
     }));
     let r = s.verify();
-    assert_eq!(r.level, 2);
+    assert_eq!(r.verdict.level, 2);
     assert_eq!(
         verdicts(&r),
         (
@@ -1554,9 +1574,9 @@ fn manifest_and_claim_verdicts_agree_with_the_incidents() {
         verdicts(&r).0,
         failed(&["aca-key-unresolved"]),
         "{:?}",
-        r.incidents
+        r.verdict.incidents
     );
-    assert!(r.manifests[0].claims.iter().all(|c| !c.verified));
+    assert!(r.details.manifests[0].claims.iter().all(|c| !c.verified));
 
     // No discovery document: every manifest's signature fails with it.
     let mut s = Scenario::baseline();
@@ -1643,9 +1663,14 @@ fn manifest_and_claim_verdicts_agree_with_the_incidents() {
         "<{SRC_A}>; manifest=\"{MANIFEST}\"; run=\"r1\", <{SRC_B}>; manifest=\"{MANIFEST}\"; run=\"r2\""
     ));
     let r = s.verify();
-    assert!(r.has(IncidentCode::AcaRunMismatch), "{:?}", r.incidents);
     assert!(
-        r.manifests
+        r.has(IncidentCode::AcaRunMismatch),
+        "{:?}",
+        r.verdict.incidents
+    );
+    assert!(
+        r.details
+            .manifests
             .iter()
             .flat_map(|m| &m.claims)
             .all(|c| !c.verified)
@@ -1666,19 +1691,21 @@ fn verdict_invariants_hold_in_every_case() {
         (c.mutate)(&mut s);
         let r = s.verify();
         let errors: Vec<_> = r
+            .verdict
             .incidents
             .iter()
             .filter(|i| i.incident.severity == citeproof_model::Severity::Error)
             .collect();
-        let manifest_urls: Vec<&str> = r.manifests.iter().map(|m| m.url.as_str()).collect();
+        let manifest_urls: Vec<&str> = r.details.manifests.iter().map(|m| m.url.as_str()).collect();
         let source_urls: Vec<&str> = r
+            .details
             .manifests
             .iter()
             .flat_map(|m| &m.claims)
             .flat_map(|c| &c.sources)
             .map(|s| s.url.as_str())
             .collect();
-        for m in &r.manifests {
+        for m in &r.details.manifests {
             if let SignatureVerdict::Valid { keyid } = &m.signature {
                 assert_eq!(m.signed_by.as_deref(), Some(keyid.as_str()), "{}", c.name);
                 let bad = errors.iter().find(|i| {
@@ -1716,9 +1743,10 @@ fn verdict_invariants_hold_in_every_case() {
                 checked += 1;
             }
         }
-        if r.verified {
+        if r.verdict.verified {
             assert!(
-                r.manifests
+                r.details
+                    .manifests
                     .iter()
                     .flat_map(|m| &m.claims)
                     .all(|c| c.verified),
@@ -1728,4 +1756,95 @@ fn verdict_invariants_hold_in_every_case() {
         }
     }
     assert!(checked > 0);
+}
+
+/// The common report shape (issue 20): spec, subject, outcome, the trust used and the items.
+/// Offsets and hashes by hand: QUOTE_A starts after `<html><body><p>` (15 bytes) and is 72
+/// bytes long; BODY_A's SHA-256 is from Python's `hashlib` (`hashlib.sha256(BODY_A)`); the key
+/// thumbprint is RFC 7638 §3 over the members in lexicographic order.
+#[test]
+fn the_report_has_the_common_shape() {
+    use base64::Engine;
+    use citeproof_model::{Outcome, SubjectKind};
+    let s = Scenario::baseline();
+    let r = s.verify();
+    assert_eq!(r.spec, "aca");
+    assert_eq!(
+        (r.subject.kind, r.subject.name.as_str()),
+        (SubjectKind::Snapshot, AGENT)
+    );
+    assert_eq!(r.outcome, Outcome::Verified);
+    assert_eq!(r.trust.origins, ["https://agent.example"]);
+    let x = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(s.signing_key.verifying_key().to_bytes());
+    let members = format!(r#"{{"crv":"Ed25519","kty":"OKP","x":"{x}"}}"#);
+    let thumbprint = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(sha256_bytes(members.as_bytes()).digest());
+    assert_eq!(
+        r.trust.signers["https://agent.example"].keys,
+        [("k1".to_owned(), thumbprint)]
+    );
+    assert_eq!(r.items.len(), 1);
+    let m = &r.items[0];
+    assert_eq!(
+        (
+            m.kind.as_str(),
+            m.id.as_str(),
+            m.verdict.as_deref(),
+            m.verified
+        ),
+        ("manifest", MANIFEST, Some("valid"), true)
+    );
+    let ids: Vec<&str> = m.items.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["c1", "c2"]);
+    let c1 = &m.items[0];
+    assert_eq!(
+        (c1.kind.as_str(), c1.text.as_deref(), c1.verdict.as_deref()),
+        ("claim", Some(QUOTE_A), Some("supported"))
+    );
+    let src = &c1.sources[0];
+    assert_eq!(src.url, SRC_A);
+    assert_eq!(src.locator.as_deref(), Some("bytes [15, 87)"));
+    let body_hash = "sha256:186da46de9ee6c2ce4bfd669dd9bb12f37c0fd1bdbb3fc13f814bc8f8181fa7c";
+    assert_eq!(src.declared_hash.as_deref(), Some(body_hash));
+    assert_eq!(src.computed_hash.as_deref(), Some(body_hash));
+    assert_eq!(src.excerpt.as_deref(), Some(QUOTE_A));
+    assert!(src.verified && src.failed.is_empty());
+
+    // Source A changed after the manifest was written and the excerpt is gone: the claim, its
+    // source and its manifest are not verified, and say why; claim c2 still is.
+    let mut s = Scenario::baseline();
+    s.resources.insert(
+        SRC_A.into(),
+        stored(200, &[("content-type", "text/html")], b"<p>rewritten</p>"),
+    );
+    let r = s.verify();
+    assert_eq!(r.outcome, Outcome::NotVerified);
+    let m = &r.items[0];
+    assert!(!m.verified);
+    let (c1, c2) = (&m.items[0], &m.items[1]);
+    assert!(!c1.verified && c2.verified);
+    assert_eq!(c1.verdict.as_deref(), Some("not-checked"));
+    let src = &c1.sources[0];
+    assert!(!src.verified);
+    assert!(src.failed.contains(&"aca-source-hash-mismatch".to_owned()));
+    assert_eq!(src.declared_hash.as_deref(), Some(body_hash));
+    assert_ne!(src.computed_hash.as_deref(), Some(body_hash));
+    assert_eq!(src.excerpt, None, "nothing was judged");
+    // The key verified the signature, but that is not the whole Level 3 check only when the
+    // manifest's signature is valid: it is, so the key is still named.
+    assert_eq!(m.verdict.as_deref(), Some("valid"));
+
+    // A source that could not be reached at all (not in the snapshot): transient, so the
+    // response could not be checked.
+    let mut s = Scenario::baseline();
+    s.resources.remove(SRC_B);
+    let r = s.verify();
+    assert!(
+        r.has(IncidentCode::FetchNotInSnapshot),
+        "{:?}",
+        r.verdict.incidents
+    );
+    assert_eq!(r.outcome, Outcome::CouldNotCheck);
+    assert!(!r.items[0].items[1].verified);
 }

@@ -536,7 +536,17 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
             lines[2]["incidents"][0]["code"],
             "aca-response-url-mismatch"
         );
-        assert!(lines[3]["error"].as_str().unwrap().contains("missing.json"));
+        assert!(
+            lines[3]["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("missing.json")
+        );
+        assert_eq!(lines[3]["outcome"], "could-not-check");
+        assert_eq!(
+            lines[3]["input"],
+            dir.path().join("missing.json").display().to_string()
+        );
         assert_eq!(lines[0]["command"], "aca verify");
 
         // Without --allow-private the loopback address is refused.

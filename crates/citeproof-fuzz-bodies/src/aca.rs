@@ -132,7 +132,8 @@ pub fn aca_verify(data: &[u8]) {
     check_levels(&report);
 }
 
-fn check_levels(r: &AcaReport) {
+fn check_levels(report: &AcaReport) {
+    let r = &report.verdict;
     assert!((1..=3).contains(&r.required_level), "{r:?}");
     assert!(r.level <= r.required_level, "{r:?}");
     assert_eq!(r.verified, r.level >= r.required_level);
@@ -150,5 +151,13 @@ fn check_levels(r: &AcaReport) {
             "level {} stops without an error: {r:?}",
             r.level
         );
+    }
+    // No item says more than the verdict: a claim is never verified in a response whose
+    // Level 1 (its status, its header) failed.
+    if r.level == 0 {
+        let claims = report.items.iter().flat_map(|m| &m.items);
+        for c in claims {
+            assert!(!c.verified, "claim {} verified at level {}", c.id, r.level);
+        }
     }
 }

@@ -101,12 +101,13 @@ pub fn record_aca(
 ) -> Result<i64, Failure> {
     let record = VerificationRecord {
         spec: "aca".into(),
-        subject: r.url.clone(),
+        subject: r.subject.name.clone(),
         verified_at: now,
-        level: r.level,
-        required_level: r.required_level,
-        verified: r.verified,
+        level: r.verdict.level,
+        required_level: r.verdict.required_level,
+        verified: r.verdict.verified,
         documents: r
+            .details
             .manifests
             .iter()
             .filter_map(|m| {
@@ -118,6 +119,7 @@ pub fn record_aca(
             })
             .collect(),
         incidents: r
+            .verdict
             .incidents
             .iter()
             .map(|i| RecordedIncident {

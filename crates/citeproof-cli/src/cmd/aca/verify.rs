@@ -1,16 +1,21 @@
-//! `citeproof aca verify URL | --snapshot FILE [--level N] [--allow-private] [--json]
-//! [--save-snapshot FILE]`: the ACA verification flow (Levels 1-3), live or from a web snapshot.
-//! Exit 0 when the required level is met, 1 when not, 2 on usage errors.
+//! `citeproof aca verify URL | --snapshot FILE | --batch FILE [--level N] [--allow-private]
+//! [--save-snapshot FILE]` with the options of every verify (`--now`, `--trust`, `--json`):
+//! the ACA verification flow (Levels 1-3), live or from a web snapshot. Exit statuses as every
+//! verify: 0 verified, 1 not verified, 2 usage error, 3 could not check.
 
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 use citeproof_aca::{
-    AcaReport, ClaimReport, ManifestReport, SignatureVerdict, VerifyOptions, verify_snapshot_bytes,
-    verify_url,
+    AcaReport, ClaimReport, ManifestReport, SignatureVerdict, VerifyOptions, apply_history,
+    verify_snapshot_bytes, verify_url,
 };
+use citeproof_audit::SqliteStore;
 use citeproof_fetch::{FetchPolicy, HttpFetcher, RecordingFetcher};
+use citeproof_model::TrustUsed;
 
-use crate::cmd::Failure;
+use crate::cmd::common::{VerifyCommon, finish_report, verdict_line};
+use crate::cmd::{Failure, batch};
 use crate::input::read_limited;
 use crate::out::one_line;
 
@@ -20,7 +25,8 @@ pub struct Args {
     #[arg(required_unless_present_any = ["snapshot", "batch"], conflicts_with_all = ["snapshot", "batch"])]
     url: Option<String>,
     /// Verify every response listed in FILE (`-`: stdin), one URL or snapshot path a line, on
-    /// every core; prints one JSON line per response, in input order. Exit 0 when all verify.
+    /// every core; prints one JSON line per response (the `--json` object plus `input` and
+    /// `line`), in input order. Exit status: the worst over the lines.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "save_snapshot"])]
     batch: Option<String>,
     /// Verify offline from a web snapshot file instead of the network.
@@ -33,17 +39,9 @@ pub struct Args {
     /// Allow loopback and private addresses (local demos and tests); link-local stays refused.
     #[arg(long)]
     allow_private: bool,
-    /// Print the full report as JSON: `command`, `ok`, `incidents`, then `level`,
-    /// `required_level`, `verified`, `url`, `manifests` (claims, sources, verdicts, key ids) and
-    /// `judge`.
-    #[arg(long)]
-    json: bool,
     /// Write everything a live verification fetched to FILE as a web snapshot.
     #[arg(long, requires = "url")]
     save_snapshot: Option<String>,
-    /// Verification time, Unix seconds (default: now).
-    #[arg(long)]
-    now: Option<i64>,
     /// Refuse manifest signatures whose `created` is more than SECONDS before the verification
     /// time (default 7776000, 90 days; `none` for no limit). To replay an old capture, give
     /// `--now` the time it was captured rather than lifting the limit.
@@ -64,6 +62,12 @@ pub struct Args {
     /// --db DB list`.
     #[arg(long, value_name = "DB")]
     record: Option<std::path::PathBuf>,
+    /// `--now`, `--trust FILE` (checked, but ACA takes no configured keys: the keys are those
+    /// of the response origin's discovery document), `--json` (the report: `spec`, `subject`,
+    /// `level`, `required_level`, `verified`, `incidents`, `outcome`, `trust`, `items`,
+    /// `manifests`, `judge`).
+    #[command(flatten)]
+    common: VerifyCommon,
 }
 
 /// `--max-age`: seconds, or `none`.
@@ -79,37 +83,55 @@ fn parse_max_age(text: &str) -> Result<MaxAge, String> {
         .map_err(|_| format!("`{text}` is neither a number of seconds nor `none`"))
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    let now = args.now.unwrap_or_else(crate::cmd::now);
+type Store = Arc<Mutex<SqliteStore>>;
+
+fn options(args: &Args, now: i64) -> Result<VerifyOptions, Failure> {
     let mut opts = VerifyOptions::new(now);
     opts.required_level = args.level;
     opts.allow_private = args.allow_private;
     if let Some(max_age) = args.max_age {
         opts.max_signature_age = max_age.0;
     }
-    let store = match &args.record {
-        Some(path) => {
-            let store =
-                std::sync::Arc::new(std::sync::Mutex::new(crate::cmd::audit::open(path, true)?));
-            opts.history = Some(std::sync::Arc::new(crate::cmd::audit::StoreHistory(
-                store.clone(),
-            )));
-            Some(store)
-        }
-        None => None,
-    };
     if let Some(cmd) = &args.judge {
         let judge = super::judge::CommandJudge::new(
             cmd,
             std::time::Duration::from_secs(args.judge_timeout),
         )
         .map_err(Failure::Usage)?;
-        opts.extra_judges.push(std::sync::Arc::new(judge));
+        opts.extra_judges.push(Arc::new(judge));
     }
+    Ok(opts)
+}
+
+/// ACA takes its keys from the response origin's discovery document (ACA-DISC-001), never
+/// from configuration: a trust file is checked like every verify's, and a note says that its
+/// members are not used, so that nobody believes their keys were.
+fn check_trust(common: &VerifyCommon) -> Result<(), Failure> {
+    let trust = common.load_trust()?;
+    if trust.describe() != TrustUsed::default() {
+        eprintln!(
+            "citeproof: note: ACA uses no member of the trust file: the keys are those the response origin's discovery document publishes (ACA-DISC-001)"
+        );
+    }
+    Ok(())
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    let now = args.common.time();
+    check_trust(&args.common)?;
+    let mut opts = options(&args, now)?;
+    let store: Option<Store> = match &args.record {
+        Some(path) => {
+            let store = Arc::new(Mutex::new(crate::cmd::audit::open(path, true)?));
+            opts.history = Some(Arc::new(crate::cmd::audit::StoreHistory(store.clone())));
+            Some(store)
+        }
+        None => None,
+    };
     if let Some(list) = &args.batch {
         // Reuse is judged in input order after the parallel run, not during it.
         opts.history = None;
-        return super::batch::run(list, &opts, store.as_ref(), now);
+        return run_batch(list, &opts, store.as_ref(), now);
     }
     let report = match (&args.url, &args.snapshot) {
         (_, Some(file)) => verify_snapshot_file(file, &opts)?,
@@ -122,7 +144,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             let report = verify_url(url, &recorder, &opts);
             if let Some(path) = &args.save_snapshot {
                 save_snapshot(&recorder, url, path, now)?;
-                if !args.json {
+                if !args.common.json {
                     eprintln!("snapshot written to {path}");
                 }
             }
@@ -140,40 +162,66 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         );
     }
     if let Some(store) = &store {
-        let json = serde_json::to_value(&report).map_err(|e| Failure::Usage(e.to_string()))?;
-        let id = crate::cmd::audit::record_aca(store, &report, now, json)?;
-        if !args.json {
+        let id = record(store, &report, now)?;
+        if !args.common.json {
             eprintln!("recorded as verification {id}");
         }
     }
-    if args.json {
-        crate::out::json_report("aca verify", report.verified, &report.incidents, &report)?;
-    } else {
-        crate::out::print(&readable(&report))?;
-    }
-    Ok(if report.verified {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
+    finish_report("aca verify", &report, args.common.json, || {
+        readable(&report)
     })
+}
+
+fn record(store: &Store, report: &AcaReport, now: i64) -> Result<i64, Failure> {
+    let json = serde_json::to_value(report).map_err(|e| Failure::Usage(e.to_string()))?;
+    crate::cmd::audit::record_aca(store, report, now, json)
+}
+
+fn is_url(s: &str) -> bool {
+    let lower = s.get(..8).unwrap_or(s).to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
+/// `--batch`: each line is an http(s) URL (verified live) or the path of a web snapshot
+/// (verified offline). Reuse across responses is judged against the audit store and the
+/// earlier lines in input order, then each report is recorded with `--record`.
+fn run_batch(
+    list: &str,
+    opts: &VerifyOptions,
+    store: Option<&Store>,
+    now: i64,
+) -> Result<ExitCode, Failure> {
+    let verify = |input: &str| {
+        if is_url(input) {
+            let fetcher = HttpFetcher::new(FetchPolicy {
+                allow_private: opts.allow_private,
+                ..FetchPolicy::default()
+            });
+            Ok(verify_url(input, &fetcher, opts))
+        } else {
+            verify_snapshot_file(input, opts)
+        }
+    };
+    let history = store.map(|s| crate::cmd::audit::StoreHistory(Arc::clone(s)));
+    let settle = |_: &batch::Input, report: &mut AcaReport| {
+        if let Some(h) = &history {
+            apply_history(report, h);
+        }
+        if let Some(s) = store {
+            record(s, report, now)?;
+        }
+        Ok(())
+    };
+    batch::run("aca verify", list, verify, settle)
 }
 
 /// The human report. Every line agrees with the verdict (issue 19, item 6): a signature is
 /// called valid only when the whole Level 3 check of its manifest passed, a claim is tagged
 /// `[supported]` only when nothing it depends on failed, and every other line says what failed.
-fn readable(r: &AcaReport) -> String {
-    let mut out = String::new();
-    out.push_str(&format!("response: {}\n", one_line(&r.url)));
-    out.push_str(&format!(
-        "level achieved: {} (required {}) -> {}\n",
-        r.level,
-        r.required_level,
-        if r.verified {
-            "VERIFIED"
-        } else {
-            "NOT VERIFIED"
-        }
-    ));
+fn readable(report: &AcaReport) -> String {
+    let r = &report.verdict;
+    let mut out = format!("{}\n", verdict_line(report));
+    out.push_str(&format!("response: {}\n", one_line(&report.subject.name)));
     let mut failed: Vec<String> = Vec::new();
     // The checks of the levels required decide the verdict; an error of a level above is in
     // the incident list, not here.
@@ -188,7 +236,7 @@ fn readable(r: &AcaReport) -> String {
     if !failed.is_empty() {
         out.push_str(&format!("failed checks: {}\n", failed.join(", ")));
     }
-    for m in &r.manifests {
+    for m in &report.details.manifests {
         out.push_str(&format!("\nmanifest {}", one_line(&m.url)));
         if let Some(run) = &m.run_id {
             out.push_str(&format!(" (run {run})"));
@@ -205,7 +253,7 @@ fn readable(r: &AcaReport) -> String {
             out.push_str(&format!(
                 "  claim {} [{}]: {}\n",
                 c.claim_id.as_deref().unwrap_or("?"),
-                claim_tag(c, m, r),
+                claim_tag(c, m, r.required_level),
                 one_line(c.text.as_deref().unwrap_or(""))
             ));
             for s in &c.sources {
@@ -226,7 +274,13 @@ fn readable(r: &AcaReport) -> String {
             ));
         }
     }
-    out.push_str(&format!("\nsupport check: {}\n", r.judge));
+    if !report.trust.origins.is_empty() {
+        out.push_str(&format!(
+            "\nkeys from the discovery document of: {}\n",
+            report.trust.origins.join(", ")
+        ));
+    }
+    out.push_str(&format!("\nsupport check: {}\n", report.details.judge));
     out
 }
 
@@ -253,7 +307,7 @@ fn signature_line(v: &SignatureVerdict, manifest_failed: &[String]) -> String {
 }
 
 /// `supported` only for a verified claim; otherwise what failed, then what the excerpt says.
-fn claim_tag(c: &ClaimReport, m: &ManifestReport, r: &AcaReport) -> String {
+fn claim_tag(c: &ClaimReport, m: &ManifestReport, required_level: u8) -> String {
     if c.verified {
         return "supported".into();
     }
@@ -261,7 +315,7 @@ fn claim_tag(c: &ClaimReport, m: &ManifestReport, r: &AcaReport) -> String {
     if !m.failed.is_empty() {
         why.push(format!("manifest: {}", m.failed.join(", ")));
     }
-    if r.required_level >= 3 && !matches!(m.signature, SignatureVerdict::Valid { .. }) {
+    if required_level >= 3 && !matches!(m.signature, SignatureVerdict::Valid { .. }) {
         why.push("manifest signature NOT valid".into());
     }
     if why.is_empty() {
@@ -328,7 +382,10 @@ pub fn verify_snapshot_file(file: &str, opts: &VerifyOptions) -> Result<AcaRepor
             };
             return Ok(match citeproof_fetch::read_warc(&mut reader, policy) {
                 Ok(fetcher) => {
-                    citeproof_aca::verify_response(fetcher.agent_response(), &fetcher, opts)
+                    let mut report =
+                        citeproof_aca::verify_response(fetcher.agent_response(), &fetcher, opts);
+                    report.subject.kind = citeproof_model::SubjectKind::Snapshot;
+                    report
                 }
                 Err(e) => citeproof_aca::verify_snapshot_error(&e, file, opts),
             });
