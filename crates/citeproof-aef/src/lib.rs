@@ -191,7 +191,12 @@ fn trust_used(options: &VerifyOptions) -> citeproof_model::TrustUsed {
 /// against with the declared and computed hashes. The report is about this one object, so
 /// every error concerns it.
 fn evidence_item(value: &Value, report: &AefReport) -> Item {
-    let text_at = |pointer: &str| value.pointer(pointer).and_then(Value::as_str).map(str::to_owned);
+    let text_at = |pointer: &str| {
+        value
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
     let failed: Vec<String> = report
         .verdict
         .incidents
@@ -199,7 +204,10 @@ fn evidence_item(value: &Value, report: &AefReport) -> Item {
         .filter(|i| i.incident.severity == Severity::Error)
         .map(|i| i.incident.code.as_str().to_owned())
         .collect();
-    let locator = match (text_at("/span/selector_type"), text_at("/span/selector_value")) {
+    let locator = match (
+        text_at("/span/selector_type"),
+        text_at("/span/selector_value"),
+    ) {
         (Some(kind), Some(selector)) => Some(format!("{kind}: {selector}")),
         (kind, _) => kind,
     };

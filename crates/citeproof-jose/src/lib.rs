@@ -35,6 +35,4 @@ pub use jws::{
     signing_input, verify_detached,
 };
 pub use keys::{MAX_KEY_INPUT_BYTES, SigningKey, VerifyingKey};
-pub use trust::{
-    BrokenKeys, Check, SignerTrust, TrustError, hmac_sign, hmac_verify,
-};
+pub use trust::{BrokenKeys, Check, SignerTrust, TrustError, hmac_sign, hmac_verify};

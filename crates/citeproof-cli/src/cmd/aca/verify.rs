@@ -274,10 +274,23 @@ fn readable(report: &AcaReport) -> String {
             ));
         }
     }
-    if !report.trust.origins.is_empty() {
+    // The trust used: the response origin's published keys (ACA-DISC-001), and those under
+    // which a manifest's whole Level 3 check passed (its Level 1-2 verdict is on its own line).
+    for origin in &report.trust.origins {
+        let used: Vec<&str> = report
+            .trust
+            .signers
+            .get(origin)
+            .map(|s| s.keys.iter().map(|(kid, _)| kid.as_str()).collect())
+            .unwrap_or_default();
         out.push_str(&format!(
-            "\nkeys from the discovery document of: {}\n",
-            report.trust.origins.join(", ")
+            "\nkeys: the discovery document of {} (key ids under which a manifest's Level 3 check passed: {})\n",
+            one_line(origin),
+            if used.is_empty() {
+                "none".to_owned()
+            } else {
+                used.join(", ")
+            }
         ));
     }
     out.push_str(&format!("\nsupport check: {}\n", report.details.judge));
