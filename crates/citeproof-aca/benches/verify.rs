@@ -50,10 +50,11 @@ fn verify(fetcher: &SnapshotFetcher) -> AcaReport {
 /// A workload must verify at Level 3 with no incident, or the bench measures a failure path.
 fn assert_level3(report: &AcaReport, what: &str) {
     assert!(
-        report.verified && report.level == 3 && report.incidents.is_empty(),
+        report.verdict.verified && report.verdict.level == 3 && report.verdict.incidents.is_empty(),
         "{what}: level {} incidents {:?}",
-        report.level,
+        report.verdict.level,
         report
+            .verdict
             .incidents
             .iter()
             .map(|i| i.incident.code.to_string())

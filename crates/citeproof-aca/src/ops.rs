@@ -169,14 +169,14 @@ fn verify_snapshot_op(input: &Value) -> Reply {
     let report = verify_snapshot_bytes(&bytes, &opts);
     let (errors, warnings) = split_codes(&report.plain_incidents());
     Reply::Result(ResultReply {
-        result: Some(if report.level >= required {
+        result: Some(if report.verdict.level >= required {
             Answer::Valid
         } else {
             Answer::Invalid
         }),
         errors,
         warnings,
-        output: Some(json!({ "level": report.level })),
+        output: Some(json!({ "level": report.verdict.level })),
     })
 }
 

@@ -63,14 +63,14 @@ fn demo_runs_reach_their_expected_levels_live_and_from_snapshots() {
         let recorder = RecordingFetcher::new(HttpFetcher::new(policy()));
         let report = verify_url(&run.url, &recorder, &opts);
         assert_eq!(
-            report.level, run.expected_level,
+            report.verdict.level, run.expected_level,
             "{}: {}\n{:#?}",
-            run.url, run.description, report.incidents
+            run.url, run.description, report.verdict.incidents
         );
         // Replay offline: the same verdict and the same incidents.
         let snapshot = recorder.snapshot(&run.url).unwrap();
         let replay = verify_snapshot(&snapshot, &opts);
-        assert_eq!(replay.level, report.level, "{}", run.url);
+        assert_eq!(replay.verdict.level, report.verdict.level, "{}", run.url);
         assert_eq!(
             replay.plain_incidents(),
             report.plain_incidents(),
@@ -90,13 +90,20 @@ fn complete_run_is_level_3_with_every_claim_supported() {
         &HttpFetcher::new(policy()),
         &opts,
     );
-    assert_eq!(report.level, 3, "{:#?}", report.incidents);
-    assert!(report.verified);
-    assert!(report.incidents.is_empty(), "{:#?}", report.incidents);
-    assert_eq!(report.manifests.len(), 1);
-    assert_eq!(report.manifests[0].signed_by.as_deref(), Some("demo-2026"));
+    assert_eq!(report.verdict.level, 3, "{:#?}", report.verdict.incidents);
+    assert!(report.verdict.verified);
     assert!(
-        report.manifests[0]
+        report.verdict.incidents.is_empty(),
+        "{:#?}",
+        report.verdict.incidents
+    );
+    assert_eq!(report.details.manifests.len(), 1);
+    assert_eq!(
+        report.details.manifests[0].signed_by.as_deref(),
+        Some("demo-2026")
+    );
+    assert!(
+        report.details.manifests[0]
             .claims
             .iter()
             .all(|c| c.supported == Some(true))
@@ -138,7 +145,7 @@ fn broken_runs_report_the_documented_codes() {
             assert!(
                 report.has(*code),
                 "{run}: {code:?} missing in {:#?}",
-                report.incidents
+                report.verdict.incidents
             );
         }
     }
@@ -153,11 +160,11 @@ fn private_addresses_are_refused_without_allow_private() {
         &HttpFetcher::new(FetchPolicy::default()),
         &opts,
     );
-    assert_eq!(report.level, 0);
+    assert_eq!(report.verdict.level, 0);
     assert!(
         report.has(IncidentCode::FetchAddressForbidden),
         "{:#?}",
-        report.incidents
+        report.verdict.incidents
     );
 }
 
@@ -173,11 +180,11 @@ fn live_fetch_failures_are_reported_with_their_cause() {
     let port = closed.local_addr().unwrap().port();
     drop(closed);
     let r = verify_url(&format!("http://127.0.0.1:{port}/runs/x"), &fetcher, &opts);
-    assert_eq!(r.level, 0);
+    assert_eq!(r.verdict.level, 0);
     assert!(
         r.has(IncidentCode::FetchConnectFailed),
         "{:#?}",
-        r.incidents
+        r.verdict.incidents
     );
 
     // A server that does not speak HTTP.
@@ -191,10 +198,10 @@ fn live_fetch_failures_are_reported_with_their_cause() {
         }
     });
     let r = verify_url(&format!("http://127.0.0.1:{port}/runs/x"), &fetcher, &opts);
-    assert_eq!(r.level, 0);
+    assert_eq!(r.verdict.level, 0);
     assert!(
         r.has(IncidentCode::FetchProtocolError),
         "{:#?}",
-        r.incidents
+        r.verdict.incidents
     );
 }

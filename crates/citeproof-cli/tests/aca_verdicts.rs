@@ -166,10 +166,20 @@ fn every_line_of_the_human_report_agrees_with_the_verdict() {
                 .iter()
                 .filter(|l| l.trim_start().starts_with("claim "))
                 .collect();
-            let claims = m["claims"].as_array().unwrap();
+            // The claims are the `claim` items under the manifest's item (the shared form).
+            let item = report["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|i| i["kind"] == "manifest" && i["id"] == m["url"])
+                .unwrap_or_else(|| panic!("{run}: no item for {}", m["url"]));
+            assert_eq!(item["verdict"], m["signature"]["status"], "{run}");
+            let claims = item["items"].as_array().map_or(&[][..], Vec::as_slice);
             assert_eq!(claim_lines.len(), claims.len(), "{run}\n{text}");
             for (line, c) in claim_lines.iter().zip(claims) {
+                assert_eq!(c["kind"], "claim", "{run}");
                 if c["verified"] == true {
+                    assert_eq!(c["verdict"], "supported", "{run}: {c}");
                     assert!(line.contains("[supported]"), "{run}: {line}");
                 } else {
                     assert!(!line.contains("[supported]"), "{run}: {line}");
@@ -309,7 +319,11 @@ fn a_replay_fails_and_the_original_keeps_its_verdict_in_any_order() {
     let (mut originals, mut replays) = (0, 0);
     for l in &lines {
         assert!(!codes(l).contains(&"aca-manifest-reused"), "{l}");
-        if l["url"].as_str().unwrap().ends_with("/runs/complete") {
+        if l["subject"]["name"]
+            .as_str()
+            .unwrap()
+            .ends_with("/runs/complete")
+        {
             assert_eq!(verdict(l), (3, true), "{l}");
             originals += 1;
         } else {

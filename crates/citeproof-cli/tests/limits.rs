@@ -1,6 +1,6 @@
 //! Bounds that only the CLI enforces, exceeded: the size of an AEF source file
-//! (`MAX_SOURCE_BYTES`, 10 MiB, in `cmd/aef.rs`) and the `aca verify --batch` list
-//! (`MAX_LINE_BYTES`, 64 KiB a line, and `MAX_LINES`, 1 000 000 lines, in `cmd/aca/batch.rs`).
+//! (`MAX_SOURCE_BYTES`, 10 MiB, in `cmd/aef.rs`) and the `--batch` list of every verify
+//! (`MAX_LINE_BYTES`, 64 KiB a line, and `MAX_LINES`, 1 000 000 lines, in `cmd/batch.rs`).
 //! Each ends in an error naming the bound before anything is verified.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

@@ -132,7 +132,8 @@ pub fn aca_verify(data: &[u8]) {
     check_levels(&report);
 }
 
-fn check_levels(r: &AcaReport) {
+fn check_levels(report: &AcaReport) {
+    let r = &report.verdict;
     assert!((1..=3).contains(&r.required_level), "{r:?}");
     assert!(r.level <= r.required_level, "{r:?}");
     assert_eq!(r.verified, r.level >= r.required_level);

@@ -220,4 +220,3 @@ pub(crate) fn level_3_failures_give_level_2() {
         }
     }
 }
-

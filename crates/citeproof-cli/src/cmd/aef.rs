@@ -1,8 +1,10 @@
 //! `citeproof aef verify|sign|new`: AI Evidence Format v0.1 evidence objects.
 //!
-//! - `verify FILE [--source FILE|URL] [--media-type T] [--key JWK|PEM] [--level N]
-//!   [--allow-private] [--json]`: Levels 1-3; exit 0 when the required level (default: the level
-//!   the object claims, 3 when signed, else 2) is met, 1 when not, 2 on usage errors.
+//! - `verify FILE | --batch LIST [--source FILE|URL] [--media-type T] [--key JWK|PEM]
+//!   [--level N] [--allow-private]` with the options of every verify (`--now`, `--trust`,
+//!   `--json`): Levels 1-3; exit 0 when the required level (default: the level the object
+//!   claims, 3 when signed, else 2) is met, 1 when not, 2 on usage errors, 3 when it could not
+//!   be checked.
 //! - `sign FILE --key KEY.pem --kid ID [--signed-by S] [--signing-key-uri URL]`: the object with
 //!   `verification.signature` set (detached JWS, EdDSA, over its JCS form).
 //! - `new --source FILE|URL --selector TYPE=VALUE --claim TEXT ...`: a valid evidence object whose
@@ -21,8 +23,8 @@ use clap::builder::PossibleValuesParser;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::cmd::Failure;
 use crate::cmd::common::{VerifyCommon, file_subject, verdict_line};
+use crate::cmd::{Failure, batch};
 use crate::input::{display, read_document, read_limited};
 
 /// `source.type` values of the published schema (a test checks each against the model).
@@ -70,7 +72,13 @@ enum EvidenceCommand {
 #[derive(Debug, clap::Args)]
 struct VerifyArgs {
     /// Evidence object (JSON), or `-` for standard input.
-    file: String,
+    #[arg(required_unless_present = "batch", conflicts_with = "batch")]
+    file: Option<String>,
+    /// Verify every evidence object listed in FILE (`-`: stdin), one path a line, on every
+    /// core, with the same options; prints one JSON line per object (the `--json` object plus
+    /// `input` and `line`), in input order. Exit status: the worst over the lines.
+    #[arg(long, value_name = "FILE")]
+    batch: Option<String>,
     /// Read the source from this file or URL instead of fetching `source.uri`.
     #[arg(long)]
     source: Option<String>,
@@ -243,7 +251,6 @@ fn fetcher(allow_private: bool) -> HttpFetcher {
 
 fn verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
     let trust = a.common.load_trust()?;
-    let bytes = read_document(&a.file)?;
     let source = match &a.source {
         None => SourceChoice::FromUri,
         Some(s) if is_url(s) => SourceChoice::Url(s.clone()),
@@ -274,10 +281,35 @@ fn verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
         now: Some(a.common.time()),
         trust,
     };
-    let mut report = aef::verify(&bytes, &fetcher(a.allow_private), &options);
-    report.subject = file_subject(&a.file, &bytes);
+    let fetcher = fetcher(a.allow_private);
+    let verify_file = |file: &str| -> Result<AefReport, Failure> {
+        let bytes = read_document(file)?;
+        let mut report = aef::verify(&bytes, &fetcher, &options);
+        report.subject = file_subject(file, &bytes);
+        Ok(report)
+    };
+    if let Some(list) = &a.batch {
+        let in_batch = |file: &str| {
+            if file == "-" {
+                return Err(Failure::Usage(
+                    "`-` (standard input) cannot be a line of a batch".into(),
+                ));
+            }
+            verify_file(file)
+        };
+        let configuration = json!({
+            "source": a.source, "media_type": a.media_type, "key": a.key,
+            "trust_key_uri": a.trust_key_uri, "level": a.level,
+            "vocabulary": format!("{:?}", a.vocabulary), "now": a.common.now,
+            "trust": a.common.trust, "allow_private": a.allow_private,
+        });
+        let mut settle = batch::Recorder::open(aef::SPEC, &a.common, configuration)?;
+        return batch::run("aef verify", list, in_batch, &mut settle);
+    }
+    let file = a.file.as_deref().unwrap_or("-");
+    let report = verify_file(file)?;
     crate::cmd::record::finish("aef verify", &report, &a.common, || {
-        readable(display(&a.file), &report)
+        readable(display(file), &report)
     })
 }
 

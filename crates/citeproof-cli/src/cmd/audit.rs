@@ -14,8 +14,6 @@ use citeproof_audit::{
     Access, AuditError, AuditStore, DocumentUse, Filter, Head, Record, chain::parse_head,
     parse_since,
 };
-use citeproof_model::{LeveledIncident, Outcome, Verdict};
-use serde_json::Value;
 
 use crate::cmd::Failure;
 use crate::cmd::record::{redact, store_failure};
@@ -353,34 +351,6 @@ fn summary_text(s: &citeproof_audit::Summary) -> String {
     text
 }
 
-/// The common-report form of an ACA report (until ACA reports in the common shape itself):
-/// spec, subject, the verdict fields, the outcome, and every ACA field beside them.
-pub fn aca_report_value(r: &AcaReport) -> Result<Value, AuditError> {
-    let verdict = Verdict {
-        level: r.level,
-        required_level: r.required_level,
-        verified: r.verified,
-        incidents: r
-            .incidents
-            .iter()
-            .map(|i| LeveledIncident {
-                level: i.level,
-                incident: i.incident.clone(),
-            })
-            .collect(),
-    };
-    let mut v = serde_json::to_value(r).map_err(|e| AuditError::Record(e.to_string()))?;
-    if let Value::Object(obj) = &mut v {
-        obj.insert("spec".into(), "aca".into());
-        obj.insert(
-            "subject".into(),
-            serde_json::json!({"kind": "url", "name": r.url}),
-        );
-        obj.insert("outcome".into(), Outcome::of(&verdict).as_str().into());
-    }
-    Ok(v)
-}
-
 /// ACA-L2-022 and the record as one step: under the store's write lock, reads the earlier
 /// sightings of the report's manifests, applies the reuse check to `report` and records the
 /// result. Two verifications of the same manifest submitted at the same instant are
@@ -393,6 +363,7 @@ pub fn check_and_record_aca(
 ) -> Result<Head, AuditError> {
     let unchecked = report.clone();
     let digests: Vec<String> = unchecked
+        .details
         .manifests
         .iter()
         .filter_map(|m| m.digest.clone())
@@ -414,6 +385,7 @@ pub fn check_and_record_aca(
         let mut r = unchecked.clone();
         apply_history(&mut r, &history);
         let documents = r
+            .details
             .manifests
             .iter()
             .filter_map(|m| {
@@ -424,9 +396,9 @@ pub fn check_and_record_aca(
                 })
             })
             .collect();
+        let value = serde_json::to_value(&r).map_err(|e| AuditError::Record(e.to_string()))?;
         let mut record =
-            Record::from_report(aca_report_value(&r)?, crate::cmd::now(), verified_at)?
-                .with_documents(documents);
+            Record::from_report(value, crate::cmd::now(), verified_at)?.with_documents(documents);
         if let Some(k) = &input_key {
             record = record.with_input_key(k.clone());
         }

@@ -3,6 +3,7 @@ pub mod adapter;
 pub mod aef;
 pub mod archive;
 pub mod audit;
+pub mod batch;
 pub mod canon;
 pub mod chain;
 pub mod common;

@@ -99,6 +99,30 @@ pub fn after_verdict<D: Serialize>(
     failed
 }
 
+/// Writes `--report FORMAT --out FILE` of an already printed and recorded verdict (`head`: its
+/// row, when it was recorded); `Some(3)` when it failed (said on standard error).
+pub fn report_file<D: Serialize>(
+    report: &Report<D>,
+    verified_at: i64,
+    args: &RecordArgs,
+    head: Option<&Head>,
+) -> Option<ExitCode> {
+    let (Some(format), Some(out)) = (&args.report, &args.out) else {
+        return None;
+    };
+    let from = Provenance {
+        id: head.map(|h| h.id),
+        row_hash: head.map(|h| h.hash.clone()),
+        prev_hash: None,
+    };
+    let written = serde_json::to_value(report)
+        .map_err(|e| AuditError::Record(e.to_string()))
+        .and_then(|v| Record::from_report(v, crate::cmd::now(), verified_at))
+        .map_err(|e| format!("the report cannot be written: {e}"))
+        .and_then(|record| write_report(&record, &from, format, out));
+    written.err().map(|message| said(&message, "report-write"))
+}
+
 fn said(message: &str, code: &str) -> ExitCode {
     eprintln!("citeproof: error: {message} [{code}]");
     ExitCode::from(3)

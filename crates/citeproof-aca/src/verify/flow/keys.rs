@@ -14,6 +14,27 @@ pub(super) struct KeyTable {
     reported: bool,
 }
 
+impl KeyTable {
+    /// The discovery document (or its JWK Set) supplied at least one usable key.
+    pub(super) fn has_keys(&self) -> bool {
+        !self.keys.is_empty()
+    }
+
+    /// The RFC 7638 thumbprint of the one usable key with this kid.
+    pub(super) fn thumbprint(&self, kid: &str) -> Option<String> {
+        match self
+            .keys
+            .iter()
+            .filter(|k| k.kid == kid)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            [one] => Some(one.key.thumbprint()),
+            _ => None,
+        }
+    }
+}
+
 impl KeyResolver for KeyTable {
     fn resolve(
         &self,
@@ -43,9 +64,9 @@ impl KeyResolver for KeyTable {
 
 /// Discovery document and keys of one origin (ACA-DISC-001 to -004), all Level 3.
 pub(super) fn load_keys(run: &mut Run<'_>, origin: &str) -> KeyTable {
-    let before = run.incidents.len();
+    let before = run.pushed;
     let mut table = read_keys(run, origin);
-    table.reported = run.incidents.len() > before;
+    table.reported = run.pushed > before;
     table
 }
 

@@ -26,6 +26,7 @@ pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
             claims: Vec::new(),
             fetched: false,
             label_keyid: None,
+            label_thumbprint: None,
             level3_extra: Vec::new(),
         },
     };

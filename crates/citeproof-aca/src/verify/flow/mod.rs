@@ -6,8 +6,13 @@
 //! - `manifests`: step 2, the manifests and how they bind to this response;
 //! - `sources`: steps 3 and 4, re-fetched sources, excerpts and the support check;
 //! - `keys`: discovery documents and keys (Level 3);
-//! - `verdicts`: what each manifest's signature line and each claim line may say.
+//! - `verdicts`: what each manifest's signature line and each claim line may say;
+//! - `items`: the report's items (the shared form of every spec) and the trust used.
+//!
+//! The findings go into the one accumulator of every spec ([`Findings`]), whose level rule
+//! decides the verdict; the report is the common [`Report`] with [`AcaDetails`].
 
+mod items;
 mod keys;
 mod manifests;
 pub mod report;
@@ -15,7 +20,7 @@ mod sources;
 mod verdicts;
 
 pub use report::{
-    AcaIncident, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting,
+    AcaDetails, AcaReport, ClaimReport, ManifestHistory, ManifestReport, SPEC, Sighting,
     SignatureVerdict, SourceReport, VerifyOptions,
 };
 
@@ -26,7 +31,8 @@ use citeproof_fetch::{
     parse_snapshot,
 };
 use citeproof_model::{
-    ContentHash, Incident, IncidentCode, Location, Severity, aef_text_hash,
+    ContentHash, Findings, Incident, IncidentCode, LeveledIncident, Location, Outcome, Report,
+    Severity, Subject, SubjectKind, aef_text_hash,
     json::{parse_strict, parse_strict_jcs},
     sha256_bytes,
     snapshot::WebSnapshot,
@@ -112,15 +118,18 @@ fn final_response_problem(resp: &FetchedResponse, url: &str) -> Option<Incident>
 }
 
 /// Verifies the agent response of a web snapshot, answering every fetch from the snapshot.
+/// The report's subject is the response URL, of kind `snapshot`.
 pub fn verify_snapshot(snapshot: &WebSnapshot, opts: &VerifyOptions) -> AcaReport {
     let policy = FetchPolicy {
         allow_private: opts.allow_private,
         ..FetchPolicy::default()
     };
-    match SnapshotFetcher::new(snapshot, policy) {
+    let mut report = match SnapshotFetcher::new(snapshot, policy) {
         Ok(fetcher) => verify_response(fetcher.agent_response(), &fetcher, opts),
         Err(e) => snapshot_failure(&e, &snapshot.response.url, opts),
-    }
+    };
+    report.subject.kind = SubjectKind::Snapshot;
+    report
 }
 
 /// [`verify_snapshot`] from the snapshot's JSON bytes.
@@ -133,7 +142,9 @@ pub fn verify_snapshot_bytes(bytes: &[u8], opts: &VerifyOptions) -> AcaReport {
 
 /// The report of a snapshot that could not be read at all (`fetch-snapshot-invalid`, Level 0).
 pub fn verify_snapshot_error(e: &FetchError, url: &str, opts: &VerifyOptions) -> AcaReport {
-    snapshot_failure(e, url, opts)
+    let mut report = snapshot_failure(e, url, opts);
+    report.subject.kind = SubjectKind::Snapshot;
+    report
 }
 
 fn snapshot_failure(e: &FetchError, url: &str, opts: &VerifyOptions) -> AcaReport {
@@ -147,6 +158,7 @@ fn snapshot_failure(e: &FetchError, url: &str, opts: &VerifyOptions) -> AcaRepor
     }
     let nf = NoFetch;
     let mut run = Run::new(&nf, opts, url);
+    run.subject_kind = SubjectKind::Snapshot;
     // A snapshot that cannot be read fails every fetch (FETCH-008), the agent response's first.
     run.extend(1, response_fetch_failed(url, fetch_cause(e, url)));
     run.finish(opts.required_level.unwrap_or(1), Vec::new())
@@ -168,7 +180,12 @@ struct Run<'a> {
     fetcher: &'a dyn Fetcher,
     opts: &'a VerifyOptions,
     url: String,
-    incidents: Vec<AcaIncident>,
+    subject_kind: SubjectKind,
+    findings: Findings,
+    /// Incidents pushed so far (the accumulator only iterates).
+    pushed: usize,
+    /// Origins whose discovery document supplied keys for Level 3 (the trust used).
+    key_origins: Vec<String>,
     /// Excerpt bytes handed to the support check so far (ACA-L2-023).
     excerpt_bytes: u64,
     budget_reported: bool,
@@ -196,7 +213,10 @@ impl<'a> Run<'a> {
             fetcher,
             opts,
             url: url.to_owned(),
-            incidents: Vec::new(),
+            subject_kind: SubjectKind::Url,
+            findings: Findings::new(),
+            pushed: 0,
+            key_origins: Vec::new(),
             excerpt_bytes: 0,
             budget_reported: false,
             search_bytes: 0,
@@ -205,7 +225,13 @@ impl<'a> Run<'a> {
     }
 
     fn push(&mut self, level: u8, incident: Incident) {
-        self.incidents.push(AcaIncident { level, incident });
+        self.findings.push(level, incident);
+        self.pushed += 1;
+    }
+
+    /// The incidents pushed since `before` (a value of `pushed`).
+    fn since(&self, before: usize) -> impl Iterator<Item = &LeveledIncident> {
+        self.findings.iter().skip(before)
     }
 
     fn extend(&mut self, level: u8, incidents: impl IntoIterator<Item = Incident>) {
@@ -242,31 +268,22 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn finish(mut self, required: u8, manifests: Vec<ManifestReport>) -> AcaReport {
+    /// The report under the one level rule: the levels up to `required` are checked.
+    fn finish(self, required: u8, manifests: Vec<ManifestReport>) -> AcaReport {
         let required = required.clamp(1, 3);
-        let failed = |lvl: u8| {
-            self.incidents
-                .iter()
-                .any(|i| i.level == lvl && i.incident.severity == Severity::Error)
-        };
-        let mut level = 0;
-        for l in 1..=required {
-            if failed(l) {
-                break;
-            }
-            level = l;
-        }
-        self.incidents.sort_by_key(|i| i.level);
-        let mut report = AcaReport {
-            level,
-            required_level: required,
-            verified: level >= required,
-            url: self.url,
-            incidents: self.incidents,
+        let details = AcaDetails {
             manifests,
             judge: self.opts.judge.name().to_owned(),
         };
-        verdicts::settle(&mut report);
+        let subject = Subject::new(self.subject_kind, self.url);
+        let mut report = Report::new(
+            SPEC,
+            subject,
+            self.findings.finish(required, required),
+            details,
+        );
+        report.trust.origins = self.key_origins;
+        settle(&mut report);
         report
     }
 }
@@ -360,14 +377,17 @@ pub fn verify_response(
             // document names the keys, whatever origin hosts the manifest.
             let origin = response_origin.clone();
             if !tables.contains_key(&origin) {
-                let before = run.incidents.len();
+                let before = run.pushed;
                 let table = load_keys(&mut run, &origin);
-                key_failures.extend(
-                    run.incidents[before..]
-                        .iter()
-                        .filter(|i| i.incident.severity == Severity::Error)
-                        .map(|i| i.incident.code),
-                );
+                let found: Vec<IncidentCode> = run
+                    .since(before)
+                    .filter(|i| i.incident.severity == Severity::Error)
+                    .map(|i| i.incident.code)
+                    .collect();
+                key_failures.extend(found);
+                if table.has_keys() {
+                    run.key_origins.push(origin.clone());
+                }
                 tables.insert(origin.clone(), table);
             }
             m.report.level3_extra.extend(key_failures.iter().copied());
@@ -393,6 +413,10 @@ pub fn verify_response(
             let found = check_response_signature(&received, table, settings, Some(&m.url));
             run.extend(3, found.incidents);
             // Not yet a verdict: `verdicts` decides whether the whole Level 3 check passed.
+            m.report.label_thumbprint = found
+                .verified
+                .as_ref()
+                .and_then(|v| table.thumbprint(&v.keyid));
             m.report.label_keyid = found.verified.map(|v| v.keyid);
         }
     }
@@ -410,21 +434,20 @@ pub fn verify_response(
 /// written in it, so the order in which sightings were recorded never matters. Also used after
 /// a batch verified in parallel, in input order.
 pub fn apply_history(report: &mut AcaReport, history: &dyn ManifestHistory) {
-    let mut found = Vec::new();
-    for m in &report.manifests {
+    let mut found = Findings::new();
+    for m in &report.details.manifests {
         if m.response_url.is_some() {
             continue;
         }
         let Some(digest) = &m.digest else { continue };
         let run_id = m.run_id.as_deref();
-        let earlier = history
-            .sightings(digest)
-            .into_iter()
-            .find(|e| e.run_id.as_deref() != run_id || !urls_equal(&e.response_url, &report.url));
+        let earlier = history.sightings(digest).into_iter().find(|e| {
+            e.run_id.as_deref() != run_id || !urls_equal(&e.response_url, &report.subject.name)
+        });
         if let Some(e) = earlier {
-            found.push(AcaIncident {
-                level: 2,
-                incident: Incident::new(
+            found.push(
+                2,
+                Incident::new(
                     IncidentCode::AcaManifestReused,
                     format!(
                         "this manifest ({digest}) was already cited by `{}` under run `{}`",
@@ -433,15 +456,32 @@ pub fn apply_history(report: &mut AcaReport, history: &dyn ManifestHistory) {
                     ),
                     url_loc(&m.url),
                 ),
-            });
+            );
         }
     }
     if found.is_empty() {
         return;
     }
-    report.incidents.extend(found);
-    report.incidents.sort_by_key(|i| i.level);
-    report.level = report.level.min(1);
-    report.verified = report.level >= report.required_level;
+    // The same level rule over every finding, the new ones after the earlier ones of their
+    // level (the sort is stable).
+    let mut all = Findings::new();
+    for i in report
+        .verdict
+        .incidents
+        .drain(..)
+        .chain(found.iter().cloned())
+    {
+        all.push(i.level, i.incident);
+    }
+    let required = report.verdict.required_level;
+    report.verdict = all.finish(required, required);
+    report.outcome = Outcome::of(&report.verdict);
+    settle(report);
+}
+
+/// Everything derived from the verdict: what each manifest and claim may claim, the items and
+/// the keys used.
+fn settle(report: &mut AcaReport) {
     verdicts::settle(report);
+    items::fill(report);
 }

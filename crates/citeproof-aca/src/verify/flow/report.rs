@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use citeproof_fetch::FetchBudget;
-use citeproof_model::{Incident, IncidentCode};
+use citeproof_model::{IncidentCode, Report};
 use serde::Serialize;
 
 use crate::verify::support::{LexicalJudge, SupportJudge};
@@ -111,42 +111,25 @@ impl VerifyOptions {
     }
 }
 
-/// An incident with the conformance level it counts toward.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct AcaIncident {
-    pub level: u8,
-    #[serde(flatten)]
-    pub incident: Incident,
-}
-
-/// Result of verifying one agent response.
+/// What an ACA report carries besides the common verdict, trust and items: the support judge,
+/// and per manifest what only ACA has (its run, the response it names, the digest an audit
+/// store remembers, the Level 3 verdict). The claims and their sources are in the report's
+/// [`items`](citeproof_model::Report::items) (one `manifest` item per manifest, one `claim`
+/// item per claim); in Rust they are also under [`ManifestReport::claims`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AcaReport {
-    /// Level achieved, 0-3.
-    pub level: u8,
-    /// Level checked and required.
-    pub required_level: u8,
-    /// `level >= required_level`.
-    pub verified: bool,
-    /// URL of the agent response.
-    pub url: String,
-    pub incidents: Vec<AcaIncident>,
+pub struct AcaDetails {
     pub manifests: Vec<ManifestReport>,
     /// Name of the support judge used.
     pub judge: String,
 }
 
-impl AcaReport {
-    /// The incidents without their levels.
-    pub fn plain_incidents(&self) -> Vec<Incident> {
-        self.incidents.iter().map(|i| i.incident.clone()).collect()
-    }
+/// Result of verifying one agent response: the common report shape
+/// ([`citeproof_model::Report`], spec `aca`) with [`AcaDetails`]. The subject names the agent
+/// response's URL (kind `url`, or `snapshot` when it was replayed from a web snapshot).
+pub type AcaReport = Report<AcaDetails>;
 
-    /// Whether an incident with this code was reported.
-    pub fn has(&self, code: IncidentCode) -> bool {
-        self.incidents.iter().any(|i| i.incident.code == code)
-    }
-}
+/// The spec name in reports.
+pub const SPEC: &str = "aca";
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ManifestReport {
@@ -173,6 +156,8 @@ pub struct ManifestReport {
     /// `aca-response-url-mismatch` or `aca-manifest-reused`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub failed: Vec<String>,
+    /// The claims, in the JSON form as the `claim` items under this manifest's item.
+    #[serde(skip)]
     pub claims: Vec<ClaimReport>,
     /// The manifest was fetched (its Level 3 check could run).
     #[serde(skip)]
@@ -181,6 +166,9 @@ pub struct ManifestReport {
     /// verdict, see `signature`.
     #[serde(skip)]
     pub(crate) label_keyid: Option<String>,
+    /// The RFC 7638 thumbprint of the key behind `label_keyid` (for the report's trust).
+    #[serde(skip)]
+    pub(crate) label_thumbprint: Option<String>,
     /// Level 3 errors that concern this manifest without being located at it: its discovery
     /// document or key set, a consulted source its chain omits (ACA-L2-012).
     #[serde(skip)]
@@ -198,6 +186,17 @@ pub enum SignatureVerdict {
     Valid { keyid: String },
     /// These Level 3 checks of this manifest failed.
     Failed { failed: Vec<String> },
+}
+
+impl SignatureVerdict {
+    /// The status word: `valid`, `failed` or `not-checked` (a manifest item's `verdict`).
+    pub fn status(&self) -> &'static str {
+        match self {
+            SignatureVerdict::NotChecked { .. } => "not-checked",
+            SignatureVerdict::Valid { .. } => "valid",
+            SignatureVerdict::Failed { .. } => "failed",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -219,8 +218,44 @@ pub struct ClaimReport {
     pub failed: Vec<String>,
 }
 
+impl ClaimReport {
+    /// The word a `claim` item carries: `supported` only for a verified claim;
+    /// `excerpt-supports-only` when the excerpts support the text but something the claim
+    /// depends on failed; `not-supported` when the support check said no; `not-checked` when
+    /// it did not run.
+    pub fn status(&self) -> &'static str {
+        match (self.verified, self.supported) {
+            (true, _) => "supported",
+            (false, Some(true)) => "excerpt-supports-only",
+            (false, Some(false)) => "not-supported",
+            (false, None) => "not-checked",
+        }
+    }
+}
+
+/// One cited source of a claim, as checked.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SourceReport {
     pub url: String,
+    /// What the source check found, in words (`hash ok, excerpt ok`, `not fetched`, ...).
     pub verdict: String,
+    /// `excerpt_offset` as `bytes [start, end)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locator: Option<String>,
+    /// The `hash` the manifest records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared_hash: Option<String>,
+    /// The SHA-256 of the body as fetched now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed_hash: Option<String>,
+    /// The excerpt text handed to the support check (at the offsets, or where an intact
+    /// excerpt was found).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<String>,
+    /// Codes of the errors about this source (located under its pointer or at its URL).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<String>,
+    /// The source's pointer in the manifest (`/claims/0/sources/1`).
+    #[serde(skip)]
+    pub(crate) pointer: String,
 }

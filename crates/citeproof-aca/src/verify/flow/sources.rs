@@ -56,6 +56,14 @@ pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) 
                 source_reports.push(SourceReport {
                     url: u.clone(),
                     verdict,
+                    locator: s
+                        .excerpt_offset
+                        .map(|(start, end)| format!("bytes [{start}, {end})")),
+                    declared_hash: s.hash.map(|h| h.to_string()),
+                    computed_hash: body.map(|(_, actual)| actual.to_string()),
+                    excerpt: excerpt.clone(),
+                    failed: Vec::new(),
+                    pointer: s.pointer.clone(),
                 });
                 match excerpt {
                     Some(e) => excerpts.push(e),

@@ -23,6 +23,20 @@ fn claim_index(pointer: Option<&str>) -> Option<usize> {
     digits.parse().ok()
 }
 
+/// The pointer of the claim source a JSON pointer is under
+/// (`/claims/3/sources/0/hash` → `/claims/3/sources/0`).
+fn source_pointer(pointer: Option<&str>) -> Option<&str> {
+    let pointer = pointer?;
+    let rest = pointer.strip_prefix("/claims/")?;
+    let mut parts = rest.splitn(4, '/');
+    let (claim, member, source) = (parts.next()?, parts.next()?, parts.next()?);
+    if member != "sources" || claim.parse::<usize>().is_err() || source.parse::<usize>().is_err() {
+        return None;
+    }
+    let len = "/claims/".len() + claim.len() + "/sources/".len() + source.len();
+    pointer.get(..len)
+}
+
 fn push_unique(list: &mut Vec<String>, code: IncidentCode) {
     if !list.iter().any(|c| c == code.as_str()) {
         list.push(code.as_str().to_owned());
@@ -37,23 +51,31 @@ struct Found {
     level3: Vec<IncidentCode>,
     /// By claim index: every level checked.
     claims: HashMap<usize, Vec<IncidentCode>>,
+    /// By claim source pointer: every level checked.
+    sources: HashMap<String, Vec<IncidentCode>>,
 }
 
 /// Sets `failed`, `signature` and `signed_by` of every manifest and `failed` and `verified` of
 /// every claim of `report` from its incidents.
 pub(super) fn settle(report: &mut AcaReport) {
-    let required = report.required_level;
+    let required = report.verdict.required_level;
     let index: HashMap<String, usize> = report
+        .details
         .manifests
         .iter()
         .enumerate()
         .map(|(i, m)| (m.url.clone(), i))
         .collect();
-    let mut found: Vec<Found> = report.manifests.iter().map(|_| Found::default()).collect();
+    let mut found: Vec<Found> = report
+        .details
+        .manifests
+        .iter()
+        .map(|_| Found::default())
+        .collect();
     let mut keys = EqualityKeys::default();
     // Error codes located elsewhere, by the equality key of their URL.
     let mut elsewhere: HashMap<String, Vec<(u8, IncidentCode)>> = HashMap::new();
-    for i in &report.incidents {
+    for i in &report.verdict.incidents {
         if i.level > required || i.incident.severity != Severity::Error {
             continue;
         }
@@ -70,6 +92,9 @@ pub(super) fn settle(report: &mut AcaReport) {
         if i.level == 3 {
             f.level3.push(code);
         }
+        if let Some(p) = source_pointer(i.incident.location.pointer.as_deref()) {
+            f.sources.entry(p.to_owned()).or_default().push(code);
+        }
         match claim_index(i.incident.location.pointer.as_deref()) {
             Some(c) => f.claims.entry(c).or_default().push(code),
             None if i.level < 3 => f.manifest.push(code),
@@ -77,7 +102,7 @@ pub(super) fn settle(report: &mut AcaReport) {
         }
     }
     let mut source_keys: HashSet<String> = HashSet::new();
-    for (m, f) in report.manifests.iter_mut().zip(found) {
+    for (m, f) in report.details.manifests.iter_mut().zip(found) {
         m.failed.clear();
         for code in &f.manifest {
             push_unique(&mut m.failed, *code);
@@ -113,10 +138,15 @@ pub(super) fn settle(report: &mut AcaReport) {
             for code in f.claims.get(&ci).into_iter().flatten() {
                 push_unique(&mut c.failed, *code);
             }
-            for s in &c.sources {
+            for s in &mut c.sources {
+                s.failed.clear();
+                for code in f.sources.get(&s.pointer).into_iter().flatten() {
+                    push_unique(&mut s.failed, *code);
+                }
                 let key = keys.key(&s.url).to_owned();
                 for (_, code) in elsewhere.get(&key).into_iter().flatten() {
                     push_unique(&mut c.failed, *code);
+                    push_unique(&mut s.failed, *code);
                 }
                 source_keys.insert(key);
             }
@@ -131,6 +161,7 @@ pub(super) fn settle(report: &mut AcaReport) {
     });
     if response_failed {
         for c in report
+            .details
             .manifests
             .iter_mut()
             .flat_map(|m| m.claims.iter_mut())
@@ -142,7 +173,23 @@ pub(super) fn settle(report: &mut AcaReport) {
 
 #[cfg(test)]
 mod tests {
-    use super::claim_index;
+    use super::{claim_index, source_pointer};
+
+    #[test]
+    fn source_pointers_name_their_source() {
+        assert_eq!(
+            source_pointer(Some("/claims/3/sources/0/hash")),
+            Some("/claims/3/sources/0")
+        );
+        assert_eq!(
+            source_pointer(Some("/claims/3/sources/12")),
+            Some("/claims/3/sources/12")
+        );
+        assert_eq!(source_pointer(Some("/claims/3/text")), None);
+        assert_eq!(source_pointer(Some("/claims/3/sources")), None);
+        assert_eq!(source_pointer(Some("/claims/x/sources/0")), None);
+        assert_eq!(source_pointer(None), None);
+    }
 
     #[test]
     fn claim_pointers_name_their_claim() {

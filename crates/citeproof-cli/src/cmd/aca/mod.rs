@@ -4,7 +4,6 @@ use std::process::ExitCode;
 
 use super::Failure;
 
-pub mod batch;
 pub mod judge;
 pub mod sign;
 pub mod verify;

@@ -1,16 +1,20 @@
-//! `citeproof aca verify URL | --snapshot FILE [--level N] [--allow-private] [--json]
-//! [--save-snapshot FILE]`: the ACA verification flow (Levels 1-3), live or from a web snapshot.
-//! Exit 0 when the required level is met, 1 when not, 2 on usage errors.
+//! `citeproof aca verify URL | --snapshot FILE | --batch FILE [--level N] [--allow-private]
+//! [--save-snapshot FILE]` with the options of every verify (`--now`, `--trust`, `--json`):
+//! the ACA verification flow (Levels 1-3), live or from a web snapshot. Exit statuses as every
+//! verify: 0 verified, 1 not verified, 2 usage error, 3 could not check.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use citeproof_aca::{
-    AcaReport, ClaimReport, ManifestReport, SignatureVerdict, VerifyOptions, verify_snapshot_bytes,
-    verify_url,
+    AcaDetails, AcaReport, ClaimReport, ManifestReport, SignatureVerdict, VerifyOptions,
+    verify_snapshot_bytes, verify_url,
 };
 use citeproof_fetch::{FetchPolicy, HttpFetcher, RecordingFetcher};
+use citeproof_model::TrustUsed;
 
-use crate::cmd::Failure;
+use crate::cmd::common::{VerifyCommon, finish_report, verdict_line};
+use crate::cmd::{Failure, batch};
 use crate::input::read_limited;
 use crate::out::one_line;
 
@@ -20,7 +24,8 @@ pub struct Args {
     #[arg(required_unless_present_any = ["snapshot", "batch"], conflicts_with_all = ["snapshot", "batch"])]
     url: Option<String>,
     /// Verify every response listed in FILE (`-`: stdin), one URL or snapshot path a line, on
-    /// every core; prints one JSON line per response, in input order. Exit 0 when all verify.
+    /// every core; prints one JSON line per response (the `--json` object plus `input` and
+    /// `line`), in input order. Exit status: the worst over the lines.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "save_snapshot"])]
     batch: Option<String>,
     /// Verify offline from a web snapshot file instead of the network.
@@ -33,17 +38,9 @@ pub struct Args {
     /// Allow loopback and private addresses (local demos and tests); link-local stays refused.
     #[arg(long)]
     allow_private: bool,
-    /// Print the full report as JSON: `command`, `ok`, `incidents`, then `level`,
-    /// `required_level`, `verified`, `url`, `manifests` (claims, sources, verdicts, key ids) and
-    /// `judge`.
-    #[arg(long)]
-    json: bool,
     /// Write everything a live verification fetched to FILE as a web snapshot.
     #[arg(long, requires = "url")]
     save_snapshot: Option<String>,
-    /// Verification time, Unix seconds (default: now).
-    #[arg(long)]
-    now: Option<i64>,
     /// Refuse manifest signatures whose `created` is more than SECONDS before the verification
     /// time (default 7776000, 90 days; `none` for no limit). To replay an old capture, give
     /// `--now` the time it was captured rather than lifting the limit.
@@ -57,15 +54,16 @@ pub struct Args {
     /// Seconds the judge may take per claim.
     #[arg(long, default_value_t = 60, requires = "judge")]
     judge_timeout: u64,
-    /// Record the verification in this SQLite audit database (created if needed), and report a
-    /// manifest that names no response (no `response_url`) which the database has seen under
-    /// another run or for another response (`aca-manifest-reused`, ACA-L2-022); a manifest that
-    /// names its response is judged by that name alone. List records with `citeproof audit
-    /// --db DB list`.
-    /// A SQLite file or a `postgres://` URL. The reuse check and the record are one
-    /// transaction under the store's write lock.
-    #[arg(long, value_name = "DB|postgres://...")]
-    record: Option<String>,
+    /// `--now`, `--trust FILE` (checked, but ACA takes no configured keys: the keys are those
+    /// of the response origin's discovery document), `--json` (the report: `spec`, `subject`,
+    /// `level`, `required_level`, `verified`, `incidents`, `outcome`, `trust`, `items`,
+    /// `manifests`, `judge`), `--record DB|postgres://...`: records the verification and
+    /// reports a manifest that names no response (no `response_url`) which the store has seen
+    /// under another run or for another response (`aca-manifest-reused`, ACA-L2-022), the check
+    /// and the record in one transaction under the store's write lock; a manifest that names
+    /// its response is judged by that name alone.
+    #[command(flatten)]
+    common: VerifyCommon,
 }
 
 /// `--max-age`: seconds, or `none`.
@@ -81,39 +79,53 @@ fn parse_max_age(text: &str) -> Result<MaxAge, String> {
         .map_err(|_| format!("`{text}` is neither a number of seconds nor `none`"))
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    let now = args.now.unwrap_or_else(crate::cmd::now);
+fn options(args: &Args, now: i64) -> Result<VerifyOptions, Failure> {
     let mut opts = VerifyOptions::new(now);
     opts.required_level = args.level;
     opts.allow_private = args.allow_private;
     if let Some(max_age) = args.max_age {
         opts.max_signature_age = max_age.0;
     }
-    // The reuse check (ACA-L2-022) runs when the verification is recorded, in the same
-    // transaction (cmd/audit.rs check_and_record_aca), not against a history read earlier.
-    let mut store = match &args.record {
-        Some(target) => Some(
-            crate::cmd::audit::open_for_record(target)
-                .map_err(|e| crate::cmd::record::store_failure(target, &e))?,
-        ),
-        None => None,
-    };
     if let Some(cmd) = &args.judge {
         let judge = super::judge::CommandJudge::new(
             cmd,
             std::time::Duration::from_secs(args.judge_timeout),
         )
         .map_err(Failure::Usage)?;
-        opts.extra_judges.push(std::sync::Arc::new(judge));
+        opts.extra_judges.push(Arc::new(judge));
     }
+    Ok(opts)
+}
+
+/// ACA takes its keys from the response origin's discovery document (ACA-DISC-001), never
+/// from configuration: a trust file is checked like every verify's, and a note says that its
+/// members are not used, so that nobody believes their keys were.
+fn check_trust(common: &VerifyCommon) -> Result<(), Failure> {
+    let trust = common.load_trust()?;
+    if trust.describe() != TrustUsed::default() {
+        eprintln!(
+            "citeproof: note: ACA uses no member of the trust file: the keys are those the response origin's discovery document publishes (ACA-DISC-001)"
+        );
+    }
+    Ok(())
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    let now = args.common.time();
+    check_trust(&args.common)?;
+    let opts = options(&args, now)?;
     if let Some(list) = &args.batch {
-        let configuration = serde_json::json!({
-            "level": args.level, "now": args.now, "allow_private": args.allow_private,
-            "max_age": opts.max_signature_age, "judge": args.judge.as_deref(),
-        });
-        let target = args.record.as_deref().zip(store.as_mut());
-        return super::batch::run(list, &opts, target, &configuration, now);
+        return run_batch(&args, list, &opts);
     }
+    // Opened before verifying: a store that cannot be used stops here (exit 3), not after.
+    let mut store = match &args.common.record.record {
+        Some(target) => Some((
+            target.as_str(),
+            crate::cmd::audit::open_for_record(target)
+                .map_err(|e| crate::cmd::record::store_failure(target, &e))?,
+        )),
+        None => None,
+    };
     let mut report = match (&args.url, &args.snapshot) {
         (_, Some(file)) => verify_snapshot_file(file, &opts)?,
         (Some(url), None) => {
@@ -125,7 +137,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             let report = verify_url(url, &recorder, &opts);
             if let Some(path) = &args.save_snapshot {
                 save_snapshot(&recorder, url, path, now)?;
-                if !args.json {
+                if !args.common.json {
                     eprintln!("snapshot written to {path}");
                 }
             }
@@ -142,46 +154,90 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
              add --allow-private to replay a snapshot saved with --allow-private"
         );
     }
-    let mut record_failed = None;
-    if let (Some(store), Some(target)) = (store.as_mut(), &args.record) {
-        match crate::cmd::audit::check_and_record_aca(store.as_mut(), &mut report, now, None) {
-            Ok(head) => eprintln!("recorded as verification {} ({})", head.id, head.hash),
-            Err(e) => record_failed = Some(crate::cmd::audit::record_failed(target, &e)),
+    // The reuse check (ACA-L2-022) runs in the record's transaction, so it changes the report
+    // before it is printed.
+    let recorded = store.as_mut().map(|(target, store)| {
+        crate::cmd::audit::check_and_record_aca(store.as_mut(), &mut report, now, None)
+            .map_err(|e| crate::cmd::audit::record_failed(target, &e))
+    });
+    let status = finish_report("aca verify", &report, args.common.json, || {
+        readable(&report)
+    })?;
+    let head = match recorded {
+        None => None,
+        Some(Ok(head)) => {
+            eprintln!("recorded as verification {} ({})", head.id, head.hash);
+            Some(head)
+        }
+        Some(Err(message)) => {
+            // Said after the verdict; the reuse check could not run either.
+            eprintln!("citeproof: error: {message} (the reuse check ACA-L2-022 did not run)");
+            return Ok(ExitCode::from(3));
+        }
+    };
+    Ok(
+        crate::cmd::record::report_file(&report, now, &args.common.record, head.as_ref())
+            .unwrap_or(status),
+    )
+}
+
+/// `--batch`: each line is an http(s) URL (verified live) or the path of a web snapshot
+/// (verified offline). With `--record`, reuse across responses is judged against the store
+/// (which holds the earlier lines) in input order, in the transaction that records each.
+fn run_batch(args: &Args, list: &str, opts: &VerifyOptions) -> Result<ExitCode, Failure> {
+    let verify = |input: &str| {
+        if batch::is_url(input) {
+            let fetcher = HttpFetcher::new(FetchPolicy {
+                allow_private: opts.allow_private,
+                ..FetchPolicy::default()
+            });
+            Ok(verify_url(input, &fetcher, opts))
+        } else {
+            verify_snapshot_file(input, opts)
+        }
+    };
+    let configuration = serde_json::json!({
+        "level": args.level, "now": args.common.now, "allow_private": args.allow_private,
+        "max_age": opts.max_signature_age, "judge": args.judge.as_deref(),
+    });
+    let mut settle = ReuseThenRecord(batch::Recorder::open(
+        citeproof_aca::SPEC,
+        &args.common,
+        configuration,
+    )?);
+    batch::run("aca verify", list, verify, &mut settle)
+}
+
+/// ACA's batch step: the reuse check of ACA-L2-022 and the record, one transaction per line.
+struct ReuseThenRecord(batch::Recorder);
+
+impl batch::Settle<AcaDetails> for ReuseThenRecord {
+    fn recorded(
+        &mut self,
+        input: &batch::Input,
+    ) -> Result<Option<(i64, citeproof_model::Outcome)>, Failure> {
+        batch::Settle::<AcaDetails>::recorded(&mut self.0, input)
+    }
+
+    fn settle(&mut self, input: &batch::Input, report: &mut AcaReport) -> batch::Recorded {
+        let now = self.0.verified_at();
+        let Some((target, store, key)) = self.0.store_for(input) else {
+            return batch::Recorded::NotAsked;
+        };
+        match crate::cmd::audit::check_and_record_aca(store, report, now, key) {
+            Ok(head) => batch::Recorded::As(head.id),
+            Err(e) => batch::Recorded::Failed(crate::cmd::audit::record_failed(target, &e)),
         }
     }
-    if args.json {
-        crate::out::json_report("aca verify", report.verified, &report.incidents, &report)?;
-    } else {
-        crate::out::print(&readable(&report))?;
-    }
-    if let Some(message) = record_failed {
-        // Said after the verdict; the reuse check could not run either.
-        eprintln!("citeproof: error: {message} (the reuse check ACA-L2-022 did not run)");
-        return Ok(ExitCode::from(3));
-    }
-    Ok(if report.verified {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
 }
 
 /// The human report. Every line agrees with the verdict (issue 19, item 6): a signature is
 /// called valid only when the whole Level 3 check of its manifest passed, a claim is tagged
 /// `[supported]` only when nothing it depends on failed, and every other line says what failed.
-fn readable(r: &AcaReport) -> String {
-    let mut out = String::new();
-    out.push_str(&format!("response: {}\n", one_line(&r.url)));
-    out.push_str(&format!(
-        "level achieved: {} (required {}) -> {}\n",
-        r.level,
-        r.required_level,
-        if r.verified {
-            "VERIFIED"
-        } else {
-            "NOT VERIFIED"
-        }
-    ));
+fn readable(report: &AcaReport) -> String {
+    let r = &report.verdict;
+    let mut out = format!("{}\n", verdict_line(report));
+    out.push_str(&format!("response: {}\n", one_line(&report.subject.name)));
     let mut failed: Vec<String> = Vec::new();
     // The checks of the levels required decide the verdict; an error of a level above is in
     // the incident list, not here.
@@ -196,7 +252,7 @@ fn readable(r: &AcaReport) -> String {
     if !failed.is_empty() {
         out.push_str(&format!("failed checks: {}\n", failed.join(", ")));
     }
-    for m in &r.manifests {
+    for m in &report.details.manifests {
         out.push_str(&format!("\nmanifest {}", one_line(&m.url)));
         if let Some(run) = &m.run_id {
             out.push_str(&format!(" (run {run})"));
@@ -213,7 +269,7 @@ fn readable(r: &AcaReport) -> String {
             out.push_str(&format!(
                 "  claim {} [{}]: {}\n",
                 c.claim_id.as_deref().unwrap_or("?"),
-                claim_tag(c, m, r),
+                claim_tag(c, m, r.required_level),
                 one_line(c.text.as_deref().unwrap_or(""))
             ));
             for s in &c.sources {
@@ -234,7 +290,26 @@ fn readable(r: &AcaReport) -> String {
             ));
         }
     }
-    out.push_str(&format!("\nsupport check: {}\n", r.judge));
+    // The trust used: the response origin's published keys (ACA-DISC-001), and those under
+    // which a manifest's whole Level 3 check passed (its Level 1-2 verdict is on its own line).
+    for origin in &report.trust.origins {
+        let used: Vec<&str> = report
+            .trust
+            .signers
+            .get(origin)
+            .map(|s| s.keys.iter().map(|(kid, _)| kid.as_str()).collect())
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "\nkeys: the discovery document of {} (key ids under which a manifest's Level 3 check passed: {})\n",
+            one_line(origin),
+            if used.is_empty() {
+                "none".to_owned()
+            } else {
+                used.join(", ")
+            }
+        ));
+    }
+    out.push_str(&format!("\nsupport check: {}\n", report.details.judge));
     out
 }
 
@@ -261,7 +336,7 @@ fn signature_line(v: &SignatureVerdict, manifest_failed: &[String]) -> String {
 }
 
 /// `supported` only for a verified claim; otherwise what failed, then what the excerpt says.
-fn claim_tag(c: &ClaimReport, m: &ManifestReport, r: &AcaReport) -> String {
+fn claim_tag(c: &ClaimReport, m: &ManifestReport, required_level: u8) -> String {
     if c.verified {
         return "supported".into();
     }
@@ -269,7 +344,7 @@ fn claim_tag(c: &ClaimReport, m: &ManifestReport, r: &AcaReport) -> String {
     if !m.failed.is_empty() {
         why.push(format!("manifest: {}", m.failed.join(", ")));
     }
-    if r.required_level >= 3 && !matches!(m.signature, SignatureVerdict::Valid { .. }) {
+    if required_level >= 3 && !matches!(m.signature, SignatureVerdict::Valid { .. }) {
         why.push("manifest signature NOT valid".into());
     }
     if why.is_empty() {
@@ -336,7 +411,10 @@ pub fn verify_snapshot_file(file: &str, opts: &VerifyOptions) -> Result<AcaRepor
             };
             return Ok(match citeproof_fetch::read_warc(&mut reader, policy) {
                 Ok(fetcher) => {
-                    citeproof_aca::verify_response(fetcher.agent_response(), &fetcher, opts)
+                    let mut report =
+                        citeproof_aca::verify_response(fetcher.agent_response(), &fetcher, opts);
+                    report.subject.kind = citeproof_model::SubjectKind::Snapshot;
+                    report
                 }
                 Err(e) => citeproof_aca::verify_snapshot_error(&e, file, opts),
             });
