@@ -130,6 +130,42 @@ pub fn aca_verify(data: &[u8]) {
     opts.allow_private = which & 0x80 != 0;
     let report = verify_snapshot_bytes(rest, &opts);
     check_levels(&report);
+    check_claim_verdicts(&report);
+}
+
+/// No claim says more than was verified (PROFILE "Parts of a report"): a claim reported
+/// verified has no error, at a level required, located at one of its sources, at its manifest
+/// outside the other claims, or nowhere in particular (the response as a whole).
+fn check_claim_verdicts(report: &AcaReport) {
+    let r = &report.verdict;
+    let errors: Vec<_> = r
+        .incidents
+        .iter()
+        .filter(|i| i.level <= r.required_level && i.incident.severity == Severity::Error)
+        .map(|i| &i.incident.location)
+        .collect();
+    for m in &report.details.manifests {
+        for (index, c) in m.claims.iter().enumerate() {
+            if !c.verified {
+                continue;
+            }
+            let own = format!("/claims/{index}");
+            for at in &errors {
+                let url = at.url.as_deref();
+                let pointer = at.pointer.as_deref().unwrap_or("");
+                let at_source = c.sources.iter().any(|s| url == Some(s.url.as_str()));
+                let at_manifest = url == Some(m.url.as_str())
+                    && (!pointer.starts_with("/claims/")
+                        || pointer == own
+                        || pointer.starts_with(&format!("{own}/")));
+                assert!(
+                    url.is_some() && !at_source && !at_manifest,
+                    "claim {:?} verified despite an error at {at:?}",
+                    c.claim_id
+                );
+            }
+        }
+    }
 }
 
 fn check_levels(report: &AcaReport) {

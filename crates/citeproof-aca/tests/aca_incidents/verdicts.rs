@@ -343,3 +343,46 @@ fn the_report_has_the_common_shape() {
     assert_eq!(r.outcome, Outcome::CouldNotCheck);
     assert!(!r.items[0].items[1].verified);
 }
+
+/// PROFILE "Parts of a report": a Level 1 failure of one header entry (here a run parameter that
+/// breaks ACA-L1-007's grammar) fails the claim citing that entry's source and no other. The
+/// response is NOT VERIFIED at level 0; the claim whose own entry, manifest, source and signature
+/// all verified is reported verified, and the text says both. (Found by the `aca_verify` fuzz
+/// target's claim-verdict invariant on a corpus file.)
+#[test]
+fn a_broken_header_entry_fails_only_the_claims_that_cite_its_source() {
+    let mut s = Scenario::baseline();
+    s.header(&format!(
+        "<{SRC_A}>; manifest=\"{MANIFEST}\"; run=\"https://attacker.example/r1\", <{SRC_B}>; manifest=\"{MANIFEST}\"; run=\"r1\""
+    ));
+    let r = s.verify();
+    assert_eq!(r.verdict.level, 0);
+    assert!(!r.verdict.verified);
+    let claims = &r.details.manifests[0].claims;
+    let c1 = claims
+        .iter()
+        .find(|c| c.claim_id.as_deref() == Some("c1"))
+        .unwrap();
+    let c2 = claims
+        .iter()
+        .find(|c| c.claim_id.as_deref() == Some("c2"))
+        .unwrap();
+    assert!(!c1.verified);
+    assert!(
+        c1.failed.iter().any(|f| f == "aca-run-id-invalid"),
+        "{:?}",
+        c1.failed
+    );
+    assert!(c2.verified, "{:?}", c2.failed);
+    // A failure of the response as a whole (its status) fails every claim.
+    let mut s = Scenario::baseline();
+    s.agent_status = 500;
+    let r = s.verify();
+    assert!(
+        r.details
+            .manifests
+            .iter()
+            .flat_map(|m| &m.claims)
+            .all(|c| !c.verified)
+    );
+}
