@@ -157,8 +157,14 @@ fn every_limit_names_an_existing_test_and_its_constant_value() {
         if !defined {
             problems.push(format!("{bound}: no fn {function} in {path}"));
         }
+        // A test directory (`tests/<name>/main.rs`) keeps its cases in its modules.
+        let case_source = if path.ends_with("/main.rs") {
+            sibling_sources(path)
+        } else {
+            source.clone()
+        };
         if let Some(case) = ticks.get(1)
-            && !source.contains(&format!("\"{case}\""))
+            && !case_source.contains(&format!("\"{case}\""))
         {
             problems.push(format!("{bound}: no case \"{case}\" in {path}"));
         }
@@ -179,4 +185,27 @@ fn the_checker_reads_constants_and_rejects_wrong_values() {
     assert_eq!(constant(source, "F"), None);
     assert_eq!(leading_number("8192 bytes (`X` in `y`)"), 8192);
     assert!(is_code_like("fetch-too-large") && !is_code_like("/chains"));
+}
+
+/// Every `.rs` file next to `path` (a test directory's modules), concatenated.
+fn sibling_sources(path: &str) -> String {
+    let dir = std::path::Path::new(path)
+        .parent()
+        .map(|d| d.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut names: Vec<String> = std::fs::read_dir(format!("{ROOT}/{dir}"))
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".rs"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+        .iter()
+        .map(|n| read(&format!("{dir}/{n}")))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
