@@ -16,7 +16,8 @@ use citeproof_model::{Incident, IncidentCode, Location, Severity};
 use serde_json::{Value, json};
 
 use citeproof_model::protocol::{
-    Answer, OperationFn, Reply, ResultReply, bad_input as bad, from_incidents, str_member,
+    Answer, OperationFn, Reply, ResultReply, bad_input as bad, from_incidents, split_codes,
+    str_member,
 };
 
 pub const OPERATIONS: &[(&str, OperationFn)] = &[
@@ -124,23 +125,6 @@ fn discovery_validate(input: &Value) -> Reply {
         Ok(text) => from_incidents(&validate_discovery_bytes(text.as_bytes()), None),
         Err(r) => r,
     }
-}
-
-/// Codes of incidents by severity, without repeats, in order.
-fn split_codes(incidents: &[Incident]) -> (Vec<String>, Vec<String>) {
-    let mut errors = Vec::new();
-    let mut warnings = Vec::new();
-    for i in incidents {
-        let list = match i.severity {
-            Severity::Error => &mut errors,
-            Severity::Warning => &mut warnings,
-        };
-        let code = i.code.as_str().to_owned();
-        if !list.contains(&code) {
-            list.push(code);
-        }
-    }
-    (errors, warnings)
 }
 
 fn verify_snapshot_op(input: &Value) -> Reply {

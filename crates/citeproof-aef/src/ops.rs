@@ -1,11 +1,8 @@
 //! AI Evidence Format operations (docs/ADAPTER.md §5.3).
 
-use std::collections::BTreeMap;
-
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use citeproof_model::aef::Span;
-use citeproof_model::snapshot::StoredResponse;
 use citeproof_model::{ContentHash, Incident, Severity};
 
 use crate::build::{EvidenceSignOptions, sign_evidence};
@@ -14,7 +11,8 @@ use crate::{VerifyOptions, verify_with_resources};
 use serde_json::{Value, json};
 
 use citeproof_model::protocol::{
-    Answer, OperationFn, Reply, ResultReply, bad_input as bad, from_incidents, str_member,
+    Answer, OperationFn, Reply, ResultReply, bad_input as bad, from_incidents, resources_member,
+    str_member,
 };
 
 pub const OPERATIONS: &[(&str, OperationFn)] = &[
@@ -149,13 +147,9 @@ fn aef_verify(input: &Value) -> Reply {
         Ok(d) => d,
         Err(r) => return r,
     };
-    let resources: BTreeMap<String, StoredResponse> = match input
-        .get("resources")
-        .map(|r| serde_json::from_value(r.clone()))
-    {
-        Some(Ok(r)) => r,
-        Some(Err(e)) => return bad(format!("`resources`: {e}")),
-        None => return bad("`resources` is required"),
+    let resources = match resources_member(input, true) {
+        Ok(r) => r,
+        Err(r) => return r,
     };
     let Some(now) = input.get("now").and_then(Value::as_i64) else {
         return bad("`now` must be an integer");

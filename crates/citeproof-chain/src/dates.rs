@@ -8,34 +8,7 @@ use serde_json::Value;
 /// use: a date written without offset denotes no instant earlier than its start minus this.
 pub const EARLIEST_OFFSET_SECONDS: i64 = 14 * 3600;
 
-pub(crate) fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// A profile timestamp (JSON-005).
-pub(crate) fn timestamp(v: &Value) -> Result<Timestamp, (IncidentCode, String)> {
-    let Some(s) = v.as_str() else {
-        return Err((
-            IncidentCode::SchemaViolation,
-            format!("expected a timestamp string, found {}", kind(v)),
-        ));
-    };
-    let t = Timestamp::parse(s).map_err(|e| (IncidentCode::SchemaTimestampInvalid, e))?;
-    match t.profile_violation() {
-        Some(why) => Err((
-            IncidentCode::SchemaTimestampInvalid,
-            format!("`{s}` is not a profile timestamp: {why}"),
-        )),
-        None => Ok(t),
-    }
-}
+pub(crate) use citeproof_model::members::{kind, timestamp};
 
 /// A date (RFC 3339 `full-date`) or a profile timestamp; Unix seconds of its start (a date
 /// starts at 00:00:00Z).

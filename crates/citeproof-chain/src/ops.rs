@@ -1,12 +1,11 @@
 //! The conformance operations of this spec (docs/ADAPTER.md §5.4), for `citeproof-reference`.
 
-use std::collections::BTreeMap;
-
 use citeproof_fetch::{FetchPolicy, SnapshotFetcher};
 use citeproof_model::protocol::{
-    Answer, OperationFn, Reply, ResultReply, bad_input as bad, from_incidents, str_member,
+    Answer, OperationFn, Reply, ResultReply, bad_input as bad, from_incidents, resources_member,
+    str_member,
 };
-use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
+use citeproof_model::snapshot::{SnapshotResponse, WebSnapshot};
 use citeproof_model::{Incident, IncidentCode, Location, Severity};
 use serde_json::{Map, Value, json};
 
@@ -125,13 +124,9 @@ fn chain_verify(input: &Value) -> Reply {
         Ok(t) => t,
         Err(r) => return r,
     };
-    let resources: BTreeMap<String, StoredResponse> = match input
-        .get("resources")
-        .map(|r| serde_json::from_value(r.clone()))
-    {
-        Some(Ok(r)) => r,
-        Some(Err(e)) => return bad(format!("`resources`: {e}")),
-        None => BTreeMap::new(),
+    let resources = match resources_member(input, false) {
+        Ok(r) => r,
+        Err(r) => return r,
     };
     let snapshot = WebSnapshot {
         snapshot_version: citeproof_fetch::SNAPSHOT_VERSION,

@@ -74,45 +74,12 @@ pub struct Framed {
 /// not UTF-8, not I-JSON) is still attributed to a ledger (LEDGER-008): an escaped quote
 /// (`\"ledger_id\"` inside a string) never matches, and a torn id is no id.
 pub fn named_ledger_ids(bytes: &[u8]) -> Vec<String> {
-    const NAME: &[u8] = b"\"ledger_id\"";
-    let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
     let mut out: Vec<String> = Vec::new();
     // A hostile line may name a million distinct ids: membership is a hash lookup.
     let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut from = 0;
-    while let Some(at) = bytes
-        .get(from..)
-        .and_then(|rest| rest.windows(NAME.len()).position(|w| w == NAME))
-    {
-        let mut i = from + at + NAME.len();
-        from = i;
-        let skip = |i: &mut usize| {
-            while bytes.get(*i).is_some_and(is_space) {
-                *i += 1;
-            }
-        };
-        skip(&mut i);
-        if bytes.get(i) != Some(&b':') {
-            continue;
-        }
-        i += 1;
-        skip(&mut i);
-        if bytes.get(i) != Some(&b'"') {
-            continue;
-        }
-        let start = i + 1;
-        // An id has at most 128 bytes: the closing quote is looked for no further, so a
-        // line of many unclosed names costs linear time.
-        let Some(len) = bytes
-            .get(start..)
-            .and_then(|r| r.iter().take(129).position(|b| *b == b'"'))
-        else {
-            continue;
-        };
-        let Some(id) = bytes
-            .get(start..start + len)
-            .and_then(|b| std::str::from_utf8(b).ok())
-        else {
+    // An id has at most 128 bytes (ACA-L1-007's grammar).
+    for range in citeproof_model::raw_members::string_values(bytes, "ledger_id", 128) {
+        let Ok(id) = std::str::from_utf8(&bytes[range]) else {
             continue;
         };
         if citeproof_model::ids::is_run_id(id) && seen.insert(id) {

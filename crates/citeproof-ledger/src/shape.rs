@@ -298,17 +298,7 @@ pub(crate) struct SourceFacts {
     pub undefined: Vec<String>,
 }
 
-/// The JSON type of a value, for messages.
-pub(crate) fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub(crate) use citeproof_model::members::kind;
 
 /// A timestamp as an instant (Unix seconds, nanoseconds): `Timestamp`'s `Ord` breaks ties by
 /// text, which would make `…Z` and `…+00:00` differ.

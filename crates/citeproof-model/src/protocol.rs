@@ -151,8 +151,8 @@ impl Reply {
     }
 }
 
-/// A reply from a list of incidents: `invalid` when any has error severity.
-pub fn from_incidents(incidents: &[Incident], output: Option<Value>) -> Reply {
+/// The codes of `incidents` by severity (errors, warnings), without repeats, in order.
+pub fn split_codes(incidents: &[Incident]) -> (Vec<String>, Vec<String>) {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     for i in incidents {
@@ -165,6 +165,12 @@ pub fn from_incidents(incidents: &[Incident], output: Option<Value>) -> Reply {
             list.push(code);
         }
     }
+    (errors, warnings)
+}
+
+/// A reply from a list of incidents: `invalid` when any has error severity.
+pub fn from_incidents(incidents: &[Incident], output: Option<Value>) -> Reply {
+    let (errors, warnings) = split_codes(incidents);
     let result = if errors.is_empty() {
         Answer::Valid
     } else {
@@ -180,6 +186,23 @@ pub fn from_incidents(incidents: &[Incident], output: Option<Value>) -> Reply {
             None
         },
     })
+}
+
+/// The `resources` member of the input: recorded responses by URL (`required`: whether an
+/// input without it is a bad input, or has none).
+pub fn resources_member(
+    input: &Value,
+    required: bool,
+) -> Result<std::collections::BTreeMap<String, crate::snapshot::StoredResponse>, Reply> {
+    match input
+        .get("resources")
+        .map(|r| serde_json::from_value(r.clone()))
+    {
+        Some(Ok(r)) => Ok(r),
+        Some(Err(e)) => Err(bad_input(format!("`resources`: {e}"))),
+        None if required => Err(bad_input("`resources` is required")),
+        None => Ok(std::collections::BTreeMap::new()),
+    }
 }
 
 /// A string member of the input.

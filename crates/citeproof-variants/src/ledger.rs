@@ -66,45 +66,14 @@ fn export(case: &Case) -> Option<(&'static str, Vec<u8>)> {
 fn raw_ids(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     for name in ID_MEMBERS {
-        let quoted = format!("\"{name}\"");
-        let needle = quoted.as_bytes();
-        let mut from = 0;
-        while let Some(at) = bytes
-            .get(from..)
-            .and_then(|rest| rest.windows(needle.len()).position(|w| w == needle))
-        {
-            let mut i = from + at + needle.len();
-            from = i;
-            let space = |b: Option<&u8>| matches!(b, Some(b' ' | b'\t' | b'\r' | b'\n'));
-            while space(bytes.get(i)) {
-                i += 1;
-            }
-            if bytes.get(i) != Some(&b':') {
-                continue;
-            }
-            i += 1;
-            while space(bytes.get(i)) {
-                i += 1;
-            }
-            if bytes.get(i) != Some(&b'"') {
-                continue;
-            }
-            let start = i + 1;
-            // An id has at most 128 bytes: the closing quote is looked for no further, so a
-            // line of many unclosed names costs linear time.
-            let Some(len) = bytes
-                .get(start..)
-                .and_then(|r| r.iter().take(129).position(|b| *b == b'"'))
-            else {
-                continue;
-            };
-            let id = std::str::from_utf8(&bytes[start..start + len]).unwrap_or("");
+        for range in citeproof_model::raw_members::string_values(bytes, name, 128) {
+            let id = std::str::from_utf8(&bytes[range.clone()]).unwrap_or("");
             let ok = match name {
                 "ledger_id" => citeproof_model::ids::is_run_id(id),
                 _ => citeproof_model::ids::is_claim_id(id),
             };
             if ok {
-                out.push(start..start + len);
+                out.push(range);
             }
         }
     }

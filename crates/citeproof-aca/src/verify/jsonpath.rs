@@ -1,6 +1,6 @@
 //! Small helpers for walking untrusted JSON values and reporting at RFC 6901 pointers.
 
-use citeproof_model::{ContentHash, Incident, IncidentCode, Location, Timestamp};
+use citeproof_model::{Incident, IncidentCode, Location, Timestamp};
 use serde_json::Value;
 
 /// `base` + `/` + escaped `token`.
@@ -66,48 +66,7 @@ impl Ctx {
     }
 }
 
-/// A short name of a JSON value's type, for messages.
-pub(crate) fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// A timestamp member (JSON-005): wrong type is `schema-violation`, a string that is not a
-/// profile timestamp is `schema-timestamp-invalid`.
-pub(crate) fn timestamp(v: &Value) -> Result<Timestamp, (IncidentCode, String)> {
-    let Some(s) = v.as_str() else {
-        return Err((
-            IncidentCode::SchemaViolation,
-            format!("expected a timestamp string, found {}", kind(v)),
-        ));
-    };
-    let t = Timestamp::parse(s).map_err(|e| (IncidentCode::SchemaTimestampInvalid, e))?;
-    if let Some(why) = t.profile_violation() {
-        return Err((
-            IncidentCode::SchemaTimestampInvalid,
-            format!("`{s}` is not a profile timestamp: {why}"),
-        ));
-    }
-    Ok(t)
-}
-
-/// A content hash (CANON-002): any value that is not `sha256:` + 64 lowercase hex.
-pub(crate) fn content_hash(v: &Value) -> Result<ContentHash, (IncidentCode, String)> {
-    let Some(s) = v.as_str() else {
-        return Err((
-            IncidentCode::CanonHashSyntax,
-            format!("a content hash must be a string, found {}", kind(v)),
-        ));
-    };
-    s.parse::<ContentHash>()
-        .map_err(|e| (IncidentCode::CanonHashSyntax, format!("`{s}`: {e}")))
-}
+pub(crate) use citeproof_model::members::{content_hash, kind, timestamp};
 
 /// JSON-003 integer: written without fraction or exponent, 0 to 2^53-1.
 pub(crate) fn profile_integer(v: &Value) -> Option<u64> {
