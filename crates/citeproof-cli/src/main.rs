@@ -25,13 +25,16 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Agent Citation Attribution: verify agent responses, sign manifests.
-    Aca(cmd::aca::Args),
+    #[command(subcommand)]
+    Aca(cmd::aca::Verb),
     /// AI Evidence Format: build, sign and verify evidence objects.
     Aef(cmd::aef::Args),
     /// Attribution ledger: audit JSONL audit files, verify ledgers against them.
-    Ledger(cmd::ledger::Args),
+    #[command(subcommand)]
+    Ledger(cmd::ledger::Verb),
     /// Citation-chain envelopes: claim ids, sign and verify envelopes and chain responses.
-    Chain(cmd::chain::Args),
+    #[command(subcommand)]
+    Chain(cmd::chain::Verb),
     /// Archive citations: gate and sign responses, verify bundles, display views and logs.
     Archive(cmd::archive::Args),
     /// RFC 9421 HTTP message signatures: verify a request or response in a file.
@@ -51,7 +54,8 @@ enum Command {
     /// Serve the reference implementation over the adapter protocol on stdin/stdout.
     Adapter(cmd::adapter::Args),
     /// A demo agent platform with complete and broken runs, on loopback.
-    Demo(cmd::demo::Args),
+    #[command(subcommand)]
+    Demo(cmd::demo::Verb),
     // Spellings of the previous release, kept for one release with a notice on stderr.
     #[command(hide = true)]
     Verify(cmd::aca::verify::Args),

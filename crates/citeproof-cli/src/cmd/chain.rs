@@ -35,14 +35,8 @@ const MAX_KEY_FILE_BYTES: usize = 64 * 1024;
 /// Largest JSON web snapshot read (FETCH-008).
 const MAX_SNAPSHOT_BYTES: usize = 256 * 1024 * 1024;
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    verb: Verb,
-}
-
 #[derive(Debug, clap::Subcommand)]
-enum Verb {
+pub enum Verb {
     /// Print the content-addressed id of a claim (or of an envelope's claim).
     Id(IdArgs),
     /// Build and sign an envelope from a claim (HMAC-SHA256 or Ed25519).
@@ -51,8 +45,8 @@ enum Verb {
     Verify(VerifyArgs),
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    match args.verb {
+pub fn run(verb: Verb) -> Result<ExitCode, Failure> {
+    match verb {
         Verb::Id(a) => id(a),
         Verb::Sign(a) => sign(a),
         Verb::Verify(a) => verify(a),

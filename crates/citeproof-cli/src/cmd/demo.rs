@@ -11,20 +11,14 @@ use citeproof_cli::demo::{DemoSite, build_demo_site};
 use super::Failure;
 use crate::input::read_limited;
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    verb: Verb,
-}
-
 #[derive(Debug, clap::Subcommand)]
-enum Verb {
+pub enum Verb {
     /// Serve the demo platform on loopback until stopped.
     Serve(ServeArgs),
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    match args.verb {
+pub fn run(verb: Verb) -> Result<ExitCode, Failure> {
+    match verb {
         Verb::Serve(a) => serve(a),
     }
 }

@@ -30,14 +30,8 @@ use crate::cmd::Failure;
 use crate::cmd::common::{VerifyCommon, exit_code, file_subject, finish_report, verdict_line};
 use crate::input::display;
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    verb: Verb,
-}
-
 #[derive(Debug, clap::Subcommand)]
-enum Verb {
+pub enum Verb {
     /// Coverage of every ledger in a JSONL audit file (seed records included), per ledger id.
     Audit(AuditArgs),
     /// Verify a ledger document against the records of its id in a JSONL audit file.
@@ -51,7 +45,7 @@ enum Mode {
 }
 
 #[derive(Debug, clap::Args)]
-struct AuditArgs {
+pub struct AuditArgs {
     /// The JSONL audit file, or `-` for standard input.
     file: String,
     /// Report only the ledger with this id.
@@ -74,7 +68,7 @@ struct AuditArgs {
 }
 
 #[derive(Debug, clap::Args)]
-struct VerifyArgs {
+pub struct VerifyArgs {
     /// The ledger document (JSON), or `-` for standard input.
     ledger: String,
     /// The JSONL audit file holding the ledger's records (and possibly other ledgers').
@@ -108,8 +102,8 @@ struct VerifyArgs {
     common: VerifyCommon,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    match args.verb {
+pub fn run(verb: Verb) -> Result<ExitCode, Failure> {
+    match verb {
         Verb::Audit(a) => run_audit(a),
         Verb::Verify(a) => run_verify(a),
     }

@@ -8,14 +8,8 @@ pub mod judge;
 pub mod sign;
 pub mod verify;
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    verb: Verb,
-}
-
 #[derive(Debug, clap::Subcommand)]
-enum Verb {
+pub enum Verb {
     /// Verify an agent response (Levels 1-3), live or from a web snapshot.
     Verify(verify::Args),
     /// Sign a manifest as an RFC 9421 signed HTTP response: JCS body, Content-Digest (RFC 9530),
@@ -23,8 +17,8 @@ enum Verb {
     Sign(sign::Args),
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    match args.verb {
+pub fn run(verb: Verb) -> Result<ExitCode, Failure> {
+    match verb {
         Verb::Verify(a) => verify::run(a),
         Verb::Sign(a) => sign::run(a),
     }
