@@ -76,3 +76,33 @@ fn httpsig_verify_accepts_rfc9421_b26_and_prints_the_published_base() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout_of(&out).contains("httpsig-signature-invalid"));
 }
+
+/// `--record` and `--report` are refused (exit 2), never silently ignored: a message is not a
+/// spec's subject, and nothing is written.
+#[test]
+fn httpsig_verify_refuses_record_and_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let msg = b26_message(dir.path());
+    let db = dir.path().join("audit.db");
+    let page = dir.path().join("report.html");
+    for extra in [
+        vec!["--record".to_owned(), db.display().to_string()],
+        vec![
+            "--report".to_owned(),
+            "html".to_owned(),
+            "--out".to_owned(),
+            page.display().to_string(),
+        ],
+    ] {
+        let out = citeproof()
+            .args(["httpsig", "verify", "--message"])
+            .arg(&msg)
+            .args(["--key", &rfc("test-key-ed25519-public.pem")])
+            .args(&extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("does not record"));
+    }
+    assert!(!db.exists() && !page.exists());
+}

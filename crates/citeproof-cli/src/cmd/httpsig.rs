@@ -145,6 +145,13 @@ fn resolver(a: &VerifyArgs) -> Result<Box<dyn KeyResolver>, Failure> {
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let What::Verify(a) = args.what;
+    // A message is not the subject of a spec: there is no report to record or render. Refused
+    // rather than ignored, so nobody believes a verification was kept.
+    if a.common.record.record.is_some() || a.common.record.report.is_some() {
+        return Err(Failure::Usage(
+            "httpsig verify does not record (--record) or write reports (--report): it checks one HTTP message, not a spec's subject; record the aca verify of the response instead".into(),
+        ));
+    }
     let keys = resolver(&a)?;
     let bytes = read_limited(&a.message, 16 * 1024 * 1024)?;
     let message = parse_http1(&bytes).map_err(|e| {
