@@ -10,6 +10,7 @@
 pub mod adapter;
 pub mod claim;
 pub mod command;
+pub mod evaluate;
 pub mod glob;
 pub mod lint;
 pub mod outcome;

@@ -2,18 +2,16 @@
 
 use std::time::{Duration, Instant};
 
-use citeproof_model::vectors::Validity;
-use serde_json::Value;
-
 use crate::{
     process::{ProcessOptions, Stray},
-    protocol::{Answer, ImplementationInfo, Reply, ResultReply},
-    suite::{Case, Expected, Suite},
+    protocol::{ImplementationInfo, Reply},
+    suite::{Case, Suite},
     variants::{self, Dropped, VariantPlan, VariantRng},
 };
 
 use crate::xfail::apply_xfail;
 pub use crate::{
+    evaluate::{evaluate, json_equal},
     outcome::{CaseResult, SkipReason, Status},
     target::{InProcess, Target},
     xfail::{parse_xfail, unmatched_xfail},
@@ -143,80 +141,27 @@ pub fn run(
     }
     let total = cases.len();
     let mut order: Vec<usize> = (0..total).collect();
-    let mut run_rng = VariantRng::new(seed ^ 0x7275_6e6f_7264_6572);
+    let mut session = Session::new(options, seed, total);
     if options.shuffle {
-        run_rng.shuffle(&mut order);
+        session.rng.shuffle(&mut order);
     }
-    let mut slots: Vec<Option<CaseResult>> = vec![None; total];
-    let mut seq_index: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
-    let mut implementation = None;
-    let mut errored = 0usize;
-    let mut aborted = None;
-    let mut start_failure = None;
-    let mut seq = 0u64;
     let mut done = 0usize;
-
     for &index in &order {
         let Some(case) = cases.get(index).copied() else {
             continue;
         };
-        if aborted.is_some() {
-            slots[index] = Some(not_run(case));
+        if !session.run_case(target, index, case) {
             continue;
         }
-        let case_clock = Instant::now();
-        let mut result = match target.start() {
-            // Never started: one failure for the run, not one errored case per case.
-            Err((message, stderr)) if implementation.is_none() => {
-                aborted = Some(format!(
-                    "the implementation could not be started: {message}"
-                ));
-                start_failure = Some((message, stderr));
-                slots[index] = Some(not_run(case));
-                continue;
-            }
-            Err((message, stderr)) => errored_result(
-                case,
-                format!("the implementation did not start: {message}"),
-                stderr,
-            ),
-            Ok(info) => {
-                let supported = info.supports(&case.operation);
-                implementation = Some(info);
-                if supported {
-                    seq += 1;
-                    seq_index.insert(seq, index);
-                    let token = run_rng.token();
-                    send(target, seq, &token, case, seed)
-                } else {
-                    unsupported(case)
-                }
-            }
-        };
-        result.duration = case_clock.elapsed();
-        apply_xfail(&mut result, &options.xfail);
-        if result.status == Status::Errored {
-            errored += 1;
-        }
-        slots[index] = Some(result);
-        errored += blame_strays(target.take_strays(), &seq_index, &mut slots);
-        if let Some(max) = options.max_errors
-            && errored >= max
-            && aborted.is_none()
-        {
-            aborted = Some(format!(
-                "the run was aborted after {errored} errored cases (--max-errors {max})"
-            ));
-        }
         done += 1;
-        if let Some(last) = slots[index].as_ref() {
+        if let Some(last) = session.slots[index].as_ref() {
             on_progress(Progress { done, total, last });
         }
     }
     target.stop();
-    blame_strays(target.take_strays(), &seq_index, &mut slots);
-    let mut results: Vec<CaseResult> = slots.into_iter().flatten().collect();
-    if let Some(reason) = &aborted {
+    blame_strays(target.take_strays(), &session.seq_index, &mut session.slots);
+    let mut results: Vec<CaseResult> = session.slots.into_iter().flatten().collect();
+    if let Some(reason) = &session.aborted {
         for r in results.iter_mut() {
             if r.skip_reason == Some(SkipReason::NotRun) {
                 r.message = Some(format!("not run: {reason}"));
@@ -224,7 +169,7 @@ pub fn run(
         }
     }
     RunResult {
-        implementation,
+        implementation: session.implementation,
         command: target.describe(),
         starts: target.starts(),
         results,
@@ -236,11 +181,98 @@ pub fn run(
             not_derived: g.not_derived,
             no_transform: g.no_transform,
         }),
-        aborted,
-        start_failure,
+        aborted: session.aborted,
+        start_failure: session.start_failure,
         selection: suite.selection.clone(),
         started_at,
         duration: clock.elapsed(),
+    }
+}
+
+/// What a run knows between cases.
+struct Session<'o> {
+    options: &'o RunOptions,
+    seed: u64,
+    rng: VariantRng,
+    slots: Vec<Option<CaseResult>>,
+    /// The case index of each sequence number sent (for replies that come late).
+    seq_index: std::collections::HashMap<u64, usize>,
+    implementation: Option<ImplementationInfo>,
+    errored: usize,
+    aborted: Option<String>,
+    start_failure: Option<(String, Option<String>)>,
+    seq: u64,
+}
+
+impl<'o> Session<'o> {
+    fn new(options: &'o RunOptions, seed: u64, total: usize) -> Session<'o> {
+        Session {
+            options,
+            seed,
+            rng: VariantRng::new(seed ^ 0x7275_6e6f_7264_6572),
+            slots: vec![None; total],
+            seq_index: std::collections::HashMap::new(),
+            implementation: None,
+            errored: 0,
+            aborted: None,
+            start_failure: None,
+            seq: 0,
+        }
+    }
+
+    /// Runs one case into its slot; `false` when it was not run (the run was aborted, or the
+    /// implementation never started).
+    fn run_case(&mut self, target: &mut Target, index: usize, case: &Case) -> bool {
+        if self.aborted.is_some() {
+            self.slots[index] = Some(not_run(case));
+            return false;
+        }
+        let case_clock = Instant::now();
+        let mut result = match target.start() {
+            // Never started: one failure for the run, not one errored case per case.
+            Err((message, stderr)) if self.implementation.is_none() => {
+                self.aborted = Some(format!(
+                    "the implementation could not be started: {message}"
+                ));
+                self.start_failure = Some((message, stderr));
+                self.slots[index] = Some(not_run(case));
+                return false;
+            }
+            Err((message, stderr)) => errored_result(
+                case,
+                format!("the implementation did not start: {message}"),
+                stderr,
+            ),
+            Ok(info) => {
+                let supported = info.supports(&case.operation);
+                self.implementation = Some(info);
+                if supported {
+                    self.seq += 1;
+                    self.seq_index.insert(self.seq, index);
+                    let token = self.rng.token();
+                    send(target, self.seq, &token, case, self.seed)
+                } else {
+                    unsupported(case)
+                }
+            }
+        };
+        result.duration = case_clock.elapsed();
+        apply_xfail(&mut result, &self.options.xfail);
+        if result.status == Status::Errored {
+            self.errored += 1;
+        }
+        self.slots[index] = Some(result);
+        self.errored += blame_strays(target.take_strays(), &self.seq_index, &mut self.slots);
+        if let Some(max) = self.options.max_errors
+            && self.errored >= max
+            && self.aborted.is_none()
+        {
+            self.aborted = Some(format!(
+                "the run was aborted after {} errored cases (--max-errors {max})",
+                self.errored
+            ));
+        }
+        true
     }
 }
 
@@ -362,253 +394,5 @@ fn judge(case: &Case, reply: Result<Reply, String>, stderr: Option<String>) -> C
         actual,
         stderr,
         duration: Duration::ZERO,
-    }
-}
-
-/// Compares an answer with the expected result. `Err` says why the case failed.
-pub fn evaluate(expected: &Expected, actual: &ResultReply) -> Result<(), String> {
-    let answer = actual.result.unwrap_or(Answer::Invalid);
-    match (expected.result, answer) {
-        (Validity::Valid, Answer::Invalid) => {
-            return Err(format!(
-                "expected valid, got invalid with errors [{}]",
-                actual.errors.join(", ")
-            ));
-        }
-        (Validity::Invalid, Answer::Valid) => {
-            return Err(format!(
-                "expected invalid with errors [{}], got valid",
-                expected.errors.join(", ")
-            ));
-        }
-        (Validity::Invalid, Answer::Invalid) => {
-            compare_errors(expected, &actual.errors)?;
-            // Operations whose invalid answers carry output (chain-verify's verdicts).
-            if let Some(want) = &expected.output {
-                compare_output(want, actual.output.as_ref())?;
-            }
-        }
-        (Validity::Valid, Answer::Valid) => {
-            if let Some(want) = &expected.output {
-                compare_output(want, actual.output.as_ref())?;
-            }
-        }
-    }
-    match &expected.warnings {
-        Some(want) => compare_warnings(want, &actual.warnings),
-        None => Ok(()),
-    }
-}
-
-fn missing_codes<'a>(want: &'a [String], got: &[String]) -> Vec<&'a str> {
-    want.iter()
-        .filter(|c| !got.contains(c))
-        .map(String::as_str)
-        .collect()
-}
-
-fn compare_errors(expected: &Expected, got: &[String]) -> Result<(), String> {
-    let missing = missing_codes(&expected.errors, got);
-    let extra = if expected.errors_match.is_exact() {
-        missing_codes(got, &expected.errors)
-    } else {
-        Vec::new()
-    };
-    if missing.is_empty() && extra.is_empty() {
-        return Ok(());
-    }
-    let mut why = Vec::new();
-    if !missing.is_empty() {
-        why.push(format!("error codes [{}] are missing", missing.join(", ")));
-    }
-    if !extra.is_empty() {
-        why.push(format!(
-            "error codes [{}] were not expected (the case lists exactly [{}])",
-            extra.join(", "),
-            expected.errors.join(", ")
-        ));
-    }
-    Err(format!(
-        "invalid as expected, but {} (got [{}])",
-        why.join(" and "),
-        got.join(", ")
-    ))
-}
-
-fn compare_warnings(want: &[String], got: &[String]) -> Result<(), String> {
-    let missing = missing_codes(want, got);
-    let extra = missing_codes(got, want);
-    if missing.is_empty() && extra.is_empty() {
-        return Ok(());
-    }
-    Err(format!(
-        "warning codes differ: expected exactly [{}], got [{}]",
-        want.join(", "),
-        got.join(", ")
-    ))
-}
-
-/// Every member of the expected output must be present and JSON-equal; other members of the
-/// actual output are ignored.
-fn compare_output(want: &Value, got: Option<&Value>) -> Result<(), String> {
-    let Some(got) = got else {
-        return Err(format!("expected output {want}, got no output"));
-    };
-    let (Some(want_obj), Some(got_obj)) = (want.as_object(), got.as_object()) else {
-        return if json_equal(want, got) {
-            Ok(())
-        } else {
-            Err(format!("expected output {want}, got {got}"))
-        };
-    };
-    let mut diffs = Vec::new();
-    for (key, w) in want_obj {
-        match got_obj.get(key) {
-            None => diffs.push(format!("`{key}`: expected {w}, missing")),
-            Some(g) if !json_equal(w, g) => diffs.push(format!("`{key}`: expected {w}, got {g}")),
-            Some(_) => {}
-        }
-    }
-    if diffs.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("wrong output: {}", diffs.join("; ")))
-    }
-}
-
-/// JSON equality with numbers compared by value (`1` equals `1.0`).
-pub fn json_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            if x.is_f64() || y.is_f64() {
-                x.as_f64() == y.as_f64()
-            } else {
-                x == y
-            }
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-    use crate::suite::ErrorsMatch;
-
-    fn expected(result: Validity, errors: &[&str], output: Option<Value>) -> Expected {
-        Expected {
-            result,
-            errors: errors.iter().map(|s| (*s).to_owned()).collect(),
-            errors_match: ErrorsMatch::Exact,
-            warnings: None,
-            output,
-        }
-    }
-
-    fn reply(
-        answer: Answer,
-        errors: &[&str],
-        warnings: &[&str],
-        output: Option<Value>,
-    ) -> ResultReply {
-        ResultReply {
-            result: Some(answer),
-            errors: errors.iter().map(|s| (*s).to_owned()).collect(),
-            warnings: warnings.iter().map(|s| (*s).to_owned()).collect(),
-            output,
-        }
-    }
-
-    #[test]
-    fn evaluation_rules() {
-        let v = expected(Validity::Valid, &[], Some(json!({"hash": "h"})));
-        assert!(
-            evaluate(
-                &v,
-                &reply(
-                    Answer::Valid,
-                    &[],
-                    &[],
-                    Some(json!({"hash": "h", "extra": 1}))
-                )
-            )
-            .is_ok()
-        );
-        assert!(
-            evaluate(
-                &v,
-                &reply(Answer::Valid, &[], &[], Some(json!({"hash": "x"})))
-            )
-            .is_err()
-        );
-        assert!(evaluate(&v, &reply(Answer::Valid, &[], &[], None)).is_err());
-        assert!(evaluate(&v, &reply(Answer::Invalid, &["a"], &[], None)).is_err());
-
-        let mut i = expected(Validity::Invalid, &["a", "b"], None);
-        assert!(evaluate(&i, &reply(Answer::Invalid, &["b", "a"], &[], None)).is_ok());
-        // Exact by default: listing every registered code does not pass.
-        assert!(evaluate(&i, &reply(Answer::Invalid, &["b", "a", "c"], &[], None)).is_err());
-        assert!(evaluate(&i, &reply(Answer::Invalid, &["a"], &[], None)).is_err());
-        assert!(evaluate(&i, &reply(Answer::Valid, &[], &[], None)).is_err());
-        i.errors_match = ErrorsMatch::Superset;
-        assert!(evaluate(&i, &reply(Answer::Invalid, &["b", "a", "c"], &[], None)).is_ok());
-        assert!(evaluate(&i, &reply(Answer::Invalid, &["a", "c"], &[], None)).is_err());
-
-        // Warnings, when listed, are asserted in both directions and on either result.
-        let mut w = expected(Validity::Valid, &[], None);
-        w.warnings = Some(vec!["w".into()]);
-        assert!(evaluate(&w, &reply(Answer::Valid, &[], &["w"], None)).is_ok());
-        assert!(evaluate(&w, &reply(Answer::Valid, &[], &[], None)).is_err());
-        assert!(evaluate(&w, &reply(Answer::Valid, &[], &["w", "x"], None)).is_err());
-        w.warnings = Some(Vec::new());
-        assert!(evaluate(&w, &reply(Answer::Valid, &[], &["w"], None)).is_err());
-        let mut iw = expected(Validity::Invalid, &["a"], None);
-        iw.warnings = Some(vec!["w".into()]);
-        assert!(evaluate(&iw, &reply(Answer::Invalid, &["a"], &["w"], None)).is_ok());
-        assert!(evaluate(&iw, &reply(Answer::Invalid, &["a"], &[], None)).is_err());
-
-        // Rejecting a document over a SHOULD fails a case that expects it valid with a warning
-        // (warnings never lower a level).
-        assert!(evaluate(&w, &reply(Answer::Invalid, &["w"], &[], None)).is_err());
-
-        // An invalid case with an expected output (chain-verify's verdicts) compares it too:
-        // the right codes with the wrong verdict fail.
-        let verdict = expected(
-            Validity::Invalid,
-            &["a"],
-            Some(json!({"verdicts": {"x": "tampered"}})),
-        );
-        let answer = |v: &str| Some(json!({"verdicts": {"x": v}, "level": 0}));
-        assert!(
-            evaluate(
-                &verdict,
-                &reply(Answer::Invalid, &["a"], &[], answer("tampered"))
-            )
-            .is_ok()
-        );
-        assert!(
-            evaluate(
-                &verdict,
-                &reply(Answer::Invalid, &["a"], &[], answer("verified"))
-            )
-            .is_err()
-        );
-        assert!(evaluate(&verdict, &reply(Answer::Invalid, &["a"], &[], None)).is_err());
-    }
-
-    #[test]
-    fn numbers_compare_by_value_nested_objects_exactly() {
-        assert!(json_equal(&json!({"level": 1}), &json!({"level": 1.0})));
-        assert!(!json_equal(&json!([{"a": 1}]), &json!([{"a": 1, "b": 2}])));
     }
 }

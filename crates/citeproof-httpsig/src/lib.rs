@@ -53,7 +53,7 @@
 //! # }
 //! ```
 
-#![warn(missing_docs, unreachable_pub, clippy::too_many_lines)]
+#![warn(missing_docs, unreachable_pub)]
 
 mod component;
 mod digest;

@@ -24,6 +24,10 @@ fn mismatch(message: impl Into<String>, pointer: &str) -> Incident {
 }
 
 /// Checks the shape of the export; then, when `doc` is given, that it exports that ledger.
+#[allow(
+    clippy::too_many_lines,
+    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
+)]
 pub(crate) fn check(value: &Value, doc: Option<&Doc>, out: &mut Vec<Incident>) {
     let before = out.len();
     let mut s = Shape {

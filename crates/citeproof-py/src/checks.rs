@@ -81,8 +81,11 @@ fn aca_report(
         let report = citeproof_aca::verify_snapshot_bytes(bytes, &opts);
         let mut obj = serde_json::Map::new();
         obj.insert("command".into(), json!("aca verify"));
-        obj.insert("ok".into(), json!(report.verified));
-        obj.insert("incidents".into(), serde_json::to_value(&report.incidents)?);
+        obj.insert("ok".into(), json!(report.verdict.verified));
+        obj.insert(
+            "incidents".into(),
+            serde_json::to_value(&report.verdict.incidents)?,
+        );
         if let serde_json::Value::Object(members) = serde_json::to_value(&report)? {
             for (k, v) in members {
                 obj.entry(k).or_insert(v);

@@ -34,7 +34,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-#![warn(missing_docs, unreachable_pub, clippy::too_many_lines)]
+#![warn(missing_docs, unreachable_pub)]
 
 mod compute;
 mod css;

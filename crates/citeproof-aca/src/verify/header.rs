@@ -15,6 +15,9 @@ use serde::Serialize;
 
 use super::url::{equality_key, web_url_problem};
 
+mod grammar;
+use grammar::{Grammar, RawEntry};
+
 /// Longest combined `Citation-Source` value, in bytes (ACA-L1-003).
 pub const MAX_HEADER_BYTES: usize = 8192;
 /// Most non-empty entries in one combined value (ACA-L1-003).
@@ -65,47 +68,49 @@ impl HeaderParse {
     }
 }
 
-/// A parameter as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct RawParam {
-    name: String,
-    value: String,
-    quoted: bool,
-    backslash: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct RawEntry {
-    url: String,
-    offset: usize,
-    params: Vec<RawParam>,
-}
-
 /// Parses the `Citation-Source` field lines of one response (in order; names already matched
 /// case-insensitively by the caller). No lines means the header is missing.
 pub fn parse_citation_source(lines: &[&str]) -> HeaderParse {
     let mut out = HeaderParse::default();
+    let raw = match raw_entries(lines) {
+        Ok(raw) => raw,
+        Err(refused) => {
+            out.incidents.push(*refused);
+            return out;
+        }
+    };
+    let mut seen_sources: Vec<(String, String)> = Vec::new();
+    let mut runs: Vec<(String, usize)> = Vec::new();
+    for entry in raw {
+        let parsed = read_entry(entry, &mut seen_sources, &mut runs, &mut out);
+        out.entries.push(parsed);
+    }
+    out.run = agreed_run(&runs, &mut out.incidents);
+    out
+}
+
+/// The entries of the combined value, or the one incident that refuses it whole (missing,
+/// too long, a forbidden byte, off the grammar, empty, too many entries).
+fn raw_entries(lines: &[&str]) -> Result<Vec<RawEntry>, Box<Incident>> {
+    let refuse =
+        |code, message: String, offset| Err(Box::new(incident(code, message, offset, None)));
     if lines.is_empty() {
-        out.incidents.push(incident(
+        return refuse(
             IncidentCode::AcaHeaderMissing,
             "the response has no Citation-Source field".into(),
             None,
-            None,
-        ));
-        return out;
+        );
     }
     let combined = lines.join(", ");
     if combined.len() > MAX_HEADER_BYTES {
-        out.incidents.push(incident(
+        return refuse(
             IncidentCode::AcaHeaderTooLong,
             format!(
                 "the combined Citation-Source value is {} bytes; the limit is {MAX_HEADER_BYTES}",
                 combined.len()
             ),
             None,
-            None,
-        ));
-        return out;
+        );
     }
     if let Some((offset, byte)) = combined
         .bytes()
@@ -119,201 +124,216 @@ pub fn parse_citation_source(lines: &[&str]) -> HeaderParse {
         } else {
             format!("the control character 0x{byte:02X}")
         };
-        out.incidents.push(incident(
+        return refuse(
             IncidentCode::AcaHeaderSyntax,
             format!("the Citation-Source value contains {what}"),
             Some(offset),
-            None,
-        ));
-        return out;
+        );
     }
     let raw = match Grammar::new(&combined).list() {
         Ok(entries) => entries,
         Err((offset, why)) => {
-            out.incidents.push(incident(
+            return refuse(
                 IncidentCode::AcaHeaderSyntax,
                 format!(
                     "the Citation-Source value does not match the grammar at byte {offset}: {why}"
                 ),
                 Some(offset),
-                None,
-            ));
-            return out;
+            );
         }
     };
     if raw.is_empty() {
-        out.incidents.push(incident(
+        return refuse(
             IncidentCode::AcaHeaderMissing,
             "the Citation-Source field lists no source".into(),
             None,
-            None,
-        ));
-        return out;
+        );
     }
     if raw.len() > MAX_HEADER_ENTRIES {
-        out.incidents.push(incident(
+        return refuse(
             IncidentCode::AcaHeaderTooLong,
             format!(
                 "the Citation-Source value has {} entries; the limit is {MAX_HEADER_ENTRIES}",
                 raw.len()
             ),
             None,
-            None,
-        ));
-        return out;
+        );
     }
-    let mut seen_sources: Vec<(String, String)> = Vec::new();
-    let mut runs: Vec<(String, usize)> = Vec::new();
-    for entry in raw {
-        let mut usable = true;
-        let url_loc = Some(entry.url.clone());
-        if let Some(problem) = web_url_problem(&entry.url) {
-            usable = false;
+    Ok(raw)
+}
+
+/// One entry under the rules of ACA-L1-004 to ACA-L1-008: its source URL (a web URL, listed
+/// once), its parameters; incidents go to `out`.
+fn read_entry(
+    entry: RawEntry,
+    seen_sources: &mut Vec<(String, String)>,
+    runs: &mut Vec<(String, usize)>,
+    out: &mut HeaderParse,
+) -> HeaderEntry {
+    let mut usable = true;
+    let url_loc = Some(entry.url.clone());
+    if let Some(problem) = web_url_problem(&entry.url) {
+        usable = false;
+        out.incidents.push(incident(
+            IncidentCode::AcaUrlInvalid,
+            format!("source URL `{}` is not a web URL: {problem}", entry.url),
+            Some(entry.offset),
+            url_loc.clone(),
+        ));
+    } else {
+        let key = equality_key(&entry.url);
+        if let Some((first, _)) = seen_sources.iter().find(|(_, k)| *k == key) {
             out.incidents.push(incident(
-                IncidentCode::AcaUrlInvalid,
-                format!("source URL `{}` is not a web URL: {problem}", entry.url),
+                IncidentCode::AcaHeaderDuplicateSource,
+                format!(
+                    "source `{}` is listed more than once (first as `{first}`)",
+                    entry.url
+                ),
                 Some(entry.offset),
                 url_loc.clone(),
             ));
         } else {
-            let key = equality_key(&entry.url);
-            if let Some((first, _)) = seen_sources.iter().find(|(_, k)| *k == key) {
-                out.incidents.push(incident(
-                    IncidentCode::AcaHeaderDuplicateSource,
-                    format!(
-                        "source `{}` is listed more than once (first as `{first}`)",
-                        entry.url
-                    ),
-                    Some(entry.offset),
-                    url_loc.clone(),
-                ));
-            } else {
-                seen_sources.push((entry.url.clone(), key));
-            }
+            seen_sources.push((entry.url.clone(), key));
         }
-        let mut names: Vec<&str> = Vec::new();
-        let mut manifest = None;
-        let mut run = None;
-        let mut params = Vec::new();
-        let mut manifest_seen = false;
-        for p in &entry.params {
-            if names.contains(&p.name.as_str()) {
-                out.incidents.push(incident(
-                    IncidentCode::AcaHeaderParamDuplicate,
-                    format!(
-                        "parameter `{}` occurs more than once in the entry for `{}`",
-                        p.name, entry.url
-                    ),
-                    Some(entry.offset),
-                    url_loc.clone(),
-                ));
-                if p.name == "manifest" {
-                    usable = false;
-                }
-                continue;
-            }
-            names.push(&p.name);
-            match p.name.as_str() {
-                "manifest" | "run" => {
-                    let is_manifest = p.name == "manifest";
-                    if is_manifest {
-                        manifest_seen = true;
-                    }
-                    if !p.quoted || p.backslash {
-                        out.incidents.push(incident(
-                            IncidentCode::AcaHeaderParamForm,
-                            format!(
-                                "the `{}` parameter of `{}` must be a quoted-string without backslash",
-                                p.name, entry.url
-                            ),
-                            Some(entry.offset),
-                            url_loc.clone(),
-                        ));
-                        if is_manifest {
-                            usable = false;
-                        }
-                        continue;
-                    }
-                    if is_manifest {
-                        if let Some(problem) = web_url_problem(&p.value) {
-                            usable = false;
-                            out.incidents.push(incident(
-                                IncidentCode::AcaUrlInvalid,
-                                format!("manifest URL `{}` is not a web URL: {problem}", p.value),
-                                Some(entry.offset),
-                                Some(p.value.clone()),
-                            ));
-                        } else {
-                            manifest = Some(p.value.clone());
-                        }
-                    } else if !is_run_id(&p.value) {
-                        out.incidents.push(incident(
-                            IncidentCode::AcaRunIdInvalid,
-                            format!(
-                                "run `{}` does not match ^[A-Za-z0-9][A-Za-z0-9._:-]{{0,127}}$",
-                                p.value
-                            ),
-                            Some(entry.offset),
-                            url_loc.clone(),
-                        ));
-                    } else {
-                        run = Some(p.value.clone());
-                        runs.push((p.value.clone(), entry.offset));
-                    }
-                }
-                _ => params.push((p.name.clone(), p.value.clone())),
-            }
-        }
-        if !manifest_seen {
-            usable = false;
-            out.level2.push(incident(
-                IncidentCode::AcaHeaderManifestMissing,
+    }
+    let params = entry_params(&entry, &mut out.incidents);
+    usable &= params.manifest_usable;
+    if let Some(run) = &params.run {
+        runs.push((run.clone(), entry.offset));
+    }
+    if !params.manifest_seen {
+        usable = false;
+        out.level2.push(incident(
+            IncidentCode::AcaHeaderManifestMissing,
+            format!(
+                "the entry for `{}` has no manifest parameter (a Level 1 header-only entry)",
+                entry.url
+            ),
+            Some(entry.offset),
+            url_loc.clone(),
+        ));
+    }
+    if params.run.is_none() {
+        out.level2.push(incident(
+            IncidentCode::AcaRunMissing,
+            format!(
+                "the entry for `{}` has no run parameter: Level 2 binds every manifest to the run of this response",
+                entry.url
+            ),
+            Some(entry.offset),
+            url_loc,
+        ));
+    }
+    HeaderEntry {
+        source: entry.url,
+        manifest: params.manifest,
+        run: params.run,
+        params: params.other,
+        offset: entry.offset,
+        usable,
+    }
+}
+
+/// The parameters of one entry, read.
+struct EntryParams {
+    manifest: Option<String>,
+    run: Option<String>,
+    other: Vec<(String, String)>,
+    manifest_seen: bool,
+    /// False when a `manifest` parameter was repeated or malformed.
+    manifest_usable: bool,
+}
+
+/// The `manifest` and `run` parameters (ACA-L1-005, ACA-L1-007: quoted-strings without
+/// backslash, each once) and the others (ACA-L1-006).
+fn entry_params(entry: &RawEntry, incidents: &mut Vec<Incident>) -> EntryParams {
+    let mut read = EntryParams {
+        manifest: None,
+        run: None,
+        other: Vec::new(),
+        manifest_seen: false,
+        manifest_usable: true,
+    };
+    let url_loc = Some(entry.url.clone());
+    let mut names: Vec<&str> = Vec::new();
+    for p in &entry.params {
+        let is_manifest = p.name == "manifest";
+        if names.contains(&p.name.as_str()) {
+            incidents.push(incident(
+                IncidentCode::AcaHeaderParamDuplicate,
                 format!(
-                    "the entry for `{}` has no manifest parameter (a Level 1 header-only entry)",
-                    entry.url
+                    "parameter `{}` occurs more than once in the entry for `{}`",
+                    p.name, entry.url
                 ),
                 Some(entry.offset),
                 url_loc.clone(),
             ));
+            read.manifest_usable &= !is_manifest;
+            continue;
         }
-        if run.is_none() {
-            out.level2.push(incident(
-                IncidentCode::AcaRunMissing,
+        names.push(&p.name);
+        if !is_manifest && p.name != "run" {
+            read.other.push((p.name.clone(), p.value.clone()));
+            continue;
+        }
+        read.manifest_seen |= is_manifest;
+        if !p.quoted || p.backslash {
+            incidents.push(incident(
+                IncidentCode::AcaHeaderParamForm,
                 format!(
-                    "the entry for `{}` has no run parameter: Level 2 binds every manifest to the run of this response",
-                    entry.url
+                    "the `{}` parameter of `{}` must be a quoted-string without backslash",
+                    p.name, entry.url
                 ),
                 Some(entry.offset),
                 url_loc.clone(),
             ));
-        }
-        out.entries.push(HeaderEntry {
-            source: entry.url,
-            manifest,
-            run,
-            params,
-            offset: entry.offset,
-            usable,
-        });
-    }
-    if let Some((first, _)) = runs.first() {
-        let mut consistent = true;
-        for (other, offset) in &runs[1..] {
-            if other != first {
-                consistent = false;
-                out.incidents.push(incident(
-                    IncidentCode::AcaRunMismatch,
-                    format!("run parameters disagree: `{first}` and `{other}`"),
-                    Some(*offset),
-                    None,
-                ));
+            read.manifest_usable &= !is_manifest;
+        } else if is_manifest {
+            match web_url_problem(&p.value) {
+                Some(problem) => {
+                    read.manifest_usable = false;
+                    incidents.push(incident(
+                        IncidentCode::AcaUrlInvalid,
+                        format!("manifest URL `{}` is not a web URL: {problem}", p.value),
+                        Some(entry.offset),
+                        Some(p.value.clone()),
+                    ));
+                }
+                None => read.manifest = Some(p.value.clone()),
             }
-        }
-        if consistent {
-            out.run = Some(first.clone());
+        } else if !is_run_id(&p.value) {
+            incidents.push(incident(
+                IncidentCode::AcaRunIdInvalid,
+                format!(
+                    "run `{}` does not match ^[A-Za-z0-9][A-Za-z0-9._:-]{{0,127}}$",
+                    p.value
+                ),
+                Some(entry.offset),
+                url_loc.clone(),
+            ));
+        } else {
+            read.run = Some(p.value.clone());
         }
     }
-    out
+    read
+}
+
+/// The run every entry names (ACA-L1-007's agreement); each disagreeing one is an incident.
+fn agreed_run(runs: &[(String, usize)], incidents: &mut Vec<Incident>) -> Option<String> {
+    let (first, _) = runs.first()?;
+    let mut consistent = true;
+    for (other, offset) in &runs[1..] {
+        if other != first {
+            consistent = false;
+            incidents.push(incident(
+                IncidentCode::AcaRunMismatch,
+                format!("run parameters disagree: `{first}` and `{other}`"),
+                Some(*offset),
+                None,
+            ));
+        }
+    }
+    consistent.then(|| first.clone())
 }
 
 pub use citeproof_model::ids::{is_claim_id, is_run_id};
@@ -338,172 +358,6 @@ fn incident(
 /// RFC 9110 `tchar`.
 pub(crate) fn is_tchar(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
-}
-
-struct Grammar<'a> {
-    s: &'a [u8],
-    pos: usize,
-}
-
-type Fail = (usize, &'static str);
-
-impl<'a> Grammar<'a> {
-    fn new(s: &'a str) -> Self {
-        Grammar {
-            s: s.as_bytes(),
-            pos: 0,
-        }
-    }
-
-    fn peek(&self) -> Option<u8> {
-        self.s.get(self.pos).copied()
-    }
-
-    fn ows(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t')) {
-            self.pos += 1;
-        }
-    }
-
-    fn list(&mut self) -> Result<Vec<RawEntry>, Fail> {
-        let mut entries = Vec::new();
-        self.ows();
-        loop {
-            match self.peek() {
-                None => break,
-                Some(b',') => {
-                    // An empty list element.
-                    self.pos += 1;
-                    self.ows();
-                    continue;
-                }
-                Some(b'<') => {
-                    entries.push(self.entry()?);
-                    self.ows();
-                    match self.peek() {
-                        None => break,
-                        Some(b',') => {
-                            self.pos += 1;
-                            self.ows();
-                        }
-                        Some(_) => return Err((self.pos, "expected `,`, `;` or the end")),
-                    }
-                }
-                Some(_) => return Err((self.pos, "expected `<` to start an entry")),
-            }
-            // Guard against runaway lists: far above MAX_HEADER_ENTRIES, bounded by length.
-            if entries.len() > MAX_HEADER_BYTES {
-                return Err((self.pos, "too many entries"));
-            }
-        }
-        Ok(entries)
-    }
-
-    fn entry(&mut self) -> Result<RawEntry, Fail> {
-        let offset = self.pos;
-        self.pos += 1; // '<'
-        let start = self.pos;
-        while let Some(b) = self.peek() {
-            if (0x21..=0x7e).contains(&b) && b != b'<' && b != b'>' {
-                self.pos += 1;
-            } else {
-                break;
-            }
-        }
-        if self.pos == start {
-            return Err((self.pos, "empty URL between `<` and `>`"));
-        }
-        let url = String::from_utf8_lossy(&self.s[start..self.pos]).into_owned();
-        if self.peek() != Some(b'>') {
-            return Err((self.pos, "expected `>` to end the URL"));
-        }
-        self.pos += 1;
-        let mut params = Vec::new();
-        loop {
-            let save = self.pos;
-            self.ows();
-            if self.peek() == Some(b';') {
-                self.pos += 1;
-                self.ows();
-                params.push(self.param()?);
-            } else {
-                self.pos = save;
-                break;
-            }
-        }
-        Ok(RawEntry {
-            url,
-            offset,
-            params,
-        })
-    }
-
-    fn token(&mut self) -> Option<String> {
-        let start = self.pos;
-        while self.peek().is_some_and(is_tchar) {
-            self.pos += 1;
-        }
-        (self.pos > start).then(|| String::from_utf8_lossy(&self.s[start..self.pos]).into_owned())
-    }
-
-    fn param(&mut self) -> Result<RawParam, Fail> {
-        let name = self
-            .token()
-            .ok_or((self.pos, "expected a parameter name (token)"))?
-            .to_ascii_lowercase();
-        self.ows();
-        if self.peek() != Some(b'=') {
-            return Err((self.pos, "expected `=` after the parameter name"));
-        }
-        self.pos += 1;
-        self.ows();
-        if self.peek() == Some(b'"') {
-            self.pos += 1;
-            let mut value = String::new();
-            let mut backslash = false;
-            loop {
-                match self.peek() {
-                    None => return Err((self.pos, "unterminated quoted-string")),
-                    Some(b'"') => {
-                        self.pos += 1;
-                        break;
-                    }
-                    Some(b'\\') => {
-                        backslash = true;
-                        self.pos += 1;
-                        match self.peek() {
-                            Some(b) if b == b'\t' || (0x20..=0x7e).contains(&b) => {
-                                value.push(b as char);
-                                self.pos += 1;
-                            }
-                            _ => return Err((self.pos, "invalid quoted-pair")),
-                        }
-                    }
-                    Some(b) if b == b'\t' || (0x20..=0x7e).contains(&b) => {
-                        value.push(b as char);
-                        self.pos += 1;
-                    }
-                    Some(_) => return Err((self.pos, "invalid character in quoted-string")),
-                }
-            }
-            Ok(RawParam {
-                name,
-                value,
-                quoted: true,
-                backslash,
-            })
-        } else {
-            let value = self
-                .token()
-                .ok_or((self.pos, "expected a token or a quoted-string value"))?;
-            Ok(RawParam {
-                name,
-                value,
-                quoted: false,
-                backslash: false,
-            })
-        }
-    }
 }
 
 #[cfg(test)]

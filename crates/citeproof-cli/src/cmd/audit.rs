@@ -139,9 +139,10 @@ fn word(outcome: &str) -> &'static str {
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let mut store =
         citeproof_audit::open(&args.db, Access::Read).map_err(|e| store_failure(&args.db, &e))?;
+    let store = store.as_mut();
     let fail = |e: AuditError| store_failure(&args.db, &e);
     match args.verb {
-        Verb::List(f) => list(store.as_mut(), &f, args.json).map_err(fail),
+        Verb::List(f) => list(store, &f, args.json).map_err(fail),
         Verb::Summary(f) => {
             let s = store.summary(&f.filter()?).map_err(fail)?;
             if args.json {
@@ -152,61 +153,10 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Verb::Show { id, claim } => {
-            let stored = store.get(id).map_err(fail)?.ok_or_else(|| missing(id))?;
-            let from = provenance(&stored);
-            let text = match claim {
-                None => citeproof_audit::render::render(&stored.record, &from, Format::Json)
-                    .map_err(fail)?,
-                Some(c) => {
-                    let item = citeproof_audit::render::find_item(&stored.record.report, &c)
-                        .ok_or_else(|| {
-                            Failure::Invalid(format!("verification {id} has no item `{c}`"))
-                        })?;
-                    let v = serde_json::json!({
-                        "command": "audit show", "ok": stored.record.verified,
-                        "incidents": [], "id": id, "outcome": stored.record.outcome,
-                        "subject": stored.record.subject, "claim": item,
-                    });
-                    serde_json::to_string_pretty(&v).map_err(|e| Failure::Usage(e.to_string()))?
-                }
-            };
-            out::println(&text)?;
-            Ok(ExitCode::SUCCESS)
+            show(store, id, claim.as_deref()).map_err(|e| e.into_failure(&args.db))
         }
         Verb::Verify { head } => {
-            let expected = head
-                .as_deref()
-                .map(parse_head)
-                .transpose()
-                .map_err(Failure::Usage)?;
-            let check = store.verify_chain(expected.as_ref()).map_err(fail)?;
-            let ok = check.broken.is_none();
-            if args.json {
-                out::json_report("audit verify", ok, &out::NO_INCIDENTS, &check)?;
-            } else if let Some(b) = &check.broken {
-                out::println(&format!(
-                    "chain BROKEN at row {}: {} ({} rows before it hold)",
-                    b.id, b.reason, check.rows
-                ))?;
-            } else {
-                out::println(&format!(
-                    "chain intact: {} rows{}{}",
-                    check.rows,
-                    check
-                        .head
-                        .as_ref()
-                        .map(|h| format!(", head {}", h.token()))
-                        .unwrap_or_default(),
-                    expected
-                        .map(|h| format!(", extends the head {} written down", h.token()))
-                        .unwrap_or_default()
-                ))?;
-            }
-            Ok(if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
+            verify(store, head.as_deref(), args.json).map_err(|e| e.into_failure(&args.db))
         }
         Verb::Head => {
             let head = store.head().map_err(fail)?;
@@ -229,26 +179,118 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             id,
             format,
             out: file,
-        } => {
-            let stored = store.get(id).map_err(fail)?.ok_or_else(|| missing(id))?;
-            let from = provenance(&stored);
-            match file {
-                Some(path) => {
-                    crate::cmd::record::write_report(&stored.record, &from, &format, &path)
-                        .map_err(Failure::Unreadable)?
-                }
-                None => {
-                    let format = Format::parse(&format)
-                        .ok_or_else(|| Failure::Usage(format!("unknown format {format}")))?;
-                    out::print(
-                        &citeproof_audit::render::render(&stored.record, &from, format)
-                            .map_err(fail)?,
-                    )?;
-                }
-            }
-            Ok(ExitCode::SUCCESS)
+        } => report(store, id, &format, file.as_deref()).map_err(|e| e.into_failure(&args.db)),
+    }
+}
+
+/// A failure of a reading command: the store's (exit 3, with its code), or the command's own.
+enum ReadFailure {
+    Store(AuditError),
+    Command(Failure),
+}
+
+impl ReadFailure {
+    fn into_failure(self, db: &str) -> Failure {
+        match self {
+            ReadFailure::Store(e) => store_failure(db, &e),
+            ReadFailure::Command(f) => f,
         }
     }
+}
+
+impl From<AuditError> for ReadFailure {
+    fn from(e: AuditError) -> Self {
+        ReadFailure::Store(e)
+    }
+}
+
+impl From<Failure> for ReadFailure {
+    fn from(f: Failure) -> Self {
+        ReadFailure::Command(f)
+    }
+}
+
+/// `audit show ID [--claim C]`: the recorded report, or one item of it with its sources.
+fn show(store: &mut dyn AuditStore, id: i64, claim: Option<&str>) -> Result<ExitCode, ReadFailure> {
+    let stored = store.get(id)?.ok_or_else(|| missing(id))?;
+    let from = provenance(&stored);
+    let text = match claim {
+        None => citeproof_audit::render::render(&stored.record, &from, Format::Json)?,
+        Some(c) => {
+            let item = citeproof_audit::render::find_item(&stored.record.report, c)
+                .ok_or_else(|| Failure::Invalid(format!("verification {id} has no item `{c}`")))?;
+            let v = serde_json::json!({
+                "command": "audit show", "ok": stored.record.verified,
+                "incidents": [], "id": id, "outcome": stored.record.outcome,
+                "subject": stored.record.subject, "claim": item,
+            });
+            serde_json::to_string_pretty(&v).map_err(|e| Failure::Usage(e.to_string()))?
+        }
+    };
+    out::println(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `audit verify [--head H]`: the chain recomputed; exit 1 at the first broken row.
+fn verify(
+    store: &mut dyn AuditStore,
+    head: Option<&str>,
+    json: bool,
+) -> Result<ExitCode, ReadFailure> {
+    let expected = head.map(parse_head).transpose().map_err(Failure::Usage)?;
+    let check = store.verify_chain(expected.as_ref())?;
+    let ok = check.broken.is_none();
+    if json {
+        out::json_report("audit verify", ok, &out::NO_INCIDENTS, &check)?;
+    } else if let Some(b) = &check.broken {
+        out::println(&format!(
+            "chain BROKEN at row {}: {} ({} rows before it hold)",
+            b.id, b.reason, check.rows
+        ))?;
+    } else {
+        out::println(&format!(
+            "chain intact: {} rows{}{}",
+            check.rows,
+            check
+                .head
+                .as_ref()
+                .map(|h| format!(", head {}", h.token()))
+                .unwrap_or_default(),
+            expected
+                .map(|h| format!(", extends the head {} written down", h.token()))
+                .unwrap_or_default()
+        ))?;
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `audit report ID --format F [--out FILE]`.
+fn report(
+    store: &mut dyn AuditStore,
+    id: i64,
+    format: &str,
+    file: Option<&std::path::Path>,
+) -> Result<ExitCode, ReadFailure> {
+    let stored = store.get(id)?.ok_or_else(|| missing(id))?;
+    let from = provenance(&stored);
+    match file {
+        Some(path) => crate::cmd::record::write_report(&stored.record, &from, format, path)
+            .map_err(Failure::Unreadable)?,
+        None => {
+            let format = Format::parse(format)
+                .ok_or_else(|| Failure::Usage(format!("unknown format {format}")))?;
+            out::print(&citeproof_audit::render::render(
+                &stored.record,
+                &from,
+                format,
+            )?)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn missing(id: i64) -> Failure {

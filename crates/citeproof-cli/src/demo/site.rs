@@ -313,6 +313,10 @@ impl<'a> Builder<'a> {
 
 /// Builds the demo site for `base_url` (e.g. `http://127.0.0.1:8080`), signing with `key`
 /// (published under `kid`, e.g. [`DEMO_KID`]); `now` (Unix seconds) dates the runs.
+#[allow(
+    clippy::too_many_lines,
+    reason = "a renderer: one output format top to bottom"
+)]
 pub fn build_demo_site(
     base_url: &str,
     key: &SigningKey,

@@ -32,6 +32,10 @@ fn claim(summary: &Summary) -> Value {
 }
 
 /// The JSON report as a value (`--report json` writes it, `--json` embeds it).
+#[allow(
+    clippy::too_many_lines,
+    reason = "a renderer: one output format top to bottom"
+)]
 pub(super) fn report(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> Value {
     let implementation = match &run.implementation {
         Some(i) => json!({

@@ -12,6 +12,10 @@ use crate::{
     summary::Summary,
 };
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "a renderer: one output format top to bottom"
+)]
 pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> String {
     let claim = &summary.claim;
     let scope = if claim.is_subset() {

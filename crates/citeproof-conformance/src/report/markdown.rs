@@ -12,6 +12,10 @@ fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "a renderer: one output format top to bottom"
+)]
 pub(super) fn render(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> String {
     let mut out = String::from("# citeproof conformance report\n\n");
     let _ = writeln!(

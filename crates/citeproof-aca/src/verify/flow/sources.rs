@@ -144,6 +144,10 @@ pub(super) fn judge_claim(
 
 /// ACA-L2-014 to ACA-L2-017 for one claim source: returns the excerpt (when one is available
 /// for the support check) and a verdict for the report.
+#[allow(
+    clippy::too_many_lines,
+    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
+)]
 pub(super) fn check_one_source(
     run: &mut Run<'_>,
     manifest_url: &str,

@@ -133,6 +133,10 @@ fn unknown_members(
 }
 
 /// Checks a parsed manifest. `url` is where it was fetched from (for incident locations).
+#[allow(
+    clippy::too_many_lines,
+    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
+)]
 pub fn check_manifest(value: &Value, url: Option<&str>) -> ManifestFindings {
     let ctx = Ctx {
         url: url.map(str::to_owned),
@@ -412,6 +416,10 @@ fn check_claim<'v>(
     c
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
+)]
 fn check_source<'v>(
     ctx: &Ctx,
     source: &'v Value,
