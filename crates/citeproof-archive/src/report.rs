@@ -136,7 +136,8 @@ pub(crate) fn items(
                 id: claim.claim_id.clone(),
                 text: Some(claim.text.clone()),
                 verified,
-                verdict: Some(rung_word(claim.rung).to_owned()),
+                // The rung is the bundle's word; said only of a claim that verified.
+                verdict: verified.then(|| rung_word(claim.rung).to_owned()),
                 failed,
                 sources,
                 items: Vec::new(),

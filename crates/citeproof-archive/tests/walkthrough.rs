@@ -437,6 +437,11 @@ fn the_report_shows_each_claim_with_its_citations() {
     assert!(!report.verdict.verified);
     let c2 = &report.items[1];
     assert!(!c2.verified);
+    assert_eq!(
+        c2.verdict, None,
+        "the bundle's rung said of a claim that failed"
+    );
+    assert_eq!(report.items[0].verdict.as_deref(), Some("supported"));
     assert!(
         c2.failed
             .contains(&"archive-excerpt-hash-mismatch".to_owned()),
