@@ -21,13 +21,12 @@ pub const MAX_FILE_LINES: usize = 600;
 /// Files written before the rule, with the length they may not exceed. The list only shrinks:
 /// a listed file that grows fails, and so does a listed file that now fits (remove its line).
 const OVER_LENGTH: &[(&str, usize)] = &[
-    // These four, and the ceilings of cmd/archive.rs and tests/chain.rs, came from
+    // These four, and the ceiling of tests/chain.rs, came from
     // branches written in parallel with the rule and merged with it (2026-11-27): next to split.
     ("crates/citeproof-audit/tests/store.rs", 603),
     ("crates/citeproof-chain/tests/flow.rs", 664),
     ("crates/citeproof-cli/tests/audit_cli.rs", 774),
     ("crates/citeproof-cli/tests/verify_surface.rs", 785),
-    ("crates/citeproof-cli/src/cmd/archive.rs", 615),
     ("crates/citeproof-cli/tests/chain.rs", 649),
     ("crates/citeproof-model/src/archive.rs", 607),
     ("crates/citeproof-model/src/json.rs", 716),

@@ -3,7 +3,8 @@
 //!
 //! - [`store`]: the archive a verifier is configured with (payloads by content address,
 //!   snapshots in publication order, consent and policy in force);
-//! - [`verify::verify_bundle`]: a response bundle and its display view against the archive:
+//! - [`verify::verify_bundle`]: a response bundle and its display view against the archive,
+//!   into the common report ([`report::ArchiveReport`]):
 //!   citations ([`citation`], [`span`]), the coverage gate ([`gate`]), the signature
 //!   ([`signature`]), relations ([`relation`]), the display gates ([`display`]), shown text
 //!   ([`shown`]) and coordinate leaks ([`leak`]);
@@ -23,6 +24,7 @@ pub mod leak;
 pub mod log;
 pub mod ops;
 pub mod relation;
+pub mod report;
 pub mod shown;
 pub mod signature;
 pub mod span;
@@ -32,6 +34,7 @@ pub mod verify;
 
 pub use build::{BuildError, GateOptions, Gated, gate as gate_response};
 pub use log::{LogOptions, LogReport, verify_log};
+pub use report::{ArchiveDetails, ArchiveReport, ClaimSummary};
 pub use signature::{Signer, SignerKey, Trust};
 pub use store::Store;
-pub use verify::{ArchiveIncident, BundleReport, Document, verify_bundle};
+pub use verify::{ArchiveIncident, Document, verify_bundle};

@@ -2,10 +2,10 @@
 //! (ARCHIVE-001 to ARCHIVE-024, ARCHIVE-032, ARCHIVE-033, ARCHIVE-035, ARCHIVE-036): the order
 //! of the checks and the report.
 
-use citeproof_model::archive::{ResponseBundle, Rung};
+use citeproof_model::archive::ResponseBundle;
 use citeproof_model::json::parse_strict;
 use citeproof_model::{
-    ContentHash, Incident, IncidentCode, Severity, Timestamp, jcs, sha256_bytes,
+    ContentHash, Incident, IncidentCode, Report, Subject, SubjectKind, Timestamp, jcs, sha256_bytes,
 };
 use citeproof_schema::{DocumentKind, SchemaValidator};
 use serde::Serialize;
@@ -16,6 +16,7 @@ use crate::display::{BundleSide, check_display};
 use crate::findings::{Findings, pointer};
 use crate::gate::check_gate;
 use crate::leak;
+use crate::report::{ArchiveDetails, ArchiveReport, ClaimSummary, SPEC, items};
 use crate::signature::{self, SignatureInfo, Trust};
 use crate::store::Store;
 
@@ -39,72 +40,6 @@ pub struct ArchiveIncident {
     pub document: Document,
     #[serde(flatten)]
     pub incident: Incident,
-}
-
-/// One claim as the verifier saw it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ClaimSummary {
-    pub claim_id: String,
-    pub rung: Rung,
-    pub citations: usize,
-    /// Citations that count toward the rung (valid, not hidden in force).
-    pub counted: usize,
-}
-
-/// The verdict on a bundle and its display view.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BundleReport {
-    /// No error-severity incident.
-    pub valid: bool,
-    pub incidents: Vec<ArchiveIncident>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub response_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bundle_hash: Option<ContentHash>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub archive_version: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tier: Option<String>,
-    /// Signer, key id and algorithm of a signature that verified.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub signed_by: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kid: Option<String>,
-    pub claims: Vec<ClaimSummary>,
-}
-
-impl BundleReport {
-    fn new() -> BundleReport {
-        BundleReport {
-            valid: false,
-            incidents: Vec::new(),
-            response_id: None,
-            bundle_hash: None,
-            archive_version: None,
-            tier: None,
-            signed_by: None,
-            kid: None,
-            claims: Vec::new(),
-        }
-    }
-
-    fn add(&mut self, document: Document, findings: Findings) {
-        self.incidents.extend(
-            findings
-                .into_vec()
-                .into_iter()
-                .map(|incident| ArchiveIncident { document, incident }),
-        );
-    }
-
-    /// The incidents without their document.
-    pub fn plain_incidents(&self) -> Vec<Incident> {
-        self.incidents.iter().map(|i| i.incident.clone()).collect()
-    }
-
-    pub fn has(&self, code: IncidentCode) -> bool {
-        self.incidents.iter().any(|i| i.incident.code == code)
-    }
 }
 
 /// Parses and schema-checks a document; `None` when it cannot be used further.
@@ -227,15 +162,27 @@ fn check_times(bundle: &ResponseBundle, raw: &Map<String, Value>, now: i64, f: &
 }
 
 /// Verifies a bundle and its display view (raw JSON texts) against the archive, with the keys
-/// and secrets of `trust`, at verification time `now` (Unix seconds).
+/// and secrets of `trust`, at verification time `now` (Unix seconds). The report's subject is
+/// the bundle (a value, with the digest of its bytes); a caller that read it from a file names
+/// the file.
 pub fn verify_bundle(
     bundle_bytes: &[u8],
     display_bytes: &[u8],
     store: &Store,
     trust: &Trust,
     now: i64,
-) -> BundleReport {
-    let mut report = BundleReport::new();
+) -> ArchiveReport {
+    let mut details = ArchiveDetails {
+        response_id: None,
+        bundle_hash: None,
+        display_digest: sha256_bytes(display_bytes).to_string(),
+        archive_version: None,
+        tier: None,
+        signed_by: None,
+        kid: None,
+        claims: Vec::new(),
+        incident_documents: Vec::new(),
+    };
     let mut bf = Findings::new();
     let mut df = Findings::new();
     let raw_bundle = parse_checked(bundle_bytes, &mut bf);
@@ -246,10 +193,10 @@ pub fn verify_bundle(
     let mut in_force = None;
     if let Some(Value::Object(raw)) = &raw_bundle {
         let hash = sha256_bytes(&jcs::canonicalize(&Value::Object(raw.clone())));
-        report.bundle_hash = Some(hash);
+        details.bundle_hash = Some(hash);
         if let Some(SignatureInfo { signed_by, kid, .. }) = signature::verify(raw, trust, &mut bf) {
-            report.signed_by = Some(signed_by);
-            report.kid = Some(kid);
+            details.signed_by = Some(signed_by);
+            details.kid = Some(kid);
         }
         if let Some(bundle) = check_bundle_form(raw, &mut bf) {
             check_times(&bundle, raw, now, &mut bf);
@@ -271,10 +218,10 @@ pub fn verify_bundle(
                 facts.push(claim_facts);
             }
             check_gate(&bundle, &facts, store, in_force, &mut bf);
-            report.response_id = Some(bundle.response_id.clone());
-            report.archive_version = Some(bundle.archive_version.clone());
-            report.tier = Some(bundle.tier.clone());
-            report.claims = bundle
+            details.response_id = Some(bundle.response_id.clone());
+            details.archive_version = Some(bundle.archive_version.clone());
+            details.tier = Some(bundle.tier.clone());
+            details.claims = bundle
                 .claims
                 .iter()
                 .zip(&facts)
@@ -292,7 +239,7 @@ pub fn verify_bundle(
     if let Some(display_value) = &raw_display {
         check_display_doc(
             display_value,
-            report.bundle_hash.as_ref(),
+            details.bundle_hash.as_ref(),
             typed.as_ref(),
             &facts,
             store,
@@ -300,12 +247,20 @@ pub fn verify_bundle(
             &mut df,
         );
     }
-    report.add(Document::Bundle, bf);
-    report.add(Document::Display, df);
-    report.valid = !report
-        .incidents
-        .iter()
-        .any(|i| i.incident.severity == Severity::Error);
+    // One level: every incident counts toward it, bundle first, then the display view.
+    let mut leveled = citeproof_model::Findings::new();
+    for (document, findings) in [(Document::Bundle, bf), (Document::Display, df)] {
+        for incident in findings.into_vec() {
+            details.incident_documents.push(document);
+            leveled.push(1, incident);
+        }
+    }
+    let subject = Subject::new(SubjectKind::Value, "bundle").with_digest_of(bundle_bytes);
+    let mut report = Report::new(SPEC, subject, leveled.finish(1, 1), details);
+    report.trust = trust.describe();
+    if let Some(bundle) = &typed {
+        report.items = items(&report, bundle, &facts);
+    }
     report
 }
 

@@ -72,7 +72,12 @@ fn codes(bundle: &Value, display: &Value) -> Vec<IncidentCode> {
         &trust(),
         NOW,
     );
-    let mut c: Vec<IncidentCode> = report.incidents.iter().map(|i| i.incident.code).collect();
+    let mut c: Vec<IncidentCode> = report
+        .verdict
+        .incidents
+        .iter()
+        .map(|i| i.incident.code)
+        .collect();
     c.sort();
     c.dedup();
     c
@@ -106,13 +111,14 @@ fn built_response_verifies_and_says_what_it_is() {
         &trust(),
         NOW,
     );
-    assert!(report.valid, "{:#?}", report.incidents);
-    assert!(report.incidents.is_empty());
-    assert_eq!(report.signed_by.as_deref(), Some("archive.example"));
-    assert_eq!(report.kid.as_deref(), Some("archive-2026"));
+    assert!(report.verdict.verified, "{:#?}", report.verdict.incidents);
+    assert!(report.verdict.incidents.is_empty());
+    assert_eq!(report.details.signed_by.as_deref(), Some("archive.example"));
+    assert_eq!(report.details.kid.as_deref(), Some("archive-2026"));
     // c1..c4, c7 and the general context c8 delivered; c5 (hidden-only) and c6 (no citation)
     // narrowed.
     let rungs: Vec<String> = report
+        .details
         .claims
         .iter()
         .map(|c| format!("{}:{:?}:{}", c.claim_id, c.rung, c.counted))
@@ -348,4 +354,116 @@ fn budget_decisions_for_a_producer() {
             BudgetLimit::Rate
         ]
     );
+}
+
+/// The common report: one item per claim, each citation a source whose computed hash is the
+/// excerpt hash the independent Python gate declared (walkthrough.expected.json); the span text
+/// of the hidden artifact (c5) is never in the report; a tampered citation fails its claim and
+/// its source with the code, and the other claims stay as they were.
+#[test]
+fn the_report_shows_each_claim_with_its_citations() {
+    let g = gated();
+    let want = expected();
+    let report = verify_bundle(
+        g.bundle.to_string().as_bytes(),
+        g.display.to_string().as_bytes(),
+        &store(),
+        &trust(),
+        NOW,
+    );
+    assert_eq!(report.spec, "archive");
+    assert_eq!(
+        report.subject.digest.as_deref(),
+        Some(citeproof_model::sha256_bytes(g.bundle.to_string().as_bytes()).to_string()).as_deref()
+    );
+    assert!(report.trust.signers.contains_key("archive.example"));
+    let ids: Vec<&str> = report.items.iter().map(|i| i.id.as_str()).collect();
+    assert_eq!(ids, ["c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8"]);
+    for (item, claim) in report
+        .items
+        .iter()
+        .zip(want["bundle"]["claims"].as_array().unwrap())
+    {
+        assert!(item.verified && item.failed.is_empty(), "{item:?}");
+        assert_eq!(item.text.as_deref(), claim["text"].as_str());
+        assert_eq!(
+            item.sources.len(),
+            claim["citations"].as_array().unwrap().len()
+        );
+        for (source, citation) in item
+            .sources
+            .iter()
+            .zip(claim["citations"].as_array().unwrap())
+        {
+            assert_eq!(Some(source.url.as_str()), citation["artifact_id"].as_str());
+            assert_eq!(
+                source.declared_hash.as_deref(),
+                citation["excerpt_hash"].as_str()
+            );
+            assert_eq!(source.computed_hash, source.declared_hash);
+            if item.id == "c5" {
+                assert_eq!(source.excerpt, None, "hidden text in the report");
+                assert!(source.locator.as_deref().unwrap().contains("withheld"));
+            } else if let Some(excerpt) = &source.excerpt {
+                let hash = citeproof_model::sha256_bytes(excerpt.as_bytes()).to_string();
+                assert_eq!(Some(hash.as_str()), citation["excerpt_hash"].as_str());
+            } else {
+                assert!(citation["excerpt_hash"].is_null(), "{source:?}");
+            }
+        }
+    }
+    let c1 = &report.items[0].sources[0];
+    assert!(
+        c1.locator
+            .as_deref()
+            .unwrap()
+            .starts_with("paragraph 1, characters 0..76")
+    );
+
+    // A tampered excerpt hash on c2's second citation, re-signed and re-bound.
+    let mut b = g.bundle.clone();
+    b["claims"][1]["citations"][1]["excerpt_hash"] =
+        json!(citeproof_model::sha256_bytes(b"not the span").to_string());
+    resign(&mut b);
+    let mut d = g.display.clone();
+    rebind(&mut d, &b);
+    let report = verify_bundle(
+        b.to_string().as_bytes(),
+        d.to_string().as_bytes(),
+        &store(),
+        &trust(),
+        NOW,
+    );
+    assert!(!report.verdict.verified);
+    let c2 = &report.items[1];
+    assert!(!c2.verified);
+    assert_eq!(
+        c2.verdict, None,
+        "the bundle's rung said of a claim that failed"
+    );
+    assert_eq!(report.items[0].verdict.as_deref(), Some("supported"));
+    assert!(
+        c2.failed
+            .contains(&"archive-excerpt-hash-mismatch".to_owned()),
+        "{c2:?}"
+    );
+    assert!(!c2.sources[1].verified);
+    assert_eq!(c2.sources[1].failed, ["archive-excerpt-hash-mismatch"]);
+    assert!(
+        !c2.sources[0].verified,
+        "a source of a failed claim is not verified"
+    );
+    assert!(report.items[0].verified, "{:?}", report.items[0]);
+    // The signature is checked for the bundle as a whole: without the key, every claim fails
+    // with the code.
+    let report = verify_bundle(
+        g.bundle.to_string().as_bytes(),
+        g.display.to_string().as_bytes(),
+        &store(),
+        &Trust::default(),
+        NOW,
+    );
+    assert!(report.items.iter().all(|i| !i.verified
+        && i.failed.contains(&"archive-key-unresolved".to_owned())
+        && i.sources.iter().all(|s| !s.verified)));
 }

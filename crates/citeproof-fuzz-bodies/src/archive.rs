@@ -53,7 +53,7 @@ pub fn archive_documents(data: &[u8]) {
         0 => {
             let (bundle, display) = crate::halves(rest);
             let r = verify_bundle(bundle, display, &f.store, &f.trust, NOW);
-            assert!(!r.valid || parse_strict(bundle).is_ok());
+            assert!(!r.verdict.verified || parse_strict(bundle).is_ok());
         }
         1 => {
             let (log, bundle) = crate::halves(rest);
@@ -76,7 +76,7 @@ pub fn archive_documents(data: &[u8]) {
                 }
             }
             let r = verify_bundle(&bytes, f.display.as_bytes(), &f.store, &f.trust, NOW);
-            if r.valid {
+            if r.verdict.verified {
                 let original: Value = parse_strict(f.bundle.as_bytes()).expect("bundle");
                 let mutated = parse_strict(&bytes).expect("a valid bundle parses");
                 assert_eq!(

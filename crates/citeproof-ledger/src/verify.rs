@@ -186,9 +186,17 @@ pub fn verify(
     report
 }
 
+/// `pointer` is `base` or under it.
+fn under(pointer: &str, base: &str) -> bool {
+    pointer == base
+        || (pointer.starts_with(base) && pointer.as_bytes().get(base.len()) == Some(&b'/'))
+}
+
 /// One item per ledger claim: its text, and its source (identifier and category; a ledger
-/// source carries no URL or hash of its own). The errors located in the claim, in the ledger,
-/// concern it.
+/// source carries no URL or hash of its own). The errors that concern a claim: those located
+/// in it (in the ledger, or naming its id), and those located in no claim (the ledger as a
+/// whole, a record of the audit file, the API export), which the claim cannot be told apart
+/// from: a claim whose record does not match is never shown verified.
 fn claim_items(doc: &Doc, findings: &[Finding]) -> Vec<Item> {
     doc.claims
         .iter()
@@ -196,13 +204,15 @@ fn claim_items(doc: &Doc, findings: &[Finding]) -> Vec<Item> {
         .map(|(n, c)| {
             let at = format!("/claims/{n}");
             let mut failed: Vec<String> = Vec::new();
-            for f in findings.iter().filter(|f| f.file == Subject::Ledger) {
+            for f in findings {
                 let pointer = f.incident.location.pointer.as_deref().unwrap_or("");
-                let under = pointer == at
-                    || (pointer.starts_with(&at)
-                        && pointer.as_bytes().get(at.len()) == Some(&b'/'));
+                let named = f.incident.location.claim_id.as_deref();
+                let in_ledger = f.file == Subject::Ledger;
+                let concerns = (in_ledger && under(pointer, &at))
+                    || (named.is_some() && named == c.claim_id.as_deref())
+                    || (named.is_none() && !(in_ledger && under(pointer, "/claims")));
                 let code = f.incident.code.as_str();
-                if under
+                if concerns
                     && f.incident.severity == Severity::Error
                     && !failed.iter().any(|c| c == code)
                 {

@@ -216,13 +216,28 @@ fn outcome_of(word: &str) -> Outcome {
     }
 }
 
-/// What a resumed batch compares: the URL, or the SHA-256 of the file's bytes, with the spec
-/// and the configuration. `None` when the file cannot be read (it is verified, and fails).
+/// What a resumed batch compares: the URL, or the SHA-256 of the file's bytes (of each file,
+/// for a line naming several, as `archive verify`'s `BUNDLE DISPLAY`), with the spec and the
+/// configuration. `None` when a file cannot be read (it is verified, and fails).
 pub fn input_key(spec: &str, input: &str, configuration: &Value) -> Option<String> {
+    let digest = |path: &str| {
+        std::fs::read(path)
+            .ok()
+            .map(|b| citeproof_model::sha256_bytes(&b).to_string())
+    };
     let identity = if is_url(input) {
         input.to_owned()
+    } else if let Some(d) = digest(input) {
+        d
     } else {
-        citeproof_model::sha256_bytes(&std::fs::read(input).ok()?).to_string()
+        let parts = input
+            .split_whitespace()
+            .map(digest)
+            .collect::<Option<Vec<_>>>()?;
+        if parts.len() < 2 {
+            return None;
+        }
+        parts.join(" ")
     };
     citeproof_audit::input_key(spec, &identity, configuration).ok()
 }

@@ -4,9 +4,9 @@
 //!   exit 1 when the claim carries another id.
 //! - `sign CLAIM.json (--hmac-key-file F | --key KEY.pem) --signed-by ID [--signed-at T]`: the
 //!   envelope in the seed's shape, signed over the `seed-python` input.
-//! - `verify FILE [--hmac-key-file F]... [--key PUB|JWKS]... [--signed-by ID] [--trust FILE]
-//!   [--offline | --level N] [--snapshot FILE] [--now TIME] [--accept-partial-signature]
-//!   [--json]`: an envelope or a chain response, with the options and exit statuses of every
+//! - `verify FILE | --batch LIST [--hmac-key-file F]... [--key PUB|JWKS]... [--signed-by ID]
+//!   [--trust FILE] [--offline | --level N] [--snapshot FILE] [--now TIME]
+//!   [--accept-partial-signature] [--json] [--record DB] [--report FORMAT --out FILE]`: an envelope or a chain response, with the options and exit statuses of every
 //!   `verify` (`common`): 0 verified (the required level, 2 or 1 with `--offline`, met and no
 //!   envelope partially signed), 1 not verified, 2 usage error, 3 could not check. Without `--signed-by`, one secret or one key file is
 //!   tried for any signer (as the seed's `verify_chain(envelope, shared_secret)`), and the
@@ -25,8 +25,8 @@ use citeproof_jose::{load_public_keys, load_signing_key};
 use citeproof_model::{Incident, Timestamp};
 use serde_json::json;
 
-use crate::cmd::Failure;
-use crate::cmd::common::{VerifyCommon, file_subject, finish_report, verdict_line};
+use crate::cmd::common::{VerifyCommon, file_subject, verdict_line};
+use crate::cmd::{Failure, batch};
 use crate::input::{display, read_document, read_limited};
 
 /// Largest secret or key file read.
@@ -258,7 +258,13 @@ fn sign(args: SignArgs) -> Result<ExitCode, Failure> {
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
     /// Envelope or chain response (`{"answer","chains"}`) JSON file, or `-`.
-    file: String,
+    #[arg(required_unless_present = "batch", conflicts_with = "batch")]
+    file: Option<String>,
+    /// Verify every envelope or chain response listed in FILE (`-`: stdin), one path a line,
+    /// on every core, with the same options; prints one JSON line per file (the `--json`
+    /// object plus `input` and `line`), in input order. Exit status: the worst over the lines.
+    #[arg(long, value_name = "FILE")]
+    batch: Option<String>,
     /// An HMAC-SHA256 secret of the signer named by --signed-by (repeatable: rotated secrets).
     /// Without --signed-by, one secret may be given: it is tried for any signer.
     #[arg(long, value_name = "FILE")]
@@ -341,7 +347,6 @@ fn trust_from_args(args: &VerifyArgs) -> Result<TrustConfig, Failure> {
 
 fn verify(args: VerifyArgs) -> Result<ExitCode, Failure> {
     let trust = trust_from_args(&args)?;
-    let bytes = read_document(&args.file)?;
     let level = if args.offline {
         1
     } else {
@@ -350,16 +355,46 @@ fn verify(args: VerifyArgs) -> Result<ExitCode, Failure> {
     let mut options = VerifyOptions::new(args.common.time(), level, trust);
     options.accept_partial_signature = args.accept_partial_signature;
     let fetcher = fetcher(&args)?;
-    let mut report = citeproof_chain::verify(&bytes, fetcher.as_ref(), &options);
-    report.subject = file_subject(&args.file, &bytes);
-    finish_report("chain verify", &report, args.common.json, || {
-        readable(&args.file, &report)
+    let verify_file = |file: &str| -> Result<ChainReport, Failure> {
+        let bytes = read_document(file)?;
+        let mut report = citeproof_chain::verify(&bytes, fetcher.as_ref(), &options);
+        report.subject = file_subject(file, &bytes);
+        Ok(report)
+    };
+    if let Some(list) = &args.batch {
+        let in_batch = |file: &str| {
+            if file == "-" {
+                return Err(Failure::Usage(
+                    "`-` (standard input) cannot be a line of a batch".into(),
+                ));
+            }
+            verify_file(file)
+        };
+        let digest = |path: &String| -> Result<String, Failure> {
+            Ok(citeproof_model::sha256_bytes(&read_limited(path, MAX_SNAPSHOT_BYTES)?).to_string())
+        };
+        let digests = |paths: &[String]| paths.iter().map(digest).collect::<Result<Vec<_>, _>>();
+        let configuration = json!({
+            "hmac_key_file": digests(&args.hmac_key_file)?, "key": digests(&args.key)?,
+            "signed_by": args.signed_by, "accept_partial_signature": args.accept_partial_signature,
+            "level": level, "snapshot": args.snapshot.as_ref().map(digest).transpose()?,
+            "allow_private": args.allow_private, "now": args.common.now,
+            "trust": args.common.trust.as_ref().map(digest).transpose()?,
+        });
+        let mut settle =
+            batch::Recorder::open(citeproof_chain::report::SPEC, &args.common, configuration)?;
+        return batch::run("chain verify", list, in_batch, &mut settle);
+    }
+    let file = args.file.as_deref().unwrap_or("-");
+    let report = verify_file(file)?;
+    crate::cmd::record::finish("chain verify", &report, &args.common, || {
+        readable(file, &report)
     })
 }
 
 /// The network, or the snapshot given; a snapshot that cannot be read or is not one leaves
 /// nothing to check against (exit 3).
-fn fetcher(args: &VerifyArgs) -> Result<Box<dyn Fetcher>, Failure> {
+fn fetcher(args: &VerifyArgs) -> Result<Box<dyn Fetcher + Sync>, Failure> {
     let policy = FetchPolicy {
         allow_private: args.allow_private,
         ..FetchPolicy::default()

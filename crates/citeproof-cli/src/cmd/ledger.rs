@@ -6,8 +6,8 @@
 //!   one ledger was audited, the file (or, with `--ledger-id`, that ledger's records) is
 //!   well-formed and every ledger reaches the threshold; 1 otherwise (an empty file audits
 //!   nothing: LEDGER-020); 2 on usage errors; 3 when the file cannot be read.
-//! - `verify LEDGER.json --audit FILE.jsonl [--api API.json] [--refused] [--mode M]
-//!   [--threshold T] [--now T] [--json]`: the ledger document (citeproof's, or the seed
+//! - `verify LEDGER.json | --batch LIST --audit FILE.jsonl [--api API.json] [--refused]
+//!   [--mode M] [--threshold T] [--now T] [--json] [--record DB] [--report FORMAT --out FILE]`: the ledger document (citeproof's, or the seed
 //!   template's `validate_and_finalize()` result, whose mode `--mode`/`--threshold` give), its
 //!   records in the audit file, its `export_for_api` dictionary; presented as emitted unless
 //!   `--refused`, like the adapter operation; the options and exit statuses of every `verify`
@@ -70,7 +70,14 @@ pub struct AuditArgs {
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
     /// The ledger document (JSON), or `-` for standard input.
-    ledger: String,
+    #[arg(required_unless_present = "batch", conflicts_with = "batch")]
+    ledger: Option<String>,
+    /// Verify every ledger document listed in FILE (`-`: stdin), one path a line, against the
+    /// same audit file and options, on every core; prints one JSON line per ledger (the
+    /// `--json` object plus `input` and `line`), in input order. Exit status: the worst over
+    /// the lines.
+    #[arg(long, value_name = "FILE")]
+    batch: Option<String>,
     /// The JSONL audit file holding the ledger's records (and possibly other ledgers').
     #[arg(long)]
     audit: String,
@@ -273,7 +280,6 @@ fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
         ));
     }
     let template = template_config(&a)?;
-    let ledger = read_capped(&a.ledger, MAX_DOCUMENT_BYTES)?;
     let audit_file = read_capped(&a.audit, MAX_FILE_BYTES)?;
     let api = match &a.api {
         Some(p) => Some(read_capped(p, MAX_DOCUMENT_BYTES)?),
@@ -285,14 +291,43 @@ fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
         template,
         ..VerifyOptions::default()
     };
-    let mut report = verify(&ledger, &audit_file, api.as_deref(), &options);
-    report.subject = file_subject(&a.ledger, &ledger);
-    if template.is_some() && report.details.kind == Some("ledger") {
-        return Err(Failure::Usage(
-            "--mode and --threshold are for a template ledger; this ledger states its own".into(),
-        ));
+    let verify_file = |file: &str| -> Result<VerifyReport, Failure> {
+        let ledger = read_capped(file, MAX_DOCUMENT_BYTES)?;
+        let mut report = verify(&ledger, &audit_file, api.as_deref(), &options);
+        report.subject = file_subject(file, &ledger);
+        if template.is_some() && report.details.kind == Some("ledger") {
+            return Err(Failure::Usage(
+                "--mode and --threshold are for a template ledger; this ledger states its own"
+                    .into(),
+            ));
+        }
+        Ok(report)
+    };
+    if let Some(list) = &a.batch {
+        let in_batch = |file: &str| {
+            if file == "-" {
+                return Err(Failure::Usage(
+                    "`-` (standard input) cannot be a line of a batch".into(),
+                ));
+            }
+            verify_file(file)
+        };
+        let digest = |bytes: &[u8]| citeproof_model::sha256_bytes(bytes).to_string();
+        let configuration = serde_json::json!({
+            "audit": digest(&audit_file), "api": api.as_deref().map(digest),
+            "refused": a.refused, "mode": a.mode.map(|m| format!("{m:?}")),
+            "threshold": a.threshold, "now": a.common.now,
+        });
+        let mut settle = crate::cmd::batch::Recorder::open(
+            citeproof_ledger::verify::SPEC,
+            &a.common,
+            configuration,
+        )?;
+        return crate::cmd::batch::run("ledger verify", list, in_batch, &mut settle);
     }
-    if a.common.json {
+    let file = a.ledger.as_deref().unwrap_or("-");
+    let report = verify_file(file)?;
+    let status = if a.common.json {
         // Each incident with the input it is about.
         let incidents: Vec<serde_json::Value> = report
             .verdict
@@ -313,11 +348,16 @@ fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
             &incidents,
             &report,
         )?;
-        return Ok(exit_code(report.outcome));
-    }
-    finish_report("ledger verify", &report, false, || {
-        readable_verify(&a, &report)
-    })
+        exit_code(report.outcome)
+    } else {
+        finish_report("ledger verify", &report, false, || {
+            readable_verify(&a, file, &report)
+        })?
+    };
+    Ok(
+        crate::cmd::record::after_verdict(&report, a.common.time(), &a.common.record)
+            .unwrap_or(status),
+    )
 }
 
 /// `--mode` and `--threshold` of a template ledger, refused as `ledger audit` refuses them.
@@ -338,7 +378,7 @@ fn template_config(a: &VerifyArgs) -> Result<Option<TemplateConfig>, Failure> {
     Ok(Some(TemplateConfig { mode, threshold }))
 }
 
-fn readable_verify(a: &VerifyArgs, r: &VerifyReport) -> String {
+fn readable_verify(a: &VerifyArgs, file: &str, r: &VerifyReport) -> String {
     let d = &r.details;
     let what = match (d.kind, d.ledger_id.as_deref()) {
         (_, Some(id)) => format!("ledger id {id}"),
@@ -359,7 +399,7 @@ fn readable_verify(a: &VerifyArgs, r: &VerifyReport) -> String {
     let mut out = format!(
         "{}{qualifier}\nledger: {} ({what}, {})\naudit file: {} ({} record(s) of this ledger)\n",
         verdict_line(r),
-        display(&a.ledger),
+        display(file),
         if d.emitted {
             "emitted"
         } else {

@@ -3,9 +3,8 @@
 //! - `gate REQUEST --archive A (--key KEY | --secret-file F) --kid K --signed-by S --bundle OUT
 //!   --display OUT [--log LOG] [--now T]`: gate, sign and build the display view (exit 0 written,
 //!   1 the gate refused to assemble, 2 usage);
-//! - `verify BUNDLE DISPLAY --archive A [--trust FILE] [--keys SIGNER=JWKS]...
-//!   [--secrets SIGNER=FILE]... [--now TIME] [--json]`: the options and exit statuses of every
-//!   `verify` (`common`): 0 verified, 1 not, 2 usage, 3 an input that cannot be read;
+//! - `verify BUNDLE DISPLAY | --batch LIST --archive A [--trust FILE] [--keys SIGNER=JWKS]...
+//!   [--secrets SIGNER=FILE]...`: the options and exit statuses of every `verify` (`verify`);
 //! - `display DISPLAY --bundle BUNDLE --archive A [--keys ...] [--secrets ...] [--now T]`: what
 //!   the requestor sees, shown only once the view verified against its signed bundle (exit 0
 //!   verified and shown, 1 not verified and not shown, 2 usage);
@@ -13,22 +12,23 @@
 
 use std::process::ExitCode;
 
+mod verify;
+
 use citeproof_archive::build::{GateOptions, gate};
 use citeproof_archive::findings::Findings;
 use citeproof_archive::log::{LogOptions, next_record, read_lines, verify_log};
 use citeproof_archive::signature::{Signer, SignerKey, Trust};
-use citeproof_archive::verify::{ArchiveIncident, BundleReport};
+use citeproof_archive::verify::ArchiveIncident;
 use citeproof_archive::{Store, verify_bundle};
 use citeproof_jose::{load_public_keys, load_signing_key};
 use citeproof_model::archive::{
     DisplayView, GateRequest, RefusalCategory, RefusalReason, RemovedReason,
 };
-use citeproof_model::{ContentHash, Incident, Outcome, Severity, Timestamp, json::parse_strict};
+use citeproof_model::{ContentHash, Incident, Severity, Timestamp, json::parse_strict};
 use citeproof_schema::{DocumentKind, SchemaValidator};
 use serde_json::json;
 
 use crate::cmd::Failure;
-use crate::cmd::common::{VerifyCommon, exit_code};
 use crate::input::{display, read_document, read_limited};
 
 /// What a renderer shows for an auditor-only source (seed 002, consent gate).
@@ -55,7 +55,7 @@ enum Verb {
     /// Gate a response: rungs, removed topics, refusal; sign the bundle; build the display view.
     Gate(GateArgs),
     /// Verify a signed bundle and its display view against the archive (ARCHIVE-001..024).
-    Verify(VerifyArgs),
+    Verify(verify::VerifyArgs),
     /// Show a display view as the requestor sees it, once it verified against its bundle.
     Display(DisplayArgs),
     /// Verify a bundle log: hash chain, head, times, bundles logged, evidence budget.
@@ -103,27 +103,6 @@ struct GateArgs {
     /// Print JSON: `command`, `ok`, `incidents`, `bundle_hash`, `rungs`.
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Debug, clap::Args)]
-struct VerifyArgs {
-    /// Signed response bundle (JSON).
-    bundle: String,
-    /// Display view (JSON).
-    display: String,
-    /// The archive (JSON).
-    #[arg(long)]
-    archive: String,
-    /// Ed25519 public keys of a signer: SIGNER=FILE (JWK Set, every key with a `kid`).
-    #[arg(long, value_name = "SIGNER=FILE")]
-    keys: Vec<String>,
-    /// HMAC secrets of a signer: SIGNER=FILE (JSON object: key id -> secret string).
-    #[arg(long, value_name = "SIGNER=FILE")]
-    secrets: Vec<String>,
-    /// `--now`, `--trust` (signers' keys and secrets, each named by its `kid`; `--keys` and
-    /// `--secrets` are shorthands), `--json` (the report as JSON).
-    #[command(flatten)]
-    common: VerifyCommon,
 }
 
 #[derive(Debug, clap::Args)]
@@ -175,7 +154,7 @@ struct LogArgs {
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     match args.verb {
         Verb::Gate(a) => run_gate(a),
-        Verb::Verify(a) => run_verify(a),
+        Verb::Verify(a) => verify::run(a),
         Verb::Display(a) => run_display(a),
         Verb::LogVerify(a) => run_log(a),
     }
@@ -391,69 +370,6 @@ fn incident_lines(incidents: &[ArchiveIncident]) -> String {
     out
 }
 
-fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
-    let mut trust = Trust::from(a.common.load_trust()?);
-    add_trust_flags(&mut trust, &a.keys, &a.secrets)?;
-    let store = load_store(&a.archive)?;
-    let bundle = read_document(&a.bundle)?;
-    let view = read_document(&a.display)?;
-    let report = verify_bundle(&bundle, &view, &store, &trust, a.common.time());
-    if a.common.json {
-        crate::out::json_report("archive verify", report.valid, &report.incidents, &report)?;
-    } else {
-        crate::out::print(&readable(&report))?;
-    }
-    Ok(exit_code(if report.valid {
-        Outcome::Verified
-    } else {
-        Outcome::NotVerified
-    }))
-}
-
-/// The verdict line first (as every verify prints it), then the bundle, its signature, each
-/// claim's rung and the incidents.
-fn readable(r: &BundleReport) -> String {
-    let mut out = String::from(if r.valid {
-        "bundle and display view -> VERIFIED\n"
-    } else {
-        "bundle and display view -> NOT VERIFIED\n"
-    });
-    out.push_str(&format!(
-        "bundle: {} (archive version {}, tier {})\n",
-        r.response_id.as_deref().unwrap_or("?"),
-        r.archive_version.as_deref().unwrap_or("?"),
-        r.tier.as_deref().unwrap_or("?")
-    ));
-    match (&r.signed_by, &r.kid) {
-        (Some(s), Some(k)) => out.push_str(&format!("signature: valid, signer {s}, key {k}\n")),
-        _ => out.push_str("signature: NOT verified\n"),
-    }
-    for c in &r.claims {
-        let mut failed: Vec<String> = r
-            .incidents
-            .iter()
-            .filter(|i| {
-                i.incident.severity == Severity::Error
-                    && i.incident.location.claim_id.as_deref() == Some(c.claim_id.as_str())
-            })
-            .map(|i| i.incident.code.to_string())
-            .collect();
-        failed.sort();
-        failed.dedup();
-        let verdict = if failed.is_empty() {
-            String::new()
-        } else {
-            format!(" - FAILED: {}", failed.join(", "))
-        };
-        out.push_str(&format!(
-            "  {} {:?}: {} of {} citations counted{verdict}\n",
-            c.claim_id, c.rung, c.counted, c.citations
-        ));
-    }
-    out.push_str(&incident_lines(&r.incidents));
-    out
-}
-
 fn run_display(a: DisplayArgs) -> Result<ExitCode, Failure> {
     let store = load_store(&a.archive)?;
     let trust = load_trust(&a.keys, &a.secrets)?;
@@ -463,7 +379,7 @@ fn run_display(a: DisplayArgs) -> Result<ExitCode, Failure> {
     let report = verify_bundle(&bundle, &view_bytes, &store, &trust, now);
     // Only a view that verified is shown: an unverified one may carry what the gates withhold
     // (a restricted passage beside "source restricted by the person's instructions").
-    let view: Option<DisplayView> = if report.valid {
+    let view: Option<DisplayView> = if report.verdict.verified {
         parse_strict(&view_bytes)
             .ok()
             .and_then(|v| citeproof_model::typed(&v).ok())
@@ -475,7 +391,7 @@ fn run_display(a: DisplayArgs) -> Result<ExitCode, Failure> {
         crate::out::json_report(
             "archive display",
             ok,
-            &report.incidents,
+            &report.verdict.incidents,
             &json!({ "view": view, "report": report }),
         )?;
     } else {
@@ -483,7 +399,7 @@ fn run_display(a: DisplayArgs) -> Result<ExitCode, Failure> {
             Some(v) => crate::out::print(&render(v))?,
             None => crate::out::print(&format!(
                 "display view -> NOT VERIFIED against its bundle and the archive: not shown\n{}",
-                incident_lines(&report.incidents)
+                verify::incident_lines(&report)
             ))?,
         }
     }
