@@ -57,7 +57,7 @@ fn _time_verify_snapshot(
             let t = Instant::now();
             let report = citeproof_aca::verify_snapshot_bytes(bytes, &opts);
             best = best.min(t.elapsed().as_secs_f64());
-            level = report.level;
+            level = report.verdict.level;
         }
         (best, level)
     })
