@@ -92,6 +92,9 @@ def test_record_list_verify_and_the_cli_agrees(tmp_path: Path, snapshot: str) ->
         assert check["broken"] is None and check["rows"] == 2
         head = store.head()
         assert head == second
+        # A head that is not the store's: rewritten, or rows deleted.
+        assert store.verify_chain(f"1:sha256:{'0' * 64}")["broken"]["id"] == 1
+        assert store.verify_chain(f"9:{second['hash']}")["broken"]["id"] == 9
 
     code, listed = cli_audit(db, "list")
     assert code == 0
