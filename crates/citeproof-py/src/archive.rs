@@ -90,8 +90,8 @@ fn refusal(request: &GateRequest, e: &BuildError) -> (String, Option<String>) {
     }
 }
 
-fn parse_request(py: Python<'_>, text: &str) -> PyResult<GateRequest> {
-    let value = citeproof_model::json::parse_strict(text.as_bytes())
+fn parse_request(py: Python<'_>, bytes: &[u8]) -> PyResult<GateRequest> {
+    let value = citeproof_model::json::parse_strict(bytes)
         .map_err(|e| document_error(py, "the gate request", &[e.to_incident()]))?;
     let validator = SchemaValidator::cached(DocumentKind::ArchiveGateRequest)
         .map_err(|e| raise(py, "CiteproofError", e.to_string(), "internal", None))?;
@@ -102,8 +102,8 @@ fn parse_request(py: Python<'_>, text: &str) -> PyResult<GateRequest> {
     citeproof_model::typed(&value).map_err(|i| document_error(py, "the gate request", &[i]))
 }
 
-fn load_archive(py: Python<'_>, text: &str) -> PyResult<Store> {
-    let (store, findings) = Store::load_bytes(text.as_bytes());
+fn load_archive(py: Python<'_>, bytes: &[u8]) -> PyResult<Store> {
+    let (store, findings) = Store::load_bytes(bytes);
     store.ok_or_else(|| document_error(py, "not a usable archive", &findings.into_vec()))
 }
 
@@ -133,14 +133,16 @@ fn log_line(
 
 /// Gates one response (`citeproof archive gate`): returns JSON text
 /// `{"bundle", "display", "bundle_hash", "rungs": [[claim_id, rung]...], "log_line"?}`.
-/// Signs with the Ed25519 `key` or the HMAC-SHA256 `secret` (bytes), exactly one of them.
+/// Signs with the Ed25519 `key` or the HMAC-SHA256 `secret` (bytes), exactly one of them. The
+/// request and the archive are the JSON bytes as given, parsed strictly (never repaired: what
+/// is signed is what was asked).
 #[pyfunction]
 #[pyo3(signature = (request_json, archive_json, kid, signed_by, now, key=None, secret=None, log=None, plaintext_excerpts=false))]
 #[allow(clippy::too_many_arguments)]
 fn archive_gate(
     py: Python<'_>,
-    request_json: &str,
-    archive_json: &str,
+    request_json: &[u8],
+    archive_json: &[u8],
     kid: String,
     signed_by: String,
     now: i64,

@@ -54,6 +54,11 @@ def cli_verify(fixtures: Path, d: Path, bundle: Path, display: Path) -> dict[str
     return report
 
 
+def write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
 def error_codes(report: dict[str, Any]) -> set[str]:
     return {i["code"] for i in report["incidents"] if i["severity"] == "error"}
 
@@ -156,6 +161,12 @@ def test_refusals_carry_the_code_the_cli_prints(fixtures: Path, work) -> None:
     assert e.value.code == "schema-violation"
     with pytest.raises(InvalidInputError):
         archive.gate(request, archive=arch, signed_by=SIGNER, kid=KID, now=SIGNED_AT)
+    # Bytes that are not UTF-8 are refused, never repaired into a request that gets signed.
+    raw = (fixtures / "request.json").read_bytes().replace(b"She had", b"She \xff had", 1)
+    with pytest.raises(InvalidDocumentError) as e:
+        archive.gate(raw, archive=arch, signed_by=SIGNER, kid=KID, now=SIGNED_AT, key=key)
+    out = cli_gate(fixtures, d, write(d / "raw.json", raw), "--key", str(d / "private.pem"))
+    assert out.returncode == 1 and f"[{e.value.code}]" in out.stderr, (e.value.code, out.stderr)
     with pytest.raises(InvalidDocumentError):
         archive.gate(request, archive=arch, signed_by=SIGNER, kid=KID, now=SIGNED_AT, key=key,
                      log="not a log\n")

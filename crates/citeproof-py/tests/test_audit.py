@@ -141,10 +141,14 @@ def test_reuse_is_judged_in_the_record_transaction(tmp_path: Path, snapshot: str
     again = served_again(snapshot, "https://agent.example/runs/another")
     (tmp_path / "again.json").write_text(again)
     assert aca.verify_snapshot_report(again, now=NOW)["ok"] is True  # alone, it verifies
-    with AuditStore(db) as store:
+    with AuditStore(tmp_path / "alone.db") as store:
         report, head = store.record_aca_snapshot(first, now=NOW)
-        assert report == aca.verify_snapshot_report(first, now=NOW)
+        assert report == aca.verify_snapshot_report(first, now=NOW)  # no history: the same
         assert report["ok"] is True and head["id"] == 1
+    with AuditStore(db) as store:
+        # Recorded from a report: its manifest is kept by digest, so the next one sees it.
+        head = store.record(aca.verify_snapshot_report(first, now=NOW), verified_at=NOW)
+        assert head["id"] == 1
         report, head = store.record_aca_snapshot(again, now=NOW)
         assert store.get(head["id"])["record"]["report"]["outcome"] == "not-verified"
     codes = [i["code"] for i in report["incidents"]]

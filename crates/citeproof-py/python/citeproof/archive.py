@@ -32,6 +32,16 @@ class Gated(_GatedRequired, total=False):
     log_line: str
 
 
+def _json_bytes(document: str | bytes | Mapping[str, Any]) -> bytes:
+    """The JSON bytes of a document: bytes as they are (invalid UTF-8 is refused by the strict
+    parse, never replaced), text encoded, objects serialized."""
+    if isinstance(document, (bytes, bytearray, memoryview)):
+        return bytes(document)
+    if isinstance(document, str):
+        return document.encode("utf-8")
+    return json.dumps(document).encode("utf-8")
+
+
 def gate(request: str | bytes | Mapping[str, Any], *, archive: str | bytes | Mapping[str, Any],
          signed_by: str, kid: str, now: int,
          key: SigningKey | bytes | str | Mapping[str, Any] | None = None,
@@ -63,7 +73,7 @@ def gate(request: str | bytes | Mapping[str, Any], *, archive: str | bytes | Map
     if isinstance(log, (bytes, bytearray)):
         log = bytes(log).decode("utf-8")
     out = json.loads(_native.archive_gate(
-        document_text(request), document_text(archive), kid, signed_by, now,
+        _json_bytes(request), _json_bytes(archive), kid, signed_by, now,
         load_key(key) if key is not None else None, secret, log, plaintext_excerpts))
     out["rungs"] = [tuple(r) for r in out["rungs"]]
     return out
