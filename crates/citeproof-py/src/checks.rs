@@ -78,20 +78,25 @@ fn aca_report(
         let mut opts = citeproof_aca::VerifyOptions::new(now);
         opts.required_level = required_level;
         opts.allow_private = allow_private;
-        let report = citeproof_aca::verify_snapshot_bytes(bytes, &opts);
-        let mut obj = serde_json::Map::new();
-        obj.insert("command".into(), json!("aca verify"));
-        obj.insert("ok".into(), json!(report.verdict.verified));
-        obj.insert(
-            "incidents".into(),
-            serde_json::to_value(&report.verdict.incidents)?,
-        );
-        if let serde_json::Value::Object(members) = serde_json::to_value(&report)? {
-            for (k, v) in members {
-                obj.entry(k).or_insert(v);
-            }
-        }
-        serde_json::to_string(&serde_json::Value::Object(obj))
+        aca_envelope(&citeproof_aca::verify_snapshot_bytes(bytes, &opts))
     });
     value.map_err(|e| raise(py, "CiteproofError", e.to_string(), "internal", None))
+}
+
+/// An ACA report as `citeproof aca verify --json` prints it: `command`, `ok`, `incidents`, then
+/// the report's members.
+pub fn aca_envelope(report: &citeproof_aca::AcaReport) -> serde_json::Result<String> {
+    let mut obj = serde_json::Map::new();
+    obj.insert("command".into(), json!("aca verify"));
+    obj.insert("ok".into(), json!(report.verdict.verified));
+    obj.insert(
+        "incidents".into(),
+        serde_json::to_value(&report.verdict.incidents)?,
+    );
+    if let serde_json::Value::Object(members) = serde_json::to_value(report)? {
+        for (k, v) in members {
+            obj.entry(k).or_insert(v);
+        }
+    }
+    serde_json::to_string(&serde_json::Value::Object(obj))
 }

@@ -10,6 +10,8 @@
 
 use pyo3::prelude::*;
 
+mod archive;
+mod audit;
 mod bench;
 mod checks;
 mod errors;
@@ -23,6 +25,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<keys::PySigningKey>()?;
     m.add_class::<ledger::PyLedger>()?;
     checks::register(m)?;
+    archive::register(m)?;
+    audit::register(m)?;
     produce::register(m)?;
     bench::register(m)?;
     Ok(())

@@ -27,6 +27,8 @@ def test_import_and_help_touch_no_network() -> None:
         "text = pydoc.render_doc(citeproof, renderer=pydoc.plaintext)\n"
         "assert 'verify_snapshot_report' in pydoc.render_doc(citeproof.aca, renderer=pydoc.plaintext)\n"
         "assert 'Ledger' in text and 'CiteproofError' in text\n"
+        "assert 'record_aca_snapshot' in pydoc.render_doc(citeproof.audit, renderer=pydoc.plaintext)\n"
+        "assert 'GateError' in pydoc.render_doc(citeproof.archive.gate, renderer=pydoc.plaintext)\n"
         "print('ok')\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

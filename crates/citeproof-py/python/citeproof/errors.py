@@ -55,7 +55,20 @@ class EvidenceError(CiteproofError):
     """An AEF evidence object cannot be built or signed (``code``: e.g. ``aef-span-not-found``)."""
 
 
+class GateError(CiteproofError):
+    """The archive gate refused to assemble a bundle (``citeproof archive gate`` exits 1):
+    ``code`` is the registry code of the rule the request breaks (``archive-tier-unknown``,
+    ``archive-claim-id-duplicate``, ...) or, for a citation that does not verify, the
+    citation's own code (``archive-span-out-of-range``, ...); ``location`` points into the
+    request (``/claims/2/citations/0``)."""
+
+
+class AuditError(CiteproofError):
+    """The audit store failed (``code``: ``audit-not-found``, ``audit-not-a-store``,
+    ``audit-record``, ``audit-busy``, ``audit-closed``, ...). The store is left untouched."""
+
+
 __all__ = [
     "CiteproofError", "InvalidInputError", "InvalidDocumentError", "KeyFormatError",
-    "SignError", "LedgerError", "EvidenceError",
+    "SignError", "LedgerError", "EvidenceError", "GateError", "AuditError",
 ]
