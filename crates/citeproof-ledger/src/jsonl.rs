@@ -102,10 +102,6 @@ fn at_line(number: u64, offset: u64) -> Location {
 /// holds anything but one JSON object, or is the last line without its LF (a torn append) is
 /// an incident and no record. A line or file over its limit is `ledger-jsonl-too-large`; past
 /// `max_records` reading stops.
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
 pub fn frame(bytes: &[u8], limits: &Limits) -> Framed {
     let mut out = Framed::default();
     if bytes.len() > limits.max_file_bytes {
@@ -121,14 +117,8 @@ pub fn frame(bytes: &[u8], limits: &Limits) -> Framed {
         return out;
     }
     let mut start = 0usize;
-    let damage = |number: u64, incident: Incident, line: Option<&[u8]>| DamagedLine {
-        number,
-        incident,
-        may_hold_record: line.is_some(),
-        ledger_ids: line.map(named_ledger_ids).unwrap_or_default(),
-    };
     if bytes.starts_with(b"\xEF\xBB\xBF") {
-        out.damaged.push(damage(
+        out.damaged.push(damaged(
             1,
             Incident::new(
                 IncidentCode::LedgerJsonlMalformed,
@@ -150,44 +140,8 @@ pub fn frame(bytes: &[u8], limits: &Limits) -> Framed {
         let offset = start as u64;
         start = next;
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if !terminated {
-            out.damaged.push(damage(
-                number,
-                Incident::new(
-                    IncidentCode::LedgerJsonlMalformed,
-                    "the last line does not end in LF: a torn or unfinished append",
-                    at_line(number, offset),
-                ),
-                Some(line),
-            ));
-            continue;
-        }
-        if line.is_empty() {
-            out.damaged.push(damage(
-                number,
-                Incident::new(
-                    IncidentCode::LedgerJsonlMalformed,
-                    "empty line: every line holds one record",
-                    at_line(number, offset),
-                ),
-                None,
-            ));
-            continue;
-        }
-        if line.len() > limits.max_line_bytes {
-            out.damaged.push(damage(
-                number,
-                Incident::new(
-                    IncidentCode::LedgerJsonlTooLarge,
-                    format!(
-                        "the line is {} bytes; a record is at most {}",
-                        line.len(),
-                        limits.max_line_bytes
-                    ),
-                    at_line(number, offset),
-                ),
-                Some(line),
-            ));
+        if let Some(damage) = framing_damage(line, terminated, number, offset, limits) {
+            out.damaged.push(damage);
             continue;
         }
         if out.lines.len() >= limits.max_records {
@@ -207,7 +161,7 @@ pub fn frame(bytes: &[u8], limits: &Limits) -> Framed {
                 offset,
                 value,
             }),
-            Ok(other) => out.damaged.push(damage(
+            Ok(other) => out.damaged.push(damaged(
                 number,
                 Incident::new(
                     IncidentCode::LedgerJsonlMalformed,
@@ -223,11 +177,52 @@ pub fn frame(bytes: &[u8], limits: &Limits) -> Framed {
                 let mut incident = e.to_incident();
                 incident.location.line = Some(number);
                 incident.location.offset = Some(offset + e.offset.unwrap_or(0));
-                out.damaged.push(damage(number, incident, Some(line)));
+                out.damaged.push(damaged(number, incident, Some(line)));
             }
         }
     }
     out
+}
+
+/// A damaged line; `line` when it may still hold a record (its ledger ids are read from it).
+fn damaged(number: u64, incident: Incident, line: Option<&[u8]>) -> DamagedLine {
+    DamagedLine {
+        number,
+        incident,
+        may_hold_record: line.is_some(),
+        ledger_ids: line.map(named_ledger_ids).unwrap_or_default(),
+    }
+}
+
+/// What is wrong with a line before its JSON is read: torn (no LF), empty, or too long.
+fn framing_damage(
+    line: &[u8],
+    terminated: bool,
+    number: u64,
+    offset: u64,
+    limits: &Limits,
+) -> Option<DamagedLine> {
+    let at = at_line(number, offset);
+    if !terminated {
+        let why = "the last line does not end in LF: a torn or unfinished append";
+        let incident = Incident::new(IncidentCode::LedgerJsonlMalformed, why, at);
+        return Some(damaged(number, incident, Some(line)));
+    }
+    if line.is_empty() {
+        let why = "empty line: every line holds one record";
+        let incident = Incident::new(IncidentCode::LedgerJsonlMalformed, why, at);
+        return Some(damaged(number, incident, None));
+    }
+    if line.len() > limits.max_line_bytes {
+        let why = format!(
+            "the line is {} bytes; a record is at most {}",
+            line.len(),
+            limits.max_line_bytes
+        );
+        let incident = Incident::new(IncidentCode::LedgerJsonlTooLarge, why, at);
+        return Some(damaged(number, incident, Some(line)));
+    }
+    None
 }
 
 #[cfg(test)]
