@@ -36,7 +36,8 @@ enum Command {
     #[command(subcommand)]
     Chain(cmd::chain::Verb),
     /// Archive citations: gate and sign responses, verify bundles, display views and logs.
-    Archive(cmd::archive::Args),
+    #[command(subcommand)]
+    Archive(cmd::archive::Verb),
     /// RFC 9421 HTTP message signatures: verify a request or response in a file.
     Httpsig(cmd::httpsig::Args),
     /// The verifications recorded with `--record`: list, summarize, show.

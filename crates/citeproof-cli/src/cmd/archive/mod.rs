@@ -44,14 +44,8 @@ const DOWNGRADED: &str =
 const INVENTORY: &str =
     "I do not have enough in the archive to answer that. Would you like to browse what is there?";
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    verb: Verb,
-}
-
 #[derive(Debug, clap::Subcommand)]
-enum Verb {
+pub enum Verb {
     /// Gate a response: rungs, removed topics, refusal; sign the bundle; build the display view.
     Gate(GateArgs),
     /// Verify a signed bundle and its display view against the archive (ARCHIVE-001..024).
@@ -63,7 +57,7 @@ enum Verb {
 }
 
 #[derive(Debug, clap::Args)]
-struct GateArgs {
+pub struct GateArgs {
     /// Gate request (JSON: response_id, requester, tier, created_at?, claims, category_refusal?).
     request: String,
     /// The archive (JSON: snapshots and artifacts by id).
@@ -106,7 +100,7 @@ struct GateArgs {
 }
 
 #[derive(Debug, clap::Args)]
-struct DisplayArgs {
+pub struct DisplayArgs {
     /// Display view (JSON).
     display: String,
     /// The signed response bundle the view is bound to (JSON): the view is verified against it
@@ -131,7 +125,7 @@ struct DisplayArgs {
 }
 
 #[derive(Debug, clap::Args)]
-struct LogArgs {
+pub struct LogArgs {
     /// Bundle log (JSON lines).
     log: String,
     /// The archive (JSON), for the evidence budget in force.
@@ -151,8 +145,8 @@ struct LogArgs {
     json: bool,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    match args.verb {
+pub fn run(verb: Verb) -> Result<ExitCode, Failure> {
+    match verb {
         Verb::Gate(a) => run_gate(a),
         Verb::Verify(a) => verify::run(a),
         Verb::Display(a) => run_display(a),

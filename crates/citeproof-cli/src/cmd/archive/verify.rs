@@ -17,7 +17,7 @@ use crate::cmd::{Failure, batch};
 use crate::input::read_document;
 
 #[derive(Debug, clap::Args)]
-pub(super) struct VerifyArgs {
+pub struct VerifyArgs {
     /// Signed response bundle (JSON).
     #[arg(required_unless_present = "batch", conflicts_with = "batch")]
     bundle: Option<String>,
