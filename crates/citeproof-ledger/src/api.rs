@@ -24,19 +24,32 @@ fn mismatch(message: impl Into<String>, pointer: &str) -> Incident {
 }
 
 /// Checks the shape of the export; then, when `doc` is given, that it exports that ledger.
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
 pub(crate) fn check(value: &Value, doc: Option<&Doc>, out: &mut Vec<Incident>) {
     let before = out.len();
+    let read = read_export(value, out);
+    if out.len() != before {
+        return;
+    }
+    if let (Some(read), Some(doc)) = (read, doc) {
+        compare(&read, doc, out);
+    }
+}
+
+/// An `export_for_api` document as read: its members and each complete entry.
+struct Export<'v> {
+    ledger_id: Option<&'v str>,
+    summary: Option<&'v str>,
+    /// `claim`, `source_id`, `source_category`, `timestamp` of each entry.
+    entries: Vec<[Option<&'v str>; 4]>,
+}
+
+/// The shape of the document (its schema's rules); `None` when it is not an object.
+fn read_export<'v>(value: &'v Value, out: &mut Vec<Incident>) -> Option<Export<'v>> {
     let mut s = Shape {
         line: None,
         incidents: out,
     };
-    let Some(obj) = s.object(value, "") else {
-        return;
-    };
+    let obj = s.object(value, "")?;
     s.members(
         obj,
         "",
@@ -78,11 +91,16 @@ pub(crate) fn check(value: &Value, doc: Option<&Doc>, out: &mut Vec<Incident>) {
         ),
         None => {}
     }
-    if s.incidents.len() != before {
-        return;
-    }
-    let Some(doc) = doc else { return };
-    if let Some(id) = ledger_id
+    Some(Export {
+        ledger_id,
+        summary,
+        entries,
+    })
+}
+
+/// The export against the ledger it claims to be of (LEDGER-016).
+fn compare(read: &Export<'_>, doc: &Doc, out: &mut Vec<Incident>) {
+    if let Some(id) = read.ledger_id
         && Some(id) != doc.ledger_id.as_deref()
     {
         out.push(mismatch(
@@ -96,24 +114,24 @@ pub(crate) fn check(value: &Value, doc: Option<&Doc>, out: &mut Vec<Incident>) {
         ));
     }
     let texts: Vec<&str> = doc.claims.iter().map(|c| c.text.as_str()).collect();
-    if summary != Some(texts.join(" ").as_str()) {
+    if read.summary != Some(texts.join(" ").as_str()) {
         out.push(mismatch(
             "`output_summary` is not the claim texts joined by one space, in ledger order",
             "/output_summary",
         ));
     }
-    if entries.len() != doc.claims.len() {
+    if read.entries.len() != doc.claims.len() {
         out.push(mismatch(
             format!(
                 "`attribution_map` has {} entries; the ledger has {} claims",
-                entries.len(),
+                read.entries.len(),
                 doc.claims.len()
             ),
             "/attribution_map",
         ));
         return;
     }
-    for (i, (entry, c)) in entries.iter().zip(&doc.claims).enumerate() {
+    for (i, (entry, c)) in read.entries.iter().zip(&doc.claims).enumerate() {
         let expected = [
             Some(c.text.as_str()),
             c.identifier.as_deref(),
