@@ -869,6 +869,27 @@ def verify_l1_cases():
         json.dumps({"answer": "", "chains": {"%016x" % i: {} for i in range(1025)}}),
         ["schema-violation", "chain-answer-unreferenced"],
         hand("CHAIN-001: at most 1024; the empty answer cites nothing (CHAIN-018)"), flags=["response", "structure"])
+    at_bound = "".join("GPT-4 [ce8a...]. " for _ in range(1023))
+    over_bound = at_bound + "GPT-4 [ce8a...]. "
+    bad("response-findings-at-bound", "1024 claim references, 1023 of them unresolved: every one is listed, nothing is elided.",
+        ["CHAIN-011"], resp("The Transformer [%s]. %s" % (SEED_ID, at_bound), {SEED_ID: first}),
+        ["chain-ref-unresolved"], hand("CHAIN-011: at most 1024 claim references are listed; 1 + 1023 = 1024"),
+        warnings=[], flags=["response", "reference", boundary("answer-findings", "inside")],
+        output={"level": 0, "verdicts": {SEED_ID: "verified"},
+                "references": refs((SEED_ID, "verified"), *[("ce8a...", "unverified")] * 1023)})
+    bad("response-findings-over-bound", "1025 claim references: every one is judged (1024 unresolved), the first 1024 are listed and the report says one was left out.",
+        ["CHAIN-011"], resp("The Transformer [%s]. %s" % (SEED_ID, over_bound), {SEED_ID: first}),
+        ["chain-ref-unresolved"], hand("CHAIN-011: 1 + 1024 = 1025 claim references, one more than the 1024 listed"),
+        warnings=["chain-answer-findings-elided"], flags=["response", "reference", boundary("answer-findings", "outside")],
+        output={"level": 0, "verdicts": {SEED_ID: "verified"},
+                "references": refs((SEED_ID, "verified"), *[("ce8a...", "unverified")] * 1023)})
+    add("response-findings-elided-verifies", "1025 footnotes and one verified reference: the text items past the 1024 listed are counted, and the answer still verifies.",
+        ["CHAIN-011", "CHAIN-019"], resp("The Transformer [%s]. %s" % (SEED_ID, "Note [1]. " * 1025), {SEED_ID: first}),
+        "valid", warnings=["chain-bracket-not-reference", "chain-answer-findings-elided"],
+        output={"level": 1, "signing_inputs": {SEED_ID: "seed-python"}, "verdicts": {SEED_ID: "verified"},
+                "references": refs((SEED_ID, "verified"))},
+        d=hand("CHAIN-011: 1025 text items, one more than the 1024 listed; CHAIN-019 warnings only"),
+        flags=["response", "reference", "warning"])
     bad("response-unknown-member", "A response member without x- prefix.", ["CHAIN-001"],
         {"answer": good_answer, "chains": {SEED_ID: first, sid: second}, "model": "x"}, ["unknown-member"],
         hand("CHAIN-001"), flags=["response", "structure"])

@@ -4,7 +4,9 @@
 
 use citeproof_model::{Incident, IncidentCode, Location};
 
-use crate::refs::find_items;
+use std::collections::HashMap;
+
+use crate::refs::{Item, for_each_item};
 use crate::report::{EnvelopeReport, ReferenceReport, Verdict};
 use crate::verify::Run;
 
@@ -14,59 +16,83 @@ fn at_answer(code: IncidentCode, text: Option<&str>, message: String) -> Inciden
     Incident::new(code, message, location)
 }
 
-/// Checks the answer against the envelopes verified; returns each claim reference's verdict.
+/// At most this many findings of each kind are kept from one answer: claim references listed
+/// in the report, `chain-ref-unresolved` errors and `chain-bracket-not-reference` warnings
+/// (CHAIN-011, profile Limits). Every item is still judged; past the bound, findings are only
+/// counted, and one `chain-answer-findings-elided` says how many were left out. An honest
+/// answer holds a few dozen brackets; a hostile one of 400,000 would otherwise keep a finding
+/// per bracket (issue 23: 1.6 GiB and 150 MiB of output for a 6.5 MiB answer).
+const MAX_ANSWER_FINDINGS: usize = 1024;
+
+/// What an answer held and what of it was left out of the report.
+#[derive(Default)]
+struct Tally {
+    references: usize,
+    texts: usize,
+    unresolved: usize,
+    unlisted_references: usize,
+    unlisted_unresolved: usize,
+    unlisted_texts: usize,
+}
+
+/// Checks the answer against the envelopes verified; returns the verdict of each claim
+/// reference, the first [`MAX_ANSWER_FINDINGS`] of them.
 pub(crate) fn check_answer(
     answer: &str,
     envelopes: &[EnvelopeReport],
     run: &mut Run,
 ) -> Vec<ReferenceReport> {
+    // Keys are unique (a JSON object's members), so each reference is one hash lookup.
+    let by_key: HashMap<&str, Verdict> = envelopes
+        .iter()
+        .filter_map(|e| Some((e.key.as_deref()?, e.verdict)))
+        .collect();
     let mut references = Vec::new();
-    for item in find_items(answer) {
-        let shown = item.escaped();
+    let mut tally = Tally::default();
+    for_each_item(answer, |item| {
         if !item.is_reference {
+            tally.texts += 1;
+            if tally.texts > MAX_ANSWER_FINDINGS {
+                tally.unlisted_texts += 1;
+                return;
+            }
             run.push(
                 1,
                 at_answer(
                     IncidentCode::ChainBracketNotReference,
                     None,
                     format!(
-                        "[{shown}] at character {} is not a claim reference: it is text, not a citation",
+                        "[{}] at character {} is not a claim reference: it is text, not a citation",
+                        item.escaped(),
                         item.offset
                     ),
                 ),
             );
-            continue;
+            return;
         }
-        let resolved = item
-            .full_id()
-            .and_then(|id| envelopes.iter().find(|e| e.key.as_deref() == Some(id)));
-        let verdict = match resolved {
-            Some(e) => e.verdict,
-            None => {
-                let why = if item.full_id().is_some() {
-                    "is not a key of `chains`".to_owned()
-                } else if crate::refs::skeleton(&item.text) != item.text {
-                    "is not written exactly as a claim id (16 lowercase hex digits, nothing else)"
-                        .to_owned()
-                } else {
-                    "is not a complete claim id (16 lowercase hex digits)".to_owned()
-                };
-                run.push(
-                    1,
-                    at_answer(
-                        IncidentCode::ChainRefUnresolved,
-                        Some(&item.text),
-                        format!("the reference [{shown}] at character {} {why}", item.offset),
-                    ),
-                );
-                Verdict::Unverified
+        tally.references += 1;
+        let resolved = item.full_id().and_then(|id| by_key.get(id).copied());
+        let verdict = resolved.unwrap_or(Verdict::Unverified);
+        if resolved.is_none() {
+            tally.unresolved += 1;
+            if tally.unresolved > MAX_ANSWER_FINDINGS {
+                tally.unlisted_unresolved += 1;
+            } else {
+                run.push(1, unresolved(&item));
             }
-        };
-        references.push(ReferenceReport {
-            text: item.text,
-            offset: item.offset,
-            verdict,
-        });
+        }
+        if references.len() < MAX_ANSWER_FINDINGS {
+            references.push(ReferenceReport {
+                text: item.text,
+                offset: item.offset,
+                verdict,
+            });
+        } else {
+            tally.unlisted_references += 1;
+        }
+    });
+    if let Some(incident) = elided(&tally) {
+        run.push(1, incident);
     }
     if references.is_empty() {
         run.push(
@@ -79,4 +105,49 @@ pub(crate) fn check_answer(
         );
     }
     references
+}
+
+/// The `chain-ref-unresolved` of a claim reference that names no envelope, with the reason.
+fn unresolved(item: &Item) -> Incident {
+    let why = if item.full_id().is_some() {
+        "is not a key of `chains`"
+    } else if crate::refs::skeleton(&item.text) != item.text {
+        "is not written exactly as a claim id (16 lowercase hex digits, nothing else)"
+    } else {
+        "is not a complete claim id (16 lowercase hex digits)"
+    };
+    at_answer(
+        IncidentCode::ChainRefUnresolved,
+        Some(&item.text),
+        format!(
+            "the reference [{}] at character {} {why}",
+            item.escaped(),
+            item.offset
+        ),
+    )
+}
+
+/// One warning saying what the report leaves out, when it leaves anything out. The verdict
+/// does not depend on it: a finding is left out only after [`MAX_ANSWER_FINDINGS`] of its own
+/// code and severity were reported.
+fn elided(tally: &Tally) -> Option<Incident> {
+    if tally.unlisted_references + tally.unlisted_unresolved + tally.unlisted_texts == 0 {
+        return None;
+    }
+    Some(at_answer(
+        IncidentCode::ChainAnswerFindingsElided,
+        None,
+        format!(
+            "the answer holds {} claim references ({} unresolved) and {} bracketed text items; \
+             every one was judged, and the report lists the first {MAX_ANSWER_FINDINGS} of each: \
+             {} more references, {} more `chain-ref-unresolved` and {} more \
+             `chain-bracket-not-reference` are not listed",
+            tally.references,
+            tally.unresolved,
+            tally.texts,
+            tally.unlisted_references,
+            tally.unlisted_unresolved,
+            tally.unlisted_texts
+        ),
+    ))
 }

@@ -160,41 +160,60 @@ pub fn looks_like_claim_id(skeleton: &str) -> bool {
     hex.len() >= 16 || (ellipsis && hex.len() >= 4) || (hex.len() >= 6 && has_digit && has_letter)
 }
 
-/// Every non-empty bracketed item of `answer`, in order. Linear in the answer's length: each
-/// opening bracket is scanned only up to the next bracket character.
-pub fn find_items(answer: &str) -> Vec<Item> {
-    let chars: Vec<char> = answer.chars().collect();
-    let mut items = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if !is_open(chars[i]) {
-            i += 1;
+/// Calls `visit` with every non-empty bracketed item of `answer`, in order, without keeping
+/// them: linear in the answer's length (each character is looked at about once) and using
+/// memory for one item at a time.
+pub fn for_each_item(answer: &str, mut visit: impl FnMut(Item)) {
+    // `pos` is a byte offset of `answer`, `offset` the same position in Unicode scalar values.
+    let (mut pos, mut offset) = (0, 0);
+    while let Some(c) = answer[pos..].chars().next() {
+        if !is_open(c) {
+            pos += c.len_utf8();
+            offset += 1;
             continue;
         }
-        let end = chars[i + 1..]
-            .iter()
-            .position(|c| is_open(*c) || is_close(*c))
-            .map(|len| i + 1 + len);
-        match end {
-            Some(end) if is_close(chars[end]) => {
-                for raw in chars[i + 1..end].split(|c| is_separator(*c)) {
-                    let raw: String = raw.iter().collect();
-                    let shape = skeleton(&raw);
+        let start = pos + c.len_utf8();
+        let mut inner = 0;
+        let mut stop = None;
+        for (at, d) in answer[start..].char_indices() {
+            if is_open(d) || is_close(d) {
+                stop = Some((start + at, d));
+                break;
+            }
+            inner += 1;
+        }
+        match stop {
+            Some((end, d)) if is_close(d) => {
+                for raw in answer[start..end].split(is_separator) {
+                    let shape = skeleton(raw);
                     if shape.is_empty() {
                         continue;
                     }
-                    items.push(Item {
+                    visit(Item {
                         text: raw.trim_matches([' ', '\t']).to_owned(),
-                        offset: i,
+                        offset,
                         is_reference: looks_like_claim_id(&shape),
                     });
                 }
-                i = end + 1;
+                pos = end + d.len_utf8();
+                offset += inner + 2;
             }
-            // No closing bracket before the next opening one (or the end): not a bracket.
-            _ => i += 1,
+            // Another opening bracket before a closing one: this one opens no bracket, and
+            // nothing before the next one can.
+            Some((next_open, _)) => {
+                pos = next_open;
+                offset += inner + 1;
+            }
+            // No bracket character up to the end: no bracket.
+            None => return,
         }
     }
+}
+
+/// Every non-empty bracketed item of `answer`, in order ([`for_each_item`]).
+pub fn find_items(answer: &str) -> Vec<Item> {
+    let mut items = Vec::new();
+    for_each_item(answer, |item| items.push(item));
     items
 }
 

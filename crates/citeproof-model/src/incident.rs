@@ -332,6 +332,7 @@ incident_codes! {
     ChainAnswerUnreferenced = "chain-answer-unreferenced", Error, "A chain response's answer holds no claim reference, so nothing in it was verified.";
     ChainBracketNotReference = "chain-bracket-not-reference", Warning, "A bracketed item of a chain answer is not a claim reference; it is text, never a verified citation.";
     ChainCanonicalUnbound = "chain-canonical-unbound", Warning, "A chain envelope's canonical URL is not bound to its signer (no `did:web` signer fixed by the signature or the configuration), so the Level 2 canonical check shows only that some page shows the id.";
+    ChainAnswerFindingsElided = "chain-answer-findings-elided", Warning, "A chain answer holds more claim references, unresolved references or bracketed text items than a report lists (1024 of each); every one was judged, and the rest are counted, not listed.";
     // ---- tooling (not a spec requirement) ----
     VectorInvalid = "vector-invalid", Error, "A conformance vector file breaks a rule of the vector format beyond its schema (ids, prefixes, flags, requirement ids, expected results).";
 }

@@ -91,3 +91,28 @@ fn html_nested_deeper_than_512_is_unparseable() {
         IncidentCode::AefSourceUnparseable
     );
 }
+
+#[test]
+fn xml_nested_200000_deep_is_read_without_recursion() {
+    // XML nesting has no bound of its own: roxmltree builds the tree without recursion and
+    // the XPath engine walks it with explicit stacks, so 200 000 levels (1.4 MB) cost their
+    // size and overflow no stack; a million levels take about 0.35 s in a release build.
+    let depth = 200_000;
+    let body = format!("{}x{}", "<a>".repeat(depth), "</a>".repeat(depth));
+    let started = std::time::Instant::now();
+    let found = compute_span(
+        &span(SelectorType::Xpath, "/a"),
+        "application/xml",
+        body.as_bytes(),
+    );
+    assert_eq!(found.unwrap().exact_text, "x");
+    assert_eq!(
+        code(compute_span(
+            &span(SelectorType::Xpath, "//a"),
+            "application/xml",
+            body.as_bytes()
+        )),
+        IncidentCode::AefSpanAmbiguous
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(15));
+}

@@ -628,21 +628,30 @@ def bracket_items(answer):
     return items
 
 
+MAX_ANSWER_FINDINGS = 1024
+
+
 def check_answer(answer, envelopes, run):
     """CHAIN-011, CHAIN-018, CHAIN-019; [(text, verdict)] of the claim references."""
     refs = []
+    texts = unresolved = 0
     for text, is_reference in bracket_items(answer):
         if not is_reference:
+            texts += 1
             run.warn("chain-bracket-not-reference")
             continue
         if CLAIM_ID.fullmatch(text) and text in envelopes:
             refs.append((text, envelopes[text]))
         else:
+            unresolved += 1
             run.error("chain-ref-unresolved")
             refs.append((text, "unverified"))
     if not refs:
         run.error("chain-answer-unreferenced")
-    return refs
+    # CHAIN-011: a report lists at most 1024 findings of each kind and says when it left any out.
+    if max(len(refs), unresolved, texts) > MAX_ANSWER_FINDINGS:
+        run.warn("chain-answer-findings-elided")
+    return refs[:MAX_ANSWER_FINDINGS]
 
 
 def verify(input):
