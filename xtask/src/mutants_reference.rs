@@ -37,7 +37,7 @@ use crate::mutants_record;
 pub const USAGE: &str = "\
 cargo xtask mutants --reference [--file PATH]... [--shard K/N] [--ci] [--list] [--record]
                                 [--in-place] [--timeout SECONDS] [--with-variants]
-                                [--import DIR]
+                                [--import DIR] [--survivors]
 
   --file PATH     mutate this file (repeatable; default: every file of REFERENCE_FILES, the
                   model's grammars first); a glob as cargo-mutants reads it
@@ -53,6 +53,8 @@ cargo xtask mutants --reference [--file PATH]... [--shard K/N] [--ci] [--list] [
                   baseline run; with --in-place the baseline is skipped and S is required)
   --with-variants the generated variants on every mutant (default: static cases per mutant,
                   the variants on the survivors only)
+  --survivors     run again only the mutants mutants/outcomes.json records as survivors of
+                  the files (after vectors were added for them); recorded with --record
   --import DIR    take the static pass of a cargo-mutants run made by hand from
                   DIR/mutants.out/outcomes.json (its survivors are still confirmed here)
 ";
@@ -95,6 +97,7 @@ struct Options {
     timeout: Option<u64>,
     with_variants: bool,
     import: Option<PathBuf>,
+    survivors: bool,
 }
 
 fn parse(args: &[String]) -> Result<Option<Options>> {
@@ -107,6 +110,7 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
         timeout: None,
         with_variants: false,
         import: None,
+        survivors: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -130,6 +134,7 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
             "--record" => o.record = true,
             "--in-place" => o.in_place = true,
             "--with-variants" => o.with_variants = true,
+            "--survivors" => o.survivors = true,
             "--import" => o.import = Some(it.next().context("--import needs a directory")?.into()),
             "--timeout" => {
                 let v = it.next().context("--timeout needs seconds")?;
@@ -181,8 +186,11 @@ fn ensure_cargo_mutants() -> Result<String> {
 
 /// Which mutants of a file one `cargo mutants` runs, and with which test.
 enum Pass<'a> {
-    /// The mutants of `--shard` (or all), with the static cases (or the whole suite).
-    First { with_variants: bool },
+    /// The mutants of `--shard` (or all, or `only`), with the static cases (or the whole suite).
+    First {
+        with_variants: bool,
+        only: Option<&'a [String]>,
+    },
     /// These mutants again, with the whole suite: the static pass's survivors.
     Confirm(&'a [String]),
 }
@@ -197,9 +205,15 @@ fn command(root: &Path, o: &Options, file: &str, out: &Path, pass: &Pass) -> Com
         // Build the one test target, not every test binary of the package.
         .arg(format!("--cargo-arg=--test={TEST_TARGET}"));
     match pass {
-        Pass::First { with_variants } => {
+        Pass::First {
+            with_variants,
+            only,
+        } => {
             if let Some(shard) = &o.shard {
                 c.args(["--shard", shard]);
+            }
+            for n in only.unwrap_or_default() {
+                c.args(["--re", &format!("^{}$", regex_escape(n))]);
             }
             if !with_variants {
                 c.env(VARIANTS_ENV, "0");
@@ -404,8 +418,20 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
                 .filter(|m| m.file == *file)
                 .collect(),
             None => {
+                let recorded;
+                let only = if o.survivors {
+                    recorded = recorded_survivors(root, file)?;
+                    if recorded.is_empty() {
+                        println!("== {file}: no recorded survivor");
+                        continue;
+                    }
+                    Some(recorded.as_slice())
+                } else {
+                    None
+                };
                 let first = Pass::First {
                     with_variants: o.with_variants,
+                    only,
                 };
                 match cargo_mutants(root, &o, file, &out, &first)? {
                     Some(outcomes) => outcomes,
@@ -464,7 +490,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
         println!("survivors by file and function:\n{survivors}");
     }
     if o.record {
-        let scope = if o.shard.is_some() || o.import.is_some() {
+        let scope = if o.shard.is_some() || o.import.is_some() || o.survivors {
             mutants_record::Scope::Some
         } else {
             mutants_record::Scope::WholeFiles
@@ -477,6 +503,20 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The mutants of `file` that `mutants/outcomes.json` records as survivors.
+fn recorded_survivors(root: &Path, file: &str) -> Result<Vec<String>> {
+    let store = mutants_record::load(&root.join("mutants/outcomes.json"))?;
+    Ok(store
+        .get(file)
+        .map(|m| {
+            m.iter()
+                .filter(|(_, e)| e.verdict == Verdict::Missed)
+                .map(|(n, _)| n.clone())
+                .collect()
+        })
+        .unwrap_or_default())
 }
 
 /// Runs one `cargo mutants` pass and reads its outcomes (`None` with `--list`).
