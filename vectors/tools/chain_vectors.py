@@ -593,6 +593,11 @@ def verify_l1_cases():
         ["CHAIN-003", "JSON-005"], sign(envelope(c)), ["schema-timestamp-invalid"], hand("JSON-005: 1 to 9 fraction digits"),
         flags=["structure"])
     c = seed_claim()
+    c["lastVerified"] = "2026-05-16T00:00:00+05"
+    bad("last-verified-offset-truncated", "lastVerified ends in an offset without its minutes (+05).",
+        ["CHAIN-003", "JSON-005"], sign(envelope(c)), ["schema-timestamp-invalid"],
+        hand("RFC 3339 time-numoffset is (+|-)time-hour:time-minute"), flags=["structure"])
+    c = seed_claim()
     c["lastVerified"] = "2016-12-31T23:59:60Z"
     bad("last-verified-leap-second", "lastVerified is a real leap second (RFC 3339 allows it, the profile does not).",
         ["CHAIN-003", "JSON-005"], sign(envelope(c)), ["schema-timestamp-invalid"], hand("JSON-005: seconds 00-59"),
