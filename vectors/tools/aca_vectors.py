@@ -232,13 +232,13 @@ class Scenario:
 
 
 def verify_case(cid, desc, reqs, level, scenario, required, result, errors=None, out_level=None, detail="", history=None,
-                warnings=None):
+                warnings=None, flags=None):
     inp = {"snapshot": scenario.snapshot(), "now": NOW, "required_level": required}
     if history is not None:
         inp["history"] = history
     output = {"level": out_level} if out_level is not None else None
     return case(cid, desc, reqs, level, inp, result, errors=errors, output=output, warnings=warnings,
-                derivation_=tool("hashes, offsets, JCS bodies and signatures of the snapshot. " + detail))
+                derivation_=tool("hashes, offsets, JCS bodies and signatures of the snapshot. " + detail), flags=flags)
 
 
 # =============================================================================================
@@ -605,7 +605,8 @@ def level2_manifest_validate():
            m(lambda d: d.__setitem__("response_url", AGENT + "?session=7&lang=en")), "A web URL may carry a query."),
         ok("id-lengths", "A 64-character claim id and a 128-character run id.", ["ACA-L2-003", "ACA-L2-006"],
            m(lambda d: (d.__setitem__("run_id", long_run), d["claims"][0].__setitem__("claim_id", long_id))),
-           "{0,63} and {0,127} after the first character.", ),
+           "{0,63} and {0,127} after the first character.",
+           [boundary("manifest-run-id-length", "inside"), boundary("aca-claim-id-length", "inside")]),
         ok("id-punctuation", "Claim ids with . _ : -.", ["ACA-L2-006"], m(lambda d: d["claims"][0].__setitem__("claim_id", "c1.a_b:c-d")),
            "[A-Za-z0-9._:-] after the first character."),
         ok("offset-timestamps", "emitted_at with a fraction and an offset; retrieved_at equal to it as an instant.", ["ACA-L2-010", "JSON-005"],
@@ -632,7 +633,8 @@ def level2_manifest_validate():
         bad("not-object", "A top-level array.", ["JSON-001", "ACA-L2-003"], "[]", ["schema-violation"], "The top-level value is an object."),
         bad("run-id-missing", "No run_id.", ["ACA-L2-003"], m(lambda d: d.pop("run_id")), ["schema-violation"], "run_id is required."),
         bad("run-id-space", "run_id with a space.", ["ACA-L2-003"], m(lambda d: d.__setitem__("run_id", "run 1")), ["aca-run-id-invalid"], "Pattern ^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$."),
-        bad("run-id-129", "run_id of 129 characters.", ["ACA-L2-003"], m(lambda d: d.__setitem__("run_id", long_run + "1")), ["aca-run-id-invalid"], "At most 128 characters.", ),
+        bad("run-id-129", "run_id of 129 characters.", ["ACA-L2-003"], m(lambda d: d.__setitem__("run_id", long_run + "1")), ["aca-run-id-invalid"], "At most 128 characters.",
+            [boundary("manifest-run-id-length", "outside")]),
         bad("agent-id-empty", "agent_id empty.", ["ACA-L2-003"], m(lambda d: d.__setitem__("agent_id", "")), ["schema-violation"], "Non-empty string."),
         bad("emitted-at-missing", "No emitted_at.", ["ACA-L2-003"], m(lambda d: d.pop("emitted_at")), ["schema-violation"], "Required."),
         bad("emitted-at-space", "A space instead of T.", ["JSON-005"], m(lambda d: d.__setitem__("emitted_at", "2026-04-28 10:00:00Z")), ["schema-timestamp-invalid"], "JSON-005: uppercase T."),
@@ -675,7 +677,8 @@ def level2_manifest_validate():
         bad("confidence-case", "confidence 'High'.", ["ACA-L2-005"], m(lambda d: d["claims"][0].__setitem__("confidence", "High")), ["aca-confidence-invalid"], "Values are case-sensitive."),
         bad("claim-id-free-text", "A free-text claim id (seed pitfall).", ["ACA-L2-006"], m(lambda d: d["claims"][0].__setitem__("claim_id", "Programmatic GEO claim")), ["aca-claim-id-invalid"],
             "Seed 000: 'Free-text claim ids. Use stable claim_ids'; spaces are not allowed."),
-        bad("claim-id-65", "A 65-character claim id.", ["ACA-L2-006"], m(lambda d: d["claims"][0].__setitem__("claim_id", long_id + "x")), ["aca-claim-id-invalid"], "At most 64 characters."),
+        bad("claim-id-65", "A 65-character claim id.", ["ACA-L2-006"], m(lambda d: d["claims"][0].__setitem__("claim_id", long_id + "x")), ["aca-claim-id-invalid"], "At most 64 characters.",
+            [boundary("aca-claim-id-length", "outside")]),
         bad("claim-id-leading-dot", "A claim id starting with '.'.", ["ACA-L2-006"], m(lambda d: d["claims"][0].__setitem__("claim_id", ".c1")), ["aca-claim-id-invalid"], "First character [A-Za-z0-9]."),
         bad("claim-id-non-ascii", "A claim id with U+00E9.", ["ACA-L2-006"], m(lambda d: d["claims"][0].__setitem__("claim_id", "caf\u00e9")), ["aca-claim-id-invalid"], "ASCII only."),
         bad("claim-id-duplicate", "Two claims with id c1.", ["ACA-L2-007"], m(lambda d: d["claims"][1].__setitem__("claim_id", "c1")), ["aca-claim-id-duplicate"], "ACA-L2-007: unique within a manifest."),
@@ -723,8 +726,9 @@ def level2_verify():
     lvl2 = ("required_level 2; the manifest has no chain and no signature, so Level 3 fails for a "
             "verifier that checks it: the level achieved is 2 either way.")
 
-    def ok(cid, desc, reqs, s, detail, warnings=None):
-        return verify_case(P + cid, desc, reqs, 2, s, 2, "valid", out_level=2, detail=detail + " " + lvl2, warnings=warnings)
+    def ok(cid, desc, reqs, s, detail, warnings=None, flags=None):
+        return verify_case(P + cid, desc, reqs, 2, s, 2, "valid", out_level=2, detail=detail + " " + lvl2, warnings=warnings,
+                           flags=flags)
 
     def bad(cid, desc, reqs, s, errors, detail, level=1):
         return verify_case(P + cid, desc, reqs, 2, s, 2, "invalid", errors, detail=detail + " Level %d." % level)
@@ -835,13 +839,14 @@ def level2_verify():
     mm["emitted_at"] = "2026-04-28T10:05:01Z"
     l2_manifest_only(s, mm)
     out.append(ok("emitted-in-future", "emitted_at 301 s after the verification time (a SHOULD).", ["ACA-L2-011"], s,
-                  "10:05:01 - 10:00:00 = 301 s > 300 s: a warning; warnings never lower a level.", warnings=["aca-emitted-in-future"]))
+                  "10:05:01 - 10:00:00 = 301 s > 300 s: a warning; warnings never lower a level.", warnings=["aca-emitted-in-future"],
+                  flags=[boundary("emitted-at-skew", "outside")]))
     s = Scenario(2)
     mm = manifest(with_chain=False)
     mm["emitted_at"] = "2026-04-28T10:05:00Z"
     l2_manifest_only(s, mm)
     out.append(ok("emitted-within-skew", "emitted_at exactly 300 s after the verification time.", ["ACA-L2-011"], s,
-                  "300 s is not more than 300 s: no warning.", ))
+                  "300 s is not more than 300 s: no warning.", warnings=[], flags=[boundary("emitted-at-skew", "inside")]))
     s = Scenario(2)
     mm = manifest(with_chain=False)
     mm["claims"][0]["sources"].append(csource(SRC_B, BODY_B, "Sitemaps list canonical URLs."))
@@ -1413,13 +1418,13 @@ def level3_httpsig():
     created = NOW - 60
     headers, base, sig = sign_manifest_response(body, K1, "k1", created)
 
-    def tcase(cid, desc, reqs, message, result, errors=None, base_out=None, ks=None, now=NOW, required=None, detail=""):
+    def tcase(cid, desc, reqs, message, result, errors=None, base_out=None, ks=None, now=NOW, required=None, detail="", flags=None):
         inp = {"message": message, "keys": ks if ks is not None else keys, "now": now}
         if required is not None:
             inp["required_components"] = required
         output = {"signature_base": base_out} if base_out is not None else None
         der = tool(detail) if result == "valid" else hand(detail)
-        return case(P + cid, desc, reqs, 3, inp, result, errors=errors, output=output, derivation_=der)
+        return case(P + cid, desc, reqs, 3, inp, result, errors=errors, output=output, derivation_=der, flags=flags)
 
     msg = http_response(headers, body)
     out.append(tcase("aca-response", "A signed manifest response.", ["ACA-L3-008", "ACA-L3-009", "ACA-L3-011", "ACA-L3-014", "SIG-002"], msg, "valid", base_out=base,
@@ -1453,9 +1458,9 @@ def level3_httpsig():
     out.append(tcase("extra-params", "tag, nonce and an unregistered parameter, kept in @signature-params.", ["ACA-L3-009"], http_response(ht, body), "valid",
                      base_out=baset, detail="ACA-L3-009: nonce, tag and unregistered parameters are ignored; the signature base keeps them; alg is optional."))
 
-    def variant(cid, desc, reqs, errors, hdrs=None, body_=None, ks=None, now=NOW, required=None, detail=""):
+    def variant(cid, desc, reqs, errors, hdrs=None, body_=None, ks=None, now=NOW, required=None, detail="", flags=None):
         return tcase(cid, desc, reqs, http_response(hdrs if hdrs is not None else headers, body_ if body_ is not None else body),
-                     "invalid", errors, ks=ks, now=now, required=required, detail=detail)
+                     "invalid", errors, ks=ks, now=now, required=required, detail=detail, flags=flags)
 
     def with_header(name, value):
         return [[n, value if n == name else v] for n, v in headers]
@@ -1499,14 +1504,20 @@ def level3_httpsig():
                        hdrs=with_header("signature-input", 'sig1=("@status" "content-type" "content-digest" "@status");created=%d;keyid="k1"' % created),
                        detail="No repeats."))
     out.append(variant("created-future", "created 301 s after now.", ["ACA-L3-010"], ["httpsig-created-in-future"],
-                       hdrs=sign_manifest_response(body, K1, "k1", NOW + 301)[0], detail="More than 300 s of skew."))
+                       hdrs=sign_manifest_response(body, K1, "k1", NOW + 301)[0], detail="More than 300 s of skew.",
+                       flags=[boundary("created-future-skew", "outside")]))
     out.append(variant("expired", "expires 301 s before now.", ["ACA-L3-010"], ["httpsig-expired"],
-                       hdrs=sign_manifest_response(body, K1, "k1", NOW - 1000, NOW - 301)[0], detail="now > expires + 300."))
+                       hdrs=sign_manifest_response(body, K1, "k1", NOW - 1000, NOW - 301)[0], detail="now > expires + 300.",
+                       flags=[boundary("expires-skew", "outside")]))
     out.append(variant("expires-before-created", "expires equal to created.", ["ACA-L3-010"], ["httpsig-expired"],
                        hdrs=sign_manifest_response(body, K1, "k1", NOW - 10, NOW - 10)[0], detail="expires must be greater than created."))
     ok_future = sign_manifest_response(body, K1, "k1", NOW + 300)
     out.append(tcase("created-300s-ahead", "created exactly 300 s after now.", ["ACA-L3-010"], http_response(ok_future[0], body), "valid", base_out=ok_future[1],
-                     detail="300 s is within the skew."))
+                     detail="300 s is within the skew.", flags=[boundary("created-future-skew", "inside")]))
+    ok_expiring = sign_manifest_response(body, K1, "k1", NOW - 1000, NOW - 300)
+    out.append(tcase("expired-300s-ago", "expires exactly 300 s before now.", ["ACA-L3-010"], http_response(ok_expiring[0], body), "valid",
+                     base_out=ok_expiring[1], detail="now = expires + 300 is not more than 300 s after expires.",
+                     flags=[boundary("expires-skew", "inside")]))
     out.append(variant("digest-wrong-length", "sha-256 member of 4 bytes.", ["ACA-L3-011"], ["aca-content-digest-invalid"],
                        hdrs=sign_manifest_response(body, K1, "k1", created, digest="sha-256=:AAAAAA==:")[0], detail="A sha-256 digest has 32 bytes."))
     return out
@@ -1518,11 +1529,11 @@ def level3_verify():
     L3 = ["ACA-L3-001", "ACA-L3-002", "ACA-L3-003", "ACA-L3-004", "ACA-L3-005", "ACA-L3-006", "ACA-L3-007", "ACA-L3-008", "ACA-L3-009",
           "ACA-L3-010", "ACA-L3-011", "ACA-L3-012", "ACA-L3-013", "ACA-L3-014", "ACA-DISC-001", "ACA-DISC-002", "ACA-DISC-003", "ACA-DISC-004"]
 
-    def ok(cid, desc, reqs, s, detail):
-        return verify_case(P + cid, desc, reqs, 3, s, 3, "valid", out_level=3, detail=detail + " Level 3.")
+    def ok(cid, desc, reqs, s, detail, flags=None):
+        return verify_case(P + cid, desc, reqs, 3, s, 3, "valid", out_level=3, detail=detail + " Level 3.", flags=flags)
 
-    def bad(cid, desc, reqs, s, errors, detail, level=2):
-        return verify_case(P + cid, desc, reqs, 3, s, 3, "invalid", errors, detail=detail + " Level %d." % level)
+    def bad(cid, desc, reqs, s, errors, detail, level=2, flags=None):
+        return verify_case(P + cid, desc, reqs, 3, s, 3, "invalid", errors, detail=detail + " Level %d." % level, flags=flags)
 
     for status in (500, 404):
         s = Scenario(3)
@@ -1737,11 +1748,21 @@ def level3_verify():
     s = Scenario(3)
     s.serve_manifest(M1, emitted_manifest(NOW - 90 * day - 1), signed=True, created=NOW - 90 * day - 1)
     out.append(bad("signature-max-age-plus-one", "A signature 90 days and one second old.", ["ACA-L3-010"], s, ["httpsig-too-old"],
-                   "created = now - 7776001 < now - 7776000."))
+                   "created = now - 7776001 < now - 7776000.", flags=[boundary("signature-max-age", "outside")]))
+    s = Scenario(3)
+    s.serve_manifest(M1, emitted_manifest(NOW - 90 * day), signed=True, created=NOW - 90 * day)
+    out.append(ok("signature-max-age", "A run emitted and signed exactly 90 days ago.", ["ACA-L3-010"], s,
+                  "created = now - 7776000 is not older than now minus the maximum age.", flags=[boundary("signature-max-age", "inside")]))
     s = Scenario(3)
     s.serve_manifest(M1, manifest(), signed=True, created=NOW - 301)
     out.append(bad("signature-predates-run", "A signature created 301 s before the run's emitted_at (a manifest signed ahead of the run).",
-                   ["ACA-L3-010"], s, ["aca-signature-predates-run"], "created = emitted_at - 301 < emitted_at - 300."))
+                   ["ACA-L3-010"], s, ["aca-signature-predates-run"], "created = emitted_at - 301 < emitted_at - 300.",
+                   flags=[boundary("signature-before-run-skew", "outside")]))
+    s = Scenario(3)
+    s.serve_manifest(M1, manifest(), signed=True, created=NOW - 300)
+    out.append(ok("signature-300s-before-run", "A signature created 300 s before the run's emitted_at (clock skew between signer and agent).",
+                  ["ACA-L3-010"], s, "created = emitted_at - 300 is not more than 300 s before emitted_at.",
+                  flags=[boundary("signature-before-run-skew", "inside")]))
     s = Scenario(3)
     s.serve_manifest(M1, manifest(), signed=True, created=NOW - 86400 * 365)
     out.append(bad("signature-replayed-from-last-year", "A signature made a year before the run it is served with.",

@@ -30,7 +30,7 @@ sys.path.insert(0, FIXTURES)
 
 import aef_independent as ind  # noqa: E402
 import expected as fixture_cases  # noqa: E402
-from vectorlib import b64, case, derivation, write  # noqa: E402
+from vectorlib import b64, boundary, case, derivation, write  # noqa: E402
 
 from cryptography.hazmat.primitives import serialization as ser  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
@@ -795,16 +795,17 @@ def verify_level2_cases():
         flags=["fetch"])
     # AEF-4-007: NOW is 2026-05-12T03:45:00Z; 300 s later is 03:50:00Z (the skew limit, no
     # warning), one second more is a retrieval in the future (a warning; Level 2 still reached).
-    for name, fetched, warnings, why in [
-        ("fetched-at-skew-limit", "2026-05-12T03:50:00Z", [], "03:45:00Z + 300 s = 03:50:00Z: not after the skew"),
-        ("fetched-in-future", "2026-05-12T03:50:01Z", ["aef-fetched-in-future"], "03:50:01Z is 301 s after 03:45:00Z"),
+    for name, fetched, warnings, why, side in [
+        ("fetched-at-skew-limit", "2026-05-12T03:50:00Z", [], "03:45:00Z + 300 s = 03:50:00Z: not after the skew", "inside"),
+        ("fetched-in-future", "2026-05-12T03:50:01Z", ["aef-fetched-in-future"], "03:50:01Z is 301 s after 03:45:00Z", "outside"),
     ]:
         x = copy.deepcopy(e)
         x["source"]["fetched_at"] = fetched
         out.append(case(f"aef-verify-l2-{name}",
                         f"source.fetched_at {fetched} against the verification time 2026-05-12T03:45:00Z (300 s skew).",
                         ["AEF-4-007"], 2, verify_input(x, ok_res, 2), "valid", [], output={"level": 2},
-                        derivation_=derivation("hand", why), flags=["fetch"], warnings=warnings))
+                        derivation_=derivation("hand", why), flags=["fetch", boundary("fetched-at-skew", side)],
+                        warnings=warnings))
     x = copy.deepcopy(e)
     x["source"]["uri"] = page + "#pillars"
     add("fragment-removed", "The fragment of source.uri is not sent (FETCH-001): the resource without it answers.", x, ok_res,

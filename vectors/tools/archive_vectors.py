@@ -23,7 +23,7 @@ import unicodedata
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import archive_lib as L  # noqa: E402
-from vectorlib import REPO, case, derivation, write  # noqa: E402
+from vectorlib import REPO, boundary, case, derivation, write  # noqa: E402
 
 FIXTURES = os.path.join(REPO, "vectors", "fixtures", "archive")
 FULL = json.load(open(os.path.join(FIXTURES, "archive.json"), encoding="utf-8"))
@@ -493,6 +493,21 @@ b, d = built(request([C_QUOTE], created="2026-05-16T11:00:00Z"), signed="2026-05
 verify_case("created-in-future", "A bundle created an hour after the verification time (more than 300 s of skew).", ["ARCHIVE-011"], b, d, errors=["archive-time-invalid"], flags=["time"])
 b, d = built(request([C_QUOTE], created="2026-05-16T10:09:59Z"), signed="2026-05-16T10:09:59Z")
 verify_case("created-within-skew", "A bundle created 299 s after the verification time: within the 300 s skew.", ["ARCHIVE-011"], b, d, flags=["time"])
+# The two boundaries of ARCHIVE-011's times: the verification time is 10:05:00Z, so 10:10:00Z
+# is 300 s after it (inside) and 10:10:01Z 301 s (outside); signedAt equal to created_at is not
+# before it (inside), one second earlier is (outside).
+b, d = built(request([C_QUOTE], created="2026-05-16T10:10:00Z"), signed="2026-05-16T10:10:00Z")
+verify_case("signed-at-skew-limit", "Created and signed exactly 300 s after the verification time.", ["ARCHIVE-011"], b, d,
+            flags=["time", boundary("archive-future-skew", "inside")])
+b, d = built(request([C_QUOTE], created="2026-05-16T10:10:00Z"), signed="2026-05-16T10:10:01Z")
+verify_case("signed-one-second-past-skew", "Created 300 s and signed 301 s after the verification time.", ["ARCHIVE-011"], b, d,
+            errors=["archive-time-invalid"], flags=["time", boundary("archive-future-skew", "outside")])
+b, d = built(signed=CREATED)
+verify_case("signed-at-created", "Signed at the very second the bundle was created.", ["ARCHIVE-011"], b, d,
+            flags=["signature", "time", boundary("signed-not-before-created", "inside")])
+b, d = built(signed="2026-05-16T09:59:59Z")
+verify_case("signed-one-second-before-created", "Signed (correctly) one second before the bundle's created_at.", ["ARCHIVE-011"], b, d,
+            errors=["archive-time-invalid"], flags=["signature", "time", boundary("signed-not-before-created", "outside")])
 b, d = built(signer=("Ed25519", SIGNER, "archive-2027", L.EdKey("k2027")))
 verify_case("kid-not-configured", "Signed with a key id the signer's configured set does not have.", ["ARCHIVE-022"], b, d, errors=["archive-key-unresolved"], flags=["signature", "rotation"])
 b, d = built(signer=("HMAC-SHA256", "other.example", "hmac-1", SECRET))

@@ -581,6 +581,27 @@ def verify_l1_cases():
     c["lastVerified"] = "16/05/2026"
     bad("last-verified-invalid", "lastVerified is neither a date nor a timestamp.", ["CHAIN-003"],
         sign(envelope(c)), ["schema-timestamp-invalid"], hand("not RFC 3339"), flags=["structure"])
+    # JSON-005 in an envelope (no schema stands in front of the envelope's own date rules): a
+    # fraction of 9 digits is a profile timestamp, 10 digits and a leap second are not.
+    c = seed_claim()
+    c["lastVerified"] = "2026-05-16T00:00:00.123456789Z"
+    ok("last-verified-fraction-9-digits", "lastVerified with a fraction of 9 digits.", ["CHAIN-003", "JSON-005"],
+       sign(envelope(c)), flags=["structure"])
+    c = seed_claim()
+    c["lastVerified"] = "2026-05-16T00:00:00.1234567890Z"
+    bad("last-verified-fraction-10-digits", "lastVerified with a fraction of 10 digits (RFC 3339 allows it, the profile does not).",
+        ["CHAIN-003", "JSON-005"], sign(envelope(c)), ["schema-timestamp-invalid"], hand("JSON-005: 1 to 9 fraction digits"),
+        flags=["structure"])
+    c = seed_claim()
+    c["lastVerified"] = "2026-05-16T00:00:00+05"
+    bad("last-verified-offset-truncated", "lastVerified ends in an offset without its minutes (+05).",
+        ["CHAIN-003", "JSON-005"], sign(envelope(c)), ["schema-timestamp-invalid"],
+        hand("RFC 3339 time-numoffset is (+|-)time-hour:time-minute"), flags=["structure"])
+    c = seed_claim()
+    c["lastVerified"] = "2016-12-31T23:59:60Z"
+    bad("last-verified-leap-second", "lastVerified is a real leap second (RFC 3339 allows it, the profile does not).",
+        ["CHAIN-003", "JSON-005"], sign(envelope(c)), ["schema-timestamp-invalid"], hand("JSON-005: seconds 00-59"),
+        flags=["structure"])
     c = seed_claim()
     c["x-internal"] = {"reviewer": "a"}
     c["lastVerified"] = "2026-05-16"

@@ -256,6 +256,16 @@ add("should-published-equals-fetched", "published_at equal to fetched_at: no war
 add("should-published-same-instant-other-offset", "published_at 05:45+02:00 is the instant of fetched_at 03:45Z: no warning.",
     mutate(BASE, "source/published_at", "2026-05-12T05:45:00+02:00"), "valid", warnings=[],
     reqs=["AEF-4-004"], working="RFC 3339 §5.6: 05:45:00+02:00 = 03:45:00Z, so not later than fetched_at")
+# A leap second (AEF accepts what RFC 3339 accepts, JSON-005's exception) compares as an
+# instant too: 23:59:60Z is later than 23:59:58Z of the same day in any reading of the leap.
+leap = mutate(mutate(BASE, "source/published_at", "2016-12-31T23:59:60Z"), "source/fetched_at", "2016-12-31T23:59:58Z")
+add("should-published-leap-second-after-fetched", "published_at is the leap second 2016-12-31T23:59:60Z, fetched_at two seconds earlier.",
+    leap, "valid", warnings=["aef-published-after-fetched"], reqs=["AEF-4-004", "JSON-005"],
+    working="RFC 3339 §5.6-5.7: 23:59:60Z is the leap second at the end of 2016-12-31 (UTC), after 23:59:58Z: a warning")
+leap_offset = mutate(mutate(BASE, "source/published_at", "2017-01-01T00:59:60+01:00"), "source/fetched_at", "2016-12-31T23:59:58Z")
+add("should-published-leap-second-offset-after-fetched", "published_at is the same leap second written at +01:00 (00:59:60+01:00).",
+    leap_offset, "valid", warnings=["aef-published-after-fetched"], reqs=["AEF-4-004", "JSON-005"],
+    working="RFC 3339 §5.7: a leap second is 23:59:60 in UTC; 00:59:60+01:00 is that second; later than 23:59:58Z: a warning")
 add("should-exact-text-missing", "A css selector without exact_text.",
     mutate(BASE, "span", {"selector_type": "css", "selector_value": "article > p"}), "valid", warnings=["aef-exact-text-missing"],
     reqs=["AEF-4-005"], working="PROFILE AEF-4-005: selector_type is not none and exact_text is absent: a warning")

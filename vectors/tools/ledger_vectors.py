@@ -529,6 +529,22 @@ def verify_cases():
       flags=["time", "should-warning"])
     v("timestamps-in-skew", "The verification time is 290 s before the last record was logged (within skew).",
       ["LEDGER-017"], base, jsonl(base_recs), "valid", warnings=[], now=T0 + 21 - 290, flags=["time"])
+    # The latest instant of the ledger and its records, read here from the documents (every
+    # member LEDGER-017 names), so that the pair stands 300 and 301 s before it.
+    stamps = [c[k] for c in base["claims"] for k in ("recorded_at",)]
+    stamps += [c["source"]["fetched_at"] for c in base["claims"] if c.get("source")]
+    for r in base_recs:
+        stamps += [r[k] for k in ("logged_at", "recorded_at") if k in r]
+        if isinstance(r.get("source"), dict) and "fetched_at" in r["source"]:
+            stamps.append(r["source"]["fetched_at"])
+    latest = max(int(seed.datetime.fromisoformat(t.replace("Z", "+00:00")).timestamp()) for t in stamps)
+    assert latest == T0 + 21, latest
+    v("timestamps-at-skew-limit", "The verification time is exactly 300 s before the latest timestamp of the ledger and its records.",
+      ["LEDGER-017"], base, jsonl(base_recs), "valid", warnings=[], now=latest - 300,
+      flags=["time", boundary("ledger-future-skew", "inside")])
+    v("timestamp-one-second-past-skew", "The verification time is 301 s before the latest timestamp of the ledger and its records.",
+      ["LEDGER-017"], base, jsonl(base_recs), "valid", warnings=["ledger-timestamp-future"], now=latest - 301,
+      flags=["time", "should-warning", boundary("ledger-future-skew", "outside")])
     return cases
 
 

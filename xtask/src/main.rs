@@ -15,6 +15,7 @@ mod conformance;
 mod devenv;
 mod fuzz;
 mod mutants;
+mod mutants_record;
 mod mutants_reference;
 mod schemas;
 mod test;

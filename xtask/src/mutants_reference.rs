@@ -10,7 +10,16 @@
 //! Each mutant rebuilds the crates above the mutated one, so a full run takes hours on two
 //! cores: `--file` picks files, `--shard K/N` a part of their mutants, and CI runs the small
 //! fixed subset `--ci` (the identifier grammar). Survivors are printed by file and function;
-//! `--record` writes the run's numbers into the table of `mutants/RUNS.md`.
+//! `--record` keeps every mutant's verdict in `mutants/outcomes.json` and writes the table of
+//! `mutants/RUNS.md` from it (`mutants_record`).
+//!
+//! What a mutant costs (measured, `mutants/RUNS.md`): the build of the crates above it and the
+//! test. The build is narrowed to the one test target (`--cargo-arg=--test=reference_suite`:
+//! cargo-mutants' build phase otherwise links every test binary of the package), and each
+//! mutant runs the static cases only (`CITEPROOF_SUITE_VARIANTS=0`); the mutants that survive
+//! them are run again with the generated variants before they count as survivors (a mutant
+//! only the variants kill is `caught-by-variants`). `--with-variants` runs the whole suite on
+//! every mutant instead.
 
 use std::{
     collections::BTreeMap,
@@ -23,20 +32,31 @@ use std::{
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
+use crate::mutants_record;
+
 pub const USAGE: &str = "\
 cargo xtask mutants --reference [--file PATH]... [--shard K/N] [--ci] [--list] [--record]
-                                [--in-place] [--timeout SECONDS]
+                                [--in-place] [--timeout SECONDS] [--with-variants]
+                                [--import DIR] [--survivors]
 
   --file PATH     mutate this file (repeatable; default: every file of REFERENCE_FILES, the
                   model's grammars first); a glob as cargo-mutants reads it
   --shard K/N     run the K-th of N parts of the mutants (0-based, as cargo-mutants counts)
   --ci            the fixed subset CI runs: crates/citeproof-model/src/ids.rs
   --list          list the mutants and exit
-  --record        write the run's numbers into mutants/RUNS.md (one row per file)
+  --record        keep the verdicts in mutants/outcomes.json (a whole-file run replaces the
+                  file's mutants, a shard adds or replaces its own) and rewrite the file's row
+                  of the table of mutants/RUNS.md from them
   --in-place      mutate this tree and build in its target/ (warm) instead of a copy (cold);
                   do not build or commit in the tree while it runs
   --timeout S     seconds after which a mutant's test counts as a timeout (default: from the
                   baseline run; with --in-place the baseline is skipped and S is required)
+  --with-variants the generated variants on every mutant (default: static cases per mutant,
+                  the variants on the survivors only)
+  --survivors     run again only the mutants mutants/outcomes.json records as survivors of
+                  the files (after vectors were added for them); recorded with --record
+  --import DIR    take the static pass of a cargo-mutants run made by hand from
+                  DIR/mutants.out/outcomes.json (its survivors are still confirmed here)
 ";
 
 /// The files mutated by default, in the order of issue 24: the model's grammars (identifiers,
@@ -65,6 +85,8 @@ pub const CI_FILES: &[&str] = &["crates/citeproof-model/src/ids.rs"];
 /// The test cargo-mutants runs for every mutant.
 const TEST_PACKAGE: &str = "citeproof-variants";
 const TEST_TARGET: &str = "reference_suite";
+/// `0` in the test's environment: static cases only.
+const VARIANTS_ENV: &str = "CITEPROOF_SUITE_VARIANTS";
 
 struct Options {
     files: Vec<String>,
@@ -73,6 +95,9 @@ struct Options {
     record: bool,
     in_place: bool,
     timeout: Option<u64>,
+    with_variants: bool,
+    import: Option<PathBuf>,
+    survivors: bool,
 }
 
 fn parse(args: &[String]) -> Result<Option<Options>> {
@@ -83,6 +108,9 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
         record: false,
         in_place: false,
         timeout: None,
+        with_variants: false,
+        import: None,
+        survivors: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -105,6 +133,9 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
             "--list" => o.list = true,
             "--record" => o.record = true,
             "--in-place" => o.in_place = true,
+            "--with-variants" => o.with_variants = true,
+            "--survivors" => o.survivors = true,
+            "--import" => o.import = Some(it.next().context("--import needs a directory")?.into()),
             "--timeout" => {
                 let v = it.next().context("--timeout needs seconds")?;
                 o.timeout = Some(v.parse().context("--timeout needs whole seconds")?);
@@ -125,7 +156,7 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
     Ok(Some(o))
 }
 
-fn cargo() -> String {
+pub fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
@@ -153,15 +184,47 @@ fn ensure_cargo_mutants() -> Result<String> {
         .context("cargo mutants does not run after install")
 }
 
+/// Which mutants of a file one `cargo mutants` runs, and with which test.
+enum Pass<'a> {
+    /// The mutants of `--shard` (or all, or `only`), with the static cases (or the whole suite).
+    First {
+        with_variants: bool,
+        only: Option<&'a [String]>,
+    },
+    /// These mutants again, with the whole suite: the static pass's survivors.
+    Confirm(&'a [String]),
+}
+
 /// `cargo mutants` over `file` with the suite as its test.
-fn command(root: &Path, o: &Options, file: &str, out: &Path) -> Command {
+fn command(root: &Path, o: &Options, file: &str, out: &Path, pass: &Pass) -> Command {
     let mut c = Command::new(cargo());
     c.current_dir(root)
         .args(["mutants", "--no-shuffle", "--file", file])
         .args(["--test-package", TEST_PACKAGE, "--output"])
-        .arg(out);
-    if let Some(shard) = &o.shard {
-        c.args(["--shard", shard]);
+        .arg(out)
+        // Build the one test target, not every test binary of the package.
+        .arg(format!("--cargo-arg=--test={TEST_TARGET}"));
+    match pass {
+        Pass::First {
+            with_variants,
+            only,
+        } => {
+            if let Some(shard) = &o.shard {
+                c.args(["--shard", shard]);
+            }
+            for n in only.unwrap_or_default() {
+                c.args(["--re", &format!("^{}$", regex_escape(n))]);
+            }
+            if !with_variants {
+                c.env(VARIANTS_ENV, "0");
+            }
+        }
+        Pass::Confirm(names) => {
+            c.env_remove(VARIANTS_ENV);
+            for n in *names {
+                c.args(["--re", &format!("^{}$", regex_escape(n))]);
+            }
+        }
     }
     if o.list {
         c.arg("--list");
@@ -176,17 +239,55 @@ fn command(root: &Path, o: &Options, file: &str, out: &Path) -> Command {
     if let Some(t) = o.timeout {
         c.args(["--timeout", &t.to_string()]);
     }
-    c.args(["--", "--test", TEST_TARGET]);
     c
+}
+
+/// A mutant's name as a literal in cargo-mutants' `--re` (the `regex` crate's meta characters).
+fn regex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(ch) {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out
 }
 
 /// What cargo-mutants concluded about one mutant.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Verdict {
+    /// The static cases failed.
     Caught,
+    /// The static cases passed, the generated variants failed (the confirmation pass).
+    CaughtByVariants,
     Missed,
     Timeout,
     Unviable,
+}
+
+impl Verdict {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Verdict::Caught => "caught",
+            Verdict::CaughtByVariants => "caught-by-variants",
+            Verdict::Missed => "missed",
+            Verdict::Timeout => "timeout",
+            Verdict::Unviable => "unviable",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Verdict> {
+        [
+            Verdict::Caught,
+            Verdict::CaughtByVariants,
+            Verdict::Missed,
+            Verdict::Timeout,
+            Verdict::Unviable,
+        ]
+        .into_iter()
+        .find(|v| v.as_str() == s)
+    }
 }
 
 /// One mutant's outcome: its file, function, description and verdict.
@@ -196,6 +297,8 @@ pub struct MutantOutcome {
     pub function: String,
     pub name: String,
     pub verdict: Verdict,
+    /// Build and test seconds (the sum of cargo-mutants' phase durations).
+    pub seconds: f64,
 }
 
 /// Reads `<out>/mutants.out/outcomes.json` (cargo-mutants' record of the run); the baseline
@@ -225,6 +328,16 @@ pub fn read_outcomes(text: &str) -> Result<Vec<MutantOutcome>> {
                 .to_owned()
         };
         let function = text("/function/function_name");
+        let seconds = o
+            .get("phase_results")
+            .and_then(Value::as_array)
+            .map(|phases| {
+                phases
+                    .iter()
+                    .filter_map(|p| p.get("duration").and_then(Value::as_f64))
+                    .sum()
+            })
+            .unwrap_or_default();
         out.push(MutantOutcome {
             file: text("/file"),
             function: if function.is_empty() {
@@ -234,6 +347,7 @@ pub fn read_outcomes(text: &str) -> Result<Vec<MutantOutcome>> {
             },
             name: text("/name"),
             verdict,
+            seconds,
         });
     }
     Ok(out)
@@ -246,7 +360,7 @@ pub fn tally(outcomes: &[MutantOutcome]) -> BTreeMap<String, [usize; 5]> {
         let row = t.entry(o.file.clone()).or_default();
         row[0] += 1;
         row[match o.verdict {
-            Verdict::Caught => 1,
+            Verdict::Caught | Verdict::CaughtByVariants => 1,
             Verdict::Missed => 2,
             Verdict::Timeout => 3,
             Verdict::Unviable => 4,
@@ -277,7 +391,12 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     };
     let version = ensure_cargo_mutants()?;
     println!(
-        "mutation testing of the reference ({version}): test `cargo test -p {TEST_PACKAGE} --test {TEST_TARGET}`, {} file(s){}",
+        "mutation testing of the reference ({version}): test `cargo test -p {TEST_PACKAGE} --test {TEST_TARGET}` ({}), {} file(s){}",
+        if o.with_variants {
+            "static cases and generated variants"
+        } else {
+            "static cases; survivors again with the generated variants"
+        },
         o.files.len(),
         o.shard
             .as_deref()
@@ -290,28 +409,63 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
         .unwrap_or_else(|| root.join("target"))
         .join("mutants-reference");
     let mut all = Vec::new();
-    let mut minutes = BTreeMap::new();
     for file in &o.files {
         let out = base.join(file.replace('/', "_"));
-        std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
         let clock = Instant::now();
-        println!("== {file} (logs in {})", out.display());
-        let status = command(root, &o, file, &out)
-            .status()
-            .context("running cargo mutants")?;
-        if o.list {
-            continue;
+        let mut outcomes = match &o.import {
+            Some(dir) => outcomes_in(dir)?
+                .into_iter()
+                .filter(|m| m.file == *file)
+                .collect(),
+            None => {
+                let recorded;
+                let only = if o.survivors {
+                    recorded = recorded_survivors(root, file)?;
+                    if recorded.is_empty() {
+                        println!("== {file}: no recorded survivor");
+                        continue;
+                    }
+                    Some(recorded.as_slice())
+                } else {
+                    None
+                };
+                let first = Pass::First {
+                    with_variants: o.with_variants,
+                    only,
+                };
+                match cargo_mutants(root, &o, file, &out, &first)? {
+                    Some(outcomes) => outcomes,
+                    None => continue, // --list
+                }
+            }
+        };
+        let survivors: Vec<String> = outcomes
+            .iter()
+            .filter(|m| m.verdict == Verdict::Missed && m.file == *file)
+            .map(|m| m.name.clone())
+            .collect();
+        if !o.with_variants && !survivors.is_empty() {
+            println!(
+                "== {file}: {} survived the static cases; again with the generated variants",
+                survivors.len()
+            );
+            let confirm = out.with_extension("confirm");
+            let again = cargo_mutants(root, &o, file, &confirm, &Pass::Confirm(&survivors))?
+                .unwrap_or_default();
+            for m in &mut outcomes {
+                if let Some(a) = again.iter().find(|a| a.name == m.name) {
+                    m.seconds += a.seconds;
+                    m.verdict = match a.verdict {
+                        Verdict::Caught => Verdict::CaughtByVariants,
+                        ref v => v.clone(),
+                    };
+                }
+            }
         }
-        let elapsed = clock.elapsed().as_secs_f64() / 60.0;
-        // cargo-mutants exits 2 when mutants survived and 3 on timeouts: both are results.
-        if !matches!(status.code(), Some(0 | 2 | 3)) {
-            bail!("cargo mutants failed on {file} ({status})");
-        }
-        let path = out.join("mutants.out/outcomes.json");
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {}", path.display()))?;
-        let outcomes = read_outcomes(&text)?;
-        minutes.insert(file.clone(), elapsed);
+        println!(
+            "== {file}: {:.1} minutes",
+            clock.elapsed().as_secs_f64() / 60.0
+        );
         all.extend(outcomes);
     }
     if o.list {
@@ -322,6 +476,13 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     for (file, [tried, caught, missed, timeout, unviable]) in &table {
         println!("  {file}: {tried} / {caught} / {missed} / {timeout} / {unviable}");
     }
+    let by_variants = all
+        .iter()
+        .filter(|m| m.verdict == Verdict::CaughtByVariants)
+        .count();
+    if by_variants > 0 {
+        println!("  ({by_variants} of the caught only by the generated variants)");
+    }
     let survivors = survivors_text(&all);
     if survivors.is_empty() {
         println!("no survivor");
@@ -329,7 +490,12 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
         println!("survivors by file and function:\n{survivors}");
     }
     if o.record {
-        record(root, &table, &minutes, o.shard.as_deref())?;
+        let scope = if o.shard.is_some() || o.import.is_some() || o.survivors {
+            mutants_record::Scope::Some
+        } else {
+            mutants_record::Scope::WholeFiles
+        };
+        mutants_record::record(root, &all, scope)?;
     }
     let missed = all.iter().filter(|m| m.verdict == Verdict::Missed).count();
     Ok(if missed == 0 {
@@ -339,55 +505,48 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     })
 }
 
-/// Replaces (or adds) the rows of the run's files in the table of `mutants/RUNS.md`; the
-/// equivalent-mutant column keeps what a person wrote there.
-fn record(
+/// The mutants of `file` that `mutants/outcomes.json` records as survivors.
+fn recorded_survivors(root: &Path, file: &str) -> Result<Vec<String>> {
+    let store = mutants_record::load(&root.join("mutants/outcomes.json"))?;
+    Ok(store
+        .get(file)
+        .map(|m| {
+            m.iter()
+                .filter(|(_, e)| e.verdict == Verdict::Missed)
+                .map(|(n, _)| n.clone())
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// Runs one `cargo mutants` pass and reads its outcomes (`None` with `--list`).
+fn cargo_mutants(
     root: &Path,
-    table: &BTreeMap<String, [usize; 5]>,
-    minutes: &BTreeMap<String, f64>,
-    shard: Option<&str>,
-) -> Result<()> {
-    let path: PathBuf = root.join("mutants/RUNS.md");
+    o: &Options,
+    file: &str,
+    out: &Path,
+    pass: &Pass,
+) -> Result<Option<Vec<MutantOutcome>>> {
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    println!("== {file} (logs in {})", out.display());
+    let status = command(root, o, file, out, pass)
+        .status()
+        .context("running cargo mutants")?;
+    if o.list {
+        return Ok(None);
+    }
+    // cargo-mutants exits 2 when mutants survived and 3 on timeouts: both are results.
+    if !matches!(status.code(), Some(0 | 2 | 3)) {
+        bail!("cargo mutants failed on {file} ({status})");
+    }
+    outcomes_in(out).map(Some)
+}
+
+fn outcomes_in(dir: &Path) -> Result<Vec<MutantOutcome>> {
+    let path = dir.join("mutants.out/outcomes.json");
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let date = Command::new("date")
-        .args(["-u", "+%Y-%m-%d"])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-        .unwrap_or_default();
-    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
-    for (file, [tried, caught, missed, timeout, unviable]) in table {
-        let key = format!("| `{file}` |");
-        let equivalent = lines
-            .iter()
-            .find(|l| l.starts_with(&key))
-            .and_then(|l| l.split('|').nth(7))
-            .map(|c| c.trim().to_owned())
-            .unwrap_or_else(|| "0".into());
-        let viable = tried - unviable;
-        let killed = caught + timeout;
-        let row = format!(
-            "| `{file}` | {date}{} | {tried} | {unviable} | {killed} | {missed} | {equivalent} | {:.0}% | {:.1} |",
-            shard.map(|s| format!(" (shard {s})")).unwrap_or_default(),
-            100.0 * killed as f64 / viable.max(1) as f64,
-            minutes.get(file).copied().unwrap_or_default()
-        );
-        match lines.iter().position(|l| l.starts_with(&key)) {
-            Some(i) => lines[i] = row,
-            None => {
-                let end = lines
-                    .iter()
-                    .rposition(|l| l.starts_with("| `"))
-                    .or_else(|| lines.iter().rposition(|l| l.starts_with("|---")))
-                    .context("mutants/RUNS.md has no table")?;
-                lines.insert(end + 1, row);
-            }
-        }
-    }
-    std::fs::write(&path, lines.join("\n") + "\n")
-        .with_context(|| format!("writing {}", path.display()))?;
-    println!("recorded in {}", path.display());
-    Ok(())
+    read_outcomes(&text)
 }
 
 #[cfg(test)]
@@ -416,9 +575,26 @@ mod tests {
         let s = survivors_text(&o);
         assert!(s.contains("a.rs :: f") && s.contains("replace f -> bool with true"));
         assert!(!s.contains("with false") && !s.contains("b.rs"));
+        assert_eq!(o[0].seconds, 0.0, "no phase results, no time");
         assert!(
             read_outcomes(r#"{"outcomes": [{"scenario": {"Mutant": {}}, "summary": "?"}]}"#)
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_survivor_is_selected_again_by_its_literal_name() {
+        // A real name (cargo-mutants 27), with the meta characters names carry.
+        let name = "crates/m/src/p.rs:54:9: replace T::f -> Option<&'static str> with Some(\"\") in [*a|b]+.c-d{1}^$#~?";
+        let re = regex_escape(name);
+        assert_eq!(
+            re,
+            "crates/m/src/p\\.rs:54:9: replace T::f \\-> Option<\\&'static str> with Some\\(\"\"\\) in \\[\\*a\\|b\\]\\+\\.c\\-d\\{1\\}\\^\\$\\#\\~\\?"
+        );
+        assert_eq!(
+            Verdict::parse("caught-by-variants"),
+            Some(Verdict::CaughtByVariants)
+        );
+        assert_eq!(Verdict::parse("survived"), None);
     }
 }
