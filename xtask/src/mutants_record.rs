@@ -9,6 +9,7 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet},
+    fmt::Write as _,
     path::Path,
     process::Command,
 };
@@ -225,6 +226,74 @@ pub fn record(root: &Path, run: &[MutantOutcome], scope: Scope) -> Result<()> {
         runs_path.display()
     );
     Ok(())
+}
+
+/// Per file: tried, caught, missed, timeouts, unviable.
+pub fn tally(outcomes: &[MutantOutcome]) -> BTreeMap<String, [usize; 5]> {
+    let mut t: BTreeMap<String, [usize; 5]> = BTreeMap::new();
+    for o in outcomes {
+        let row = t.entry(o.file.clone()).or_default();
+        row[0] += 1;
+        row[match o.verdict {
+            Verdict::Caught | Verdict::CaughtByVariants => 1,
+            Verdict::Missed => 2,
+            Verdict::Timeout => 3,
+            Verdict::Unviable => 4,
+        }] += 1;
+    }
+    t
+}
+
+/// The survivors grouped by file and function, for people.
+pub fn survivors_text(outcomes: &[MutantOutcome]) -> String {
+    let mut by: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    for o in outcomes.iter().filter(|o| o.verdict == Verdict::Missed) {
+        by.entry((&o.file, &o.function)).or_default().push(&o.name);
+    }
+    let mut s = String::new();
+    for ((file, function), names) in by {
+        let _ = writeln!(s, "  {file} :: {function}");
+        for n in names {
+            let _ = writeln!(s, "      SURVIVED {n}");
+        }
+    }
+    s
+}
+
+/// The numbers of the run by file, and the survivors by file and function.
+pub fn print_summary(all: &[MutantOutcome]) {
+    let table = tally(all);
+    println!("\nfile: tried / caught / missed / timeout / unviable");
+    for (file, [tried, caught, missed, timeout, unviable]) in &table {
+        println!("  {file}: {tried} / {caught} / {missed} / {timeout} / {unviable}");
+    }
+    let by_variants = all
+        .iter()
+        .filter(|m| m.verdict == Verdict::CaughtByVariants)
+        .count();
+    if by_variants > 0 {
+        println!("  ({by_variants} of the caught only by the generated variants)");
+    }
+    let survivors = survivors_text(all);
+    if survivors.is_empty() {
+        println!("no survivor");
+    } else {
+        println!("survivors by file and function:\n{survivors}");
+    }
+}
+
+/// The mutants of `file` that `mutants/outcomes.json` records as survivors.
+pub fn recorded_survivors(root: &Path, file: &str) -> Result<Vec<String>> {
+    let store = load(&root.join("mutants/outcomes.json"))?;
+    Ok(store
+        .get(file)
+        .map(|m| {
+            m.iter()
+                .filter(|(_, e)| e.verdict == Verdict::Missed)
+                .map(|(n, _)| n.clone())
+                .collect()
+        })
+        .unwrap_or_default())
 }
 
 #[cfg(test)]

@@ -22,8 +22,6 @@
 //! every mutant instead.
 
 use std::{
-    collections::BTreeMap,
-    fmt::Write as _,
     path::{Path, PathBuf},
     process::{Command, ExitCode},
     time::Instant,
@@ -353,38 +351,6 @@ pub fn read_outcomes(text: &str) -> Result<Vec<MutantOutcome>> {
     Ok(out)
 }
 
-/// Per file: tried, caught, missed, timeouts, unviable.
-pub fn tally(outcomes: &[MutantOutcome]) -> BTreeMap<String, [usize; 5]> {
-    let mut t: BTreeMap<String, [usize; 5]> = BTreeMap::new();
-    for o in outcomes {
-        let row = t.entry(o.file.clone()).or_default();
-        row[0] += 1;
-        row[match o.verdict {
-            Verdict::Caught | Verdict::CaughtByVariants => 1,
-            Verdict::Missed => 2,
-            Verdict::Timeout => 3,
-            Verdict::Unviable => 4,
-        }] += 1;
-    }
-    t
-}
-
-/// The survivors grouped by file and function, for people.
-pub fn survivors_text(outcomes: &[MutantOutcome]) -> String {
-    let mut by: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
-    for o in outcomes.iter().filter(|o| o.verdict == Verdict::Missed) {
-        by.entry((&o.file, &o.function)).or_default().push(&o.name);
-    }
-    let mut s = String::new();
-    for ((file, function), names) in by {
-        let _ = writeln!(s, "  {file} :: {function}");
-        for n in names {
-            let _ = writeln!(s, "      SURVIVED {n}");
-        }
-    }
-    s
-}
-
 pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     let Some(o) = parse(args)? else {
         return Ok(ExitCode::SUCCESS);
@@ -420,7 +386,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
             None => {
                 let recorded;
                 let only = if o.survivors {
-                    recorded = recorded_survivors(root, file)?;
+                    recorded = mutants_record::recorded_survivors(root, file)?;
                     if recorded.is_empty() {
                         println!("== {file}: no recorded survivor");
                         continue;
@@ -471,24 +437,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     if o.list {
         return Ok(ExitCode::SUCCESS);
     }
-    let table = tally(&all);
-    println!("\nfile: tried / caught / missed / timeout / unviable");
-    for (file, [tried, caught, missed, timeout, unviable]) in &table {
-        println!("  {file}: {tried} / {caught} / {missed} / {timeout} / {unviable}");
-    }
-    let by_variants = all
-        .iter()
-        .filter(|m| m.verdict == Verdict::CaughtByVariants)
-        .count();
-    if by_variants > 0 {
-        println!("  ({by_variants} of the caught only by the generated variants)");
-    }
-    let survivors = survivors_text(&all);
-    if survivors.is_empty() {
-        println!("no survivor");
-    } else {
-        println!("survivors by file and function:\n{survivors}");
-    }
+    mutants_record::print_summary(&all);
     if o.record {
         let scope = if o.shard.is_some() || o.import.is_some() || o.survivors {
             mutants_record::Scope::Some
@@ -503,20 +452,6 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
-}
-
-/// The mutants of `file` that `mutants/outcomes.json` records as survivors.
-fn recorded_survivors(root: &Path, file: &str) -> Result<Vec<String>> {
-    let store = mutants_record::load(&root.join("mutants/outcomes.json"))?;
-    Ok(store
-        .get(file)
-        .map(|m| {
-            m.iter()
-                .filter(|(_, e)| e.verdict == Verdict::Missed)
-                .map(|(n, _)| n.clone())
-                .collect()
-        })
-        .unwrap_or_default())
 }
 
 /// Runs one `cargo mutants` pass and reads its outcomes (`None` with `--list`).
@@ -552,6 +487,7 @@ fn outcomes_in(dir: &Path) -> Result<Vec<MutantOutcome>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mutants_record::{survivors_text, tally};
 
     #[test]
     fn outcomes_are_tallied_per_file_and_survivors_grouped_by_function() {

@@ -162,7 +162,7 @@ fn batch(c: &mut Criterion) {
         b.iter(|| {
             snapshots
                 .iter()
-                .filter(|s| verify_snapshot_bytes(s, &opts()).verified)
+                .filter(|s| verify_snapshot_bytes(s, &opts()).verdict.verified)
                 .count()
         })
     });
@@ -172,7 +172,7 @@ fn batch(c: &mut Criterion) {
             two.install(|| {
                 snapshots
                     .par_iter()
-                    .filter(|s| verify_snapshot_bytes(s, &opts()).verified)
+                    .filter(|s| verify_snapshot_bytes(s, &opts()).verdict.verified)
                     .count()
             })
         })
