@@ -297,11 +297,12 @@ fn verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
             }
             verify_file(file)
         };
+        let digest = |path: &Option<String>| path.as_deref().map(batch::file_digest).transpose();
         let configuration = json!({
-            "source": a.source, "media_type": a.media_type, "key": a.key,
+            "source": digest(&a.source)?, "media_type": a.media_type, "key": digest(&a.key)?,
             "trust_key_uri": a.trust_key_uri, "level": a.level,
             "vocabulary": format!("{:?}", a.vocabulary), "now": a.common.now,
-            "trust": a.common.trust, "allow_private": a.allow_private,
+            "trust": digest(&a.common.trust)?, "allow_private": a.allow_private,
         });
         let mut settle = batch::Recorder::open(aef::SPEC, &a.common, configuration)?;
         return batch::run("aef verify", list, in_batch, &mut settle);

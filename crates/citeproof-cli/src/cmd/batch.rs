@@ -242,6 +242,16 @@ pub fn input_key(spec: &str, input: &str, configuration: &Value) -> Option<Strin
     citeproof_audit::input_key(spec, &identity, configuration).ok()
 }
 
+/// What the batch key holds of a configuration file (a key, a secret, a trust file, an
+/// archive): the SHA-256 of its bytes, so that a resumed batch verifies again when the file
+/// changed under the same name. A URL stands for itself.
+pub fn file_digest(path: &str) -> Result<String, Failure> {
+    if is_url(path) {
+        return Ok(path.to_owned());
+    }
+    Ok(citeproof_model::sha256_bytes(&crate::input::read_document(path)?).to_string())
+}
+
 /// An `http://` or `https://` line (any case).
 pub fn is_url(s: &str) -> bool {
     let lower = s.get(..8).unwrap_or(s).to_ascii_lowercase();
@@ -506,6 +516,29 @@ mod tests {
         assert_eq!(
             Rank::of_failure(&Failure::Unreadable(String::new())),
             Rank::CouldNotCheck
+        );
+    }
+
+    /// A key changed under the same name changes the batch key (a resumed batch verifies
+    /// again); the expected digests are `printf 'k1' | sha256sum` and `printf 'k2' | sha256sum`.
+    #[test]
+    fn configuration_files_count_by_their_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("key.pem");
+        let path = path.to_str().unwrap();
+        std::fs::write(path, "k1").unwrap();
+        assert_eq!(
+            file_digest(path).unwrap(),
+            "sha256:6ab9f1eb8f7d3388f4f9d586f66e99fd54080df2c446f0e58668b09c08a16dd0"
+        );
+        std::fs::write(path, "k2").unwrap();
+        assert_eq!(
+            file_digest(path).unwrap(),
+            "sha256:015f7e6bc5aeaf483724089e9252cc13b50951a6b69412522765cff4d780306e"
+        );
+        assert_eq!(
+            file_digest("https://keys.example/jwks.json").unwrap(),
+            "https://keys.example/jwks.json"
         );
     }
 }

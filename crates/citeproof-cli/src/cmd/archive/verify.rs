@@ -49,12 +49,6 @@ pub struct VerifyArgs {
     common: VerifyCommon,
 }
 
-/// SHA-256 of a configuration file's bytes, so that a resumed batch verifies again when a key,
-/// a secret or the archive changed under the same name.
-fn file_digest(path: &str) -> Result<String, Failure> {
-    Ok(citeproof_model::sha256_bytes(&read_document(path)?).to_string())
-}
-
 /// Everything that can change a verdict besides the two documents.
 fn configuration(a: &VerifyArgs) -> Result<Value, Failure> {
     let digests = |pairs: &[String]| -> Result<Vec<Value>, Failure> {
@@ -62,15 +56,15 @@ fn configuration(a: &VerifyArgs) -> Result<Value, Failure> {
             .iter()
             .map(|p| {
                 let file = p.split_once('=').map_or(p.as_str(), |(_, f)| f);
-                Ok(json!([p, file_digest(file)?]))
+                Ok(json!([p, crate::cmd::batch::file_digest(file)?]))
             })
             .collect()
     };
     Ok(json!({
-        "archive": file_digest(&a.archive)?,
+        "archive": crate::cmd::batch::file_digest(&a.archive)?,
         "keys": digests(&a.keys)?,
         "secrets": digests(&a.secrets)?,
-        "trust": a.common.trust.as_deref().map(file_digest).transpose()?,
+        "trust": a.common.trust.as_deref().map(crate::cmd::batch::file_digest).transpose()?,
         "now": a.common.now,
     }))
 }
