@@ -106,7 +106,12 @@ fn str_field(v: &Value, key: &str) -> Option<String> {
 }
 
 fn codes(v: &Value) -> Vec<String> {
-    v.get("failed")
+    strings(v, "failed")
+}
+
+/// The strings of the array member `key` (none when it is absent or not an array).
+fn strings(v: &Value, key: &str) -> Vec<String> {
+    v.get(key)
         .and_then(Value::as_array)
         .map(|a| {
             a.iter()
@@ -214,17 +219,7 @@ fn trust_view(v: Option<&Value>) -> TrustView {
     let Some(t) = v else {
         return TrustView::default();
     };
-    let strings = |key: &str| -> Vec<String> {
-        t.get(key)
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let strings = |key: &str| strings(t, key);
     let mut signers = Vec::new();
     if let Some(map) = t.get("signers").and_then(Value::as_object) {
         for (signer, keys) in map {
