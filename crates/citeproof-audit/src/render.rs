@@ -231,7 +231,9 @@ fn trust_view(v: Option<&Value>) -> TrustView {
                 .flatten()
             {
                 if let Some(name) = s.as_str() {
-                    lines.push(format!("HMAC secret `{name}` (from the trust file)"));
+                    lines.push(format!(
+                        "HMAC secret `{name}` (configured by you: the trust file or a key option)"
+                    ));
                 }
             }
             for k in keys
@@ -243,7 +245,7 @@ fn trust_view(v: Option<&Value>) -> TrustView {
                 let name = k.get(0).and_then(Value::as_str).unwrap_or("?");
                 let thumb = k.get(1).and_then(Value::as_str).unwrap_or("?");
                 lines.push(format!(
-                    "Ed25519 key `{name}`, thumbprint {thumb} (from the trust file)"
+                    "Ed25519 key `{name}`, thumbprint {thumb} (configured by you: the trust file or a key option)"
                 ));
             }
             if let Some(code) = keys.get("broken").and_then(Value::as_str) {

@@ -114,3 +114,23 @@ fn markdown_and_csv_carry_no_markup_or_formula() {
     );
     assert_eq!(&rows[0][8], "FAILED");
 }
+
+/// The trust section names what the user configured and nothing about where it came from that
+/// the report does not record: a key given with `--key` is not "from the trust file".
+#[test]
+fn trust_section_claims_no_provenance_the_report_lacks() {
+    let report = json!({
+        "spec": "chain", "subject": {"kind": "file", "name": "e.json"},
+        "level": 1, "required_level": 1, "verified": true, "outcome": "verified",
+        "incidents": [], "items": [],
+        "trust": {"signers": {"agent": {"secrets": ["s1"], "keys": [["k1", "th1"]]}}}
+    });
+    let r = Record::from_report(report, 1_777_593_700, 1_777_593_600).unwrap();
+    let page = render(&r, &Provenance::default(), Format::Html).unwrap();
+    assert!(!page.contains("from the trust file"), "{page}");
+    assert!(
+        page.contains("HMAC secret `s1` (configured by you"),
+        "{page}"
+    );
+    assert!(page.contains("thumbprint th1 (configured by you"), "{page}");
+}
