@@ -23,6 +23,9 @@ use crate::signature::{Signer, sign};
 use crate::store::Store;
 use crate::text;
 
+mod error;
+pub use error::BuildError;
+
 /// Label of a labeled claim when the request gives none.
 pub const DEFAULT_LABEL: &str = "Interpretation: inferred from the archive, not stated in it.";
 /// The label of every general-context claim (seed 002: "labeled as general context, not from
@@ -34,35 +37,6 @@ pub const DEFAULT_TOPIC_NO_COVERAGE: &str = "A part of the question the archive 
 /// Removed topic of a claim the gate judged too thin.
 pub const DEFAULT_TOPIC_THIN: &str =
     "A part of the question the archive covers too thinly to answer";
-
-/// Why the gate refused to assemble a bundle.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BuildError {
-    #[error("no snapshot of the archive is in force at {0}")]
-    NoSnapshotInForce(String),
-    #[error("tier `{0}` is not defined by the policy in force")]
-    TierUnknown(String),
-    #[error("claim id `{0}` is used twice")]
-    DuplicateClaimId(String),
-    #[error("a category refusal has no claims (the archive is never queried)")]
-    CategoryWithClaims,
-    #[error("the bundle would be signed at {signed_at}, before its created_at {created_at}")]
-    SignedBeforeCreated {
-        signed_at: String,
-        created_at: String,
-    },
-    #[error("claim `{claim_id}`: citation {index} does not verify: [{code}] {message}")]
-    Citation {
-        claim_id: String,
-        index: usize,
-        code: String,
-        message: String,
-    },
-    #[error("claim `{0}`: even the neutral wording would reveal restricted archive text")]
-    Reveals(String),
-    #[error("claim `{0}`: a general-context claim has no citations")]
-    GeneralContextCited(String),
-}
 
 /// A gated, signed response.
 #[derive(Debug, Clone)]
@@ -366,7 +340,7 @@ fn prepare(
             return Err(BuildError::Citation {
                 claim_id: gc.claim_id.clone(),
                 index: j,
-                code: bad.code.to_string(),
+                code: bad.code,
                 message: bad.message.clone(),
             });
         }

@@ -460,3 +460,71 @@ fn verify_takes_the_common_options() {
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["error"]["code"], "input-unreadable");
 }
+
+/// A refusal to assemble carries the registered code and where in the request, as text and as a
+/// `--json` incident (exit 1): an unknown tier, and a claim id used twice (the second use).
+#[test]
+fn gate_refusals_name_their_code_and_place() {
+    let dir = setup();
+    let d = dir.path();
+    let request: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("request.json")).unwrap()).unwrap();
+    let mut unknown_tier = request.clone();
+    unknown_tier["tier"] = "no-such-tier".into();
+    let mut duplicate = request.clone();
+    let first_id = duplicate["claims"][0]["claim_id"].clone();
+    duplicate["claims"][1]["claim_id"] = first_id;
+    for (name, doc, code, pointer) in [
+        ("tier.json", unknown_tier, "archive-tier-unknown", "/tier"),
+        (
+            "dup.json",
+            duplicate,
+            "archive-claim-id-duplicate",
+            "/claims/1/claim_id",
+        ),
+    ] {
+        std::fs::write(d.join(name), doc.to_string()).unwrap();
+        let gate = |json: bool| {
+            let mut args = vec![
+                "archive",
+                "gate",
+                name,
+                "--archive",
+                &fixture("archive.json"),
+                "--key",
+                "keys/private.pem",
+                "--kid",
+                "archive-2026",
+                "--signed-by",
+                "archive.example",
+                "--now",
+                "1778925601",
+                "--bundle",
+                "b.json",
+                "--display",
+                "d.json",
+            ]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>();
+            if json {
+                args.push("--json".into());
+            }
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            run(d, &refs)
+        };
+        let (c, _, err) = gate(false);
+        assert_eq!(c, 1, "{err}");
+        assert!(err.contains(&format!("[{code}] at {pointer}")), "{err}");
+        let (c, out, _) = gate(true);
+        assert_eq!(c, 1);
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["ok"], false);
+        assert_eq!(v["incidents"][0]["code"], code, "{out}");
+        assert_eq!(v["incidents"][0]["location"]["pointer"], pointer, "{out}");
+        assert!(
+            !d.join("b.json").exists(),
+            "nothing is delivered on a refusal"
+        );
+    }
+}

@@ -50,44 +50,10 @@ fn document_error(py: Python<'_>, what: &str, incidents: &[Incident]) -> PyErr {
     }
 }
 
-/// The stable code and location of a refusal to assemble (the registry's code of the rule the
-/// request breaks; the citation's own code for a citation that does not verify).
+/// The stable code and location of a refusal to assemble (the archive crate's, which the CLI
+/// reports too).
 fn refusal(request: &GateRequest, e: &BuildError) -> (String, Option<String>) {
-    let claim_at = |id: &str| request.claims.iter().position(|c| c.claim_id == id);
-    let claim_pointer = |id: &str| claim_at(id).map(|i| format!("/claims/{i}"));
-    match e {
-        BuildError::NoSnapshotInForce(_) => ("archive-version-not-in-force".into(), None),
-        BuildError::TierUnknown(_) => ("archive-tier-unknown".into(), Some("/tier".into())),
-        BuildError::DuplicateClaimId(id) => ("archive-claim-id-duplicate".into(), {
-            // The second use is the duplicate.
-            let mut uses = request
-                .claims
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| &c.claim_id == id);
-            uses.nth(1).map(|(i, _)| format!("/claims/{i}/claim_id"))
-        }),
-        BuildError::CategoryWithClaims => (
-            "archive-refusal-invalid".into(),
-            Some("/category_refusal".into()),
-        ),
-        BuildError::SignedBeforeCreated { .. } => {
-            ("archive-time-invalid".into(), Some("/created_at".into()))
-        }
-        BuildError::Citation {
-            claim_id,
-            index,
-            code,
-            ..
-        } => (
-            code.clone(),
-            claim_pointer(claim_id).map(|p| format!("{p}/citations/{index}")),
-        ),
-        BuildError::Reveals(id) => ("archive-restricted-text-shown".into(), claim_pointer(id)),
-        BuildError::GeneralContextCited(id) => {
-            ("archive-general-context-invalid".into(), claim_pointer(id))
-        }
-    }
+    (e.code().to_string(), e.pointer(request))
 }
 
 fn parse_request(py: Python<'_>, bytes: &[u8]) -> PyResult<GateRequest> {

@@ -26,7 +26,7 @@ use citeproof_model::archive::{
 };
 use citeproof_model::{ContentHash, Incident, Severity, Timestamp, json::parse_strict};
 use citeproof_schema::{DocumentKind, SchemaValidator};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::cmd::Failure;
 use crate::input::{display, read_document, read_limited};
@@ -176,6 +176,18 @@ fn write_json(path: &str, value: &serde_json::Value) -> Result<(), Failure> {
         .map_err(|e| Failure::Usage(format!("cannot write {path}: {e}")))
 }
 
+/// A refusal to assemble: the registered code and where in the request, as an incident under
+/// `--json` (exit 1, like every "checked and found wanting").
+fn refused(json: bool, incident: &Incident) -> Result<ExitCode, Failure> {
+    let message = format!("the gate refused to assemble the bundle: {incident}");
+    if json {
+        crate::out::json_report("archive gate", false, &[incident], &Value::Null)?;
+        eprintln!("citeproof: {message}");
+        return Ok(ExitCode::from(1));
+    }
+    Err(Failure::Invalid(message))
+}
+
 fn run_gate(a: GateArgs) -> Result<ExitCode, Failure> {
     let store = load_store(&a.archive)?;
     let request: GateRequest = {
@@ -221,8 +233,10 @@ fn run_gate(a: GateArgs) -> Result<ExitCode, Failure> {
         signed_at: signed_at.clone(),
         plaintext_excerpts: a.plaintext_excerpts,
     };
-    let gated = gate(&request, &store, &opts)
-        .map_err(|e| Failure::Invalid(format!("the gate refused to assemble the bundle: {e}")))?;
+    let gated = match gate(&request, &store, &opts) {
+        Ok(gated) => gated,
+        Err(e) => return refused(a.json, &e.to_incident(&request)),
+    };
     // Append to the log first: a bundle that cannot be logged is not delivered.
     if let Some(log) = &a.log {
         append_log(log, signed_at, gated.log_event.clone())?;
