@@ -132,6 +132,20 @@ fn batch_records_and_resumes(dir: &Path, args: &[&str], lines: usize, worst: i32
         .filter(|l| l.contains("\"skipped\":true"))
         .count();
     assert_eq!(skipped, lines, "{again}");
+    // A resumed line says when its verdict was reached: the batch's --now, not the rerun's.
+    let now = args.iter().position(|a| *a == "--now").map(|i| args[i + 1]);
+    for line in again.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let at = v["verified_at"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{line}"));
+        match now {
+            Some(n) if n.contains('T') => assert_eq!(at, n, "{line}"),
+            // 1778930000 = 2026-05-16T11:13:20Z (date -u -d @1778930000).
+            Some("1778930000") => assert_eq!(at, "2026-05-16T11:13:20Z", "{line}"),
+            other => panic!("give the batch a --now: {other:?}"),
+        }
+    }
     let (c, out, _) = run(dir, &["audit", "--db", "audit-batch.db", "verify"]);
     assert_eq!(c, 0);
     assert!(

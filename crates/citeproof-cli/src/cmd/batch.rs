@@ -15,8 +15,9 @@
 //! With `--record`, each report is recorded in input order as soon as every line before it is
 //! done, before its line is printed: a batch killed mid-way keeps every line it printed, and
 //! running it again skips the inputs the store already holds for the same input (the URL, or the
-//! SHA-256 of the file) and configuration; a skipped line prints `skipped` and `recorded_as`
-//! with the outcome recorded then. A record that failed is said on standard error and in the
+//! SHA-256 of the file) and configuration; a skipped line prints `skipped`, `recorded_as` and
+//! `verified_at` with the outcome recorded then: a verdict of that time, not of now (a URL's
+//! content or the clock may have moved since; verify without `--record` to judge again). A record that failed is said on standard error and in the
 //! line (`record_error`), and the exit status is 3 whatever the verdicts (as a single verify).
 //!
 //! Wiring a verify is one call, from its `run` when `--batch` is given:
@@ -100,11 +101,23 @@ pub fn read_inputs(path: &str) -> Result<Vec<Input>, Failure> {
 
 /// What happens to each report of a batch, in input order, before its line is printed.
 pub trait Settle<D> {
-    /// Resume: the id and outcome of the record the store already holds for this input and
-    /// configuration (the input is then not verified again).
-    fn recorded(&mut self, input: &Input) -> Result<Option<(i64, Outcome)>, Failure>;
+    /// Resume: the record the store already holds for this input and configuration (the input
+    /// is then not verified again).
+    fn recorded(&mut self, input: &Input) -> Result<Option<Resumed>, Failure>;
     /// Settles what depends on the earlier lines and records `report`.
     fn settle(&mut self, input: &Input, report: &mut Report<D>) -> Recorded;
+}
+
+/// A record a resumed batch found for an input: its line repeats that verdict, with the time
+/// it was verified, never as a verdict of now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resumed {
+    /// The record's id in the store.
+    pub id: i64,
+    /// The outcome recorded then.
+    pub outcome: Outcome,
+    /// When that verification ran (Unix seconds).
+    pub verified_at: i64,
 }
 
 /// What became of a report's record.
@@ -172,7 +185,7 @@ impl Recorder {
 }
 
 impl<D: Serialize> Settle<D> for Recorder {
-    fn recorded(&mut self, input: &Input) -> Result<Option<(i64, Outcome)>, Failure> {
+    fn recorded(&mut self, input: &Input) -> Result<Option<Resumed>, Failure> {
         let Some((target, store, Some(key))) = self.store_for(input) else {
             return Ok(None);
         };
@@ -180,11 +193,12 @@ impl<D: Serialize> Settle<D> for Recorder {
         let Some(id) = store.find_input(&key).map_err(|e| fail(&e))? else {
             return Ok(None);
         };
-        let outcome = match store.get(id).map_err(|e| fail(&e))? {
-            Some(stored) => outcome_of(&stored.record.outcome),
-            None => Outcome::CouldNotCheck,
-        };
-        Ok(Some((id, outcome)))
+        // A record the store lists but cannot return is not resumed: the input is verified again.
+        Ok(store.get(id).map_err(|e| fail(&e))?.map(|stored| Resumed {
+            id,
+            outcome: outcome_of(&stored.record.outcome),
+            verified_at: stored.record.verified_at,
+        }))
     }
 
     fn settle(&mut self, input: &Input, report: &mut Report<D>) -> Recorded {
@@ -363,7 +377,7 @@ where
             while next < inputs.len() {
                 let input = &inputs[next];
                 let line = match resumed[next] {
-                    Some((id, outcome)) => tally.resumed(command, id, outcome),
+                    Some(recorded) => tally.resumed(command, recorded),
                     None => match pending.remove(&next) {
                         None => return Ok(()),
                         Some(result) => tally.finished(command, input, result, settle)?,
@@ -416,12 +430,15 @@ impl Tally {
     }
 
     /// The line of an input the store already holds.
-    fn resumed(&mut self, command: &str, id: i64, outcome: Outcome) -> Value {
+    fn resumed(&mut self, command: &str, recorded: Resumed) -> Value {
         self.resumed += 1;
-        let rank = Rank::of_outcome(outcome);
+        let rank = Rank::of_outcome(recorded.outcome);
         self.count(rank);
-        json!({"command": command, "ok": outcome == Outcome::Verified, "incidents": [],
-               "outcome": rank.outcome_word(), "skipped": true, "recorded_as": id})
+        let verified_at = citeproof_model::Timestamp::from_unix(recorded.verified_at)
+            .map_or_else(|_| json!(recorded.verified_at), |t| json!(t.to_string()));
+        json!({"command": command, "ok": recorded.outcome == Outcome::Verified, "incidents": [],
+               "outcome": rank.outcome_word(), "skipped": true, "recorded_as": recorded.id,
+               "verified_at": verified_at})
     }
 
     /// The line of a verified input, settled and recorded.

@@ -212,10 +212,7 @@ fn run_batch(args: &Args, list: &str, opts: &VerifyOptions) -> Result<ExitCode, 
 struct ReuseThenRecord(batch::Recorder);
 
 impl batch::Settle<AcaDetails> for ReuseThenRecord {
-    fn recorded(
-        &mut self,
-        input: &batch::Input,
-    ) -> Result<Option<(i64, citeproof_model::Outcome)>, Failure> {
+    fn recorded(&mut self, input: &batch::Input) -> Result<Option<batch::Resumed>, Failure> {
         batch::Settle::<AcaDetails>::recorded(&mut self.0, input)
     }
 
