@@ -242,7 +242,9 @@ impl JsonSchema for Rfc3339DateTime {
 /// Longest URL accepted anywhere in a document, in bytes.
 pub const MAX_URL_BYTES: usize = 2048;
 
-/// An absolute URL (RFC 3986) whose scheme is `http` or `https`.
+/// A web URL (profile "Definitions", [`crate::weburl`]) that the `url` crate parses too, with
+/// scheme `http` or `https` and a host: what every verifier accepts, so that a producer built
+/// on this type cannot emit a URL the verifiers reject.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct HttpUrl(String);
 
@@ -258,6 +260,9 @@ impl HttpUrl {
             return Err(format!(
                 "URL `{text}` contains whitespace or control characters"
             ));
+        }
+        if let Some(problem) = crate::weburl::web_url_problem(text) {
+            return Err(format!("`{text}` is not a web URL: {problem}"));
         }
         let url =
             url::Url::parse(text).map_err(|e| format!("`{text}` is not an absolute URL: {e}"))?;
@@ -403,5 +408,27 @@ mod tests {
         assert!(violation("2016-12-31T23:59:60Z").is_some());
         assert!(violation("2026-05-12T03:45:00.1234567891Z").is_some());
         assert!(violation("0000-05-12T03:45:00Z").is_some());
+    }
+
+    /// Strings the `url` crate (WHATWG) repairs and accepts but RFC 3986 `absolute-URI`, and so
+    /// the profile's web URL, rejects (by hand: no `//` authority, userinfo, a non-ASCII
+    /// character, `%` not followed by two hex digits, a second `#`): a producer typed on
+    /// `HttpUrl` must not emit them.
+    #[test]
+    fn http_url_is_a_web_url() {
+        for bad in [
+            "https:example.com",
+            "https://user@example.com/",
+            "https://example.com/\u{e9}",
+            "https://example.com/%zz",
+            "https://example.com/a#b#c",
+        ] {
+            assert!(
+                url::Url::parse(bad).is_ok(),
+                "{bad}: the url crate accepts it"
+            );
+            assert!(HttpUrl::parse(bad).is_err(), "{bad}");
+        }
+        assert!(HttpUrl::parse("HTTPS://Example.COM:8443/a?b#c").is_ok());
     }
 }
