@@ -3,19 +3,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command as StdCommand, Stdio};
-
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
-}
-
-fn stdout_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+mod kit;
+use kit::{citeproof, start_demo, stdout_of};
 
 /// The incident codes of a `--json` report.
 fn codes_of(report: &Value) -> Vec<String> {
@@ -154,28 +145,9 @@ fn keygen_sign_and_httpsig_verify_round_trip() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("aca-claim-id-invalid"));
 }
 
-/// Starts `citeproof serve` on a free loopback port; returns the child and the base URL.
-fn start_server() -> (std::process::Child, String) {
-    let bin = assert_cmd::cargo::cargo_bin("citeproof");
-    let mut child = StdCommand::new(bin)
-        .args(["demo", "serve", "--addr", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut reader = BufReader::new(stdout);
-    let mut first = String::new();
-    reader.read_line(&mut first).unwrap();
-    // Keep draining the banner so the server never writes into a closed pipe.
-    std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
-    let base = first.trim().rsplit(' ').next().unwrap().to_owned();
-    assert!(base.starts_with("http://127.0.0.1:"), "{first}");
-    (child, base)
-}
-
 #[test]
 fn serve_lists_runs_and_verify_reports_their_levels() {
-    let (mut child, base) = start_server();
+    let (mut child, base) = start_demo();
     let result = std::panic::catch_unwind(|| {
         // GET /runs through the verifier's own fetcher is overkill; use the CLI on each run.
         let out = citeproof()

@@ -8,15 +8,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command as StdCommand, Stdio};
+use std::process::Child;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
-}
+mod kit;
+use kit::{citeproof, start_demo};
 
 /// `citeproof demo serve` on a free loopback port, killed when dropped.
 struct Demo {
@@ -32,18 +29,7 @@ impl Drop for Demo {
 }
 
 fn demo() -> Demo {
-    let bin = assert_cmd::cargo::cargo_bin("citeproof");
-    let mut child = StdCommand::new(bin)
-        .args(["demo", "serve", "--addr", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut reader = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    reader.read_line(&mut first).unwrap();
-    std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
-    let base = first.trim().rsplit(' ').next().unwrap().to_owned();
-    assert!(base.starts_with("http://127.0.0.1:"), "{first}");
+    let (child, base) = start_demo();
     Demo { child, base }
 }
 

@@ -3,24 +3,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::{
-    path::{Path, PathBuf},
-    process::Command as StdCommand,
-};
+use std::process::Command as StdCommand;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
-}
+mod kit;
+use kit::{citeproof, root};
 
 /// A program, or `None` (test skipped) when it is missing and `require` is not set.
 fn program(name: &str, require: &str) -> Option<String> {

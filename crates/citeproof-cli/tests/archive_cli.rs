@@ -6,8 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+mod kit;
+use kit::run;
 
 const NOW: &str = "1778925900"; // 2026-05-16T10:05:00Z
 
@@ -17,21 +19,6 @@ fn fixture(name: &str) -> String {
         .join(name)
         .to_string_lossy()
         .into_owned()
-}
-
-fn citeproof(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("citeproof").unwrap();
-    c.current_dir(dir);
-    c
-}
-
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = citeproof(dir).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// keygen + gate of request.json (signed at 10:00:01) + a category refusal at 10:01:40, both

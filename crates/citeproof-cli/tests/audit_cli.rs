@@ -11,20 +11,11 @@ use std::process::{Command as StdCommand, Stdio};
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
-}
+mod kit;
+use kit::{citeproof, root, start_demo, stdout_of};
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("citeproof")
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn stdout_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn run_ok(cmd: &mut Command) -> String {
@@ -370,26 +361,10 @@ fn store_failures_exit_3_after_the_verdict_and_leave_the_data() {
 
 // ---------------------------------------------------------------- ACA: race, load, crash
 
-/// Starts `citeproof demo serve` on a free loopback port.
-fn start_server() -> (std::process::Child, String) {
-    use std::io::BufRead;
-    let mut child = StdCommand::new(bin())
-        .args(["demo", "serve", "--addr", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    reader.read_line(&mut first).unwrap();
-    std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
-    let base = first.trim().rsplit(' ').next().unwrap().to_owned();
-    (child, base)
-}
-
 /// Snapshots of the demo's unbound run and its copy at another URL (the same signed manifest,
 /// which names no response: only the history of ACA-L2-022 tells them apart).
 fn unbound_snapshots(dir: &Path) -> (PathBuf, PathBuf) {
-    let (mut server, base) = start_server();
+    let (mut server, base) = start_demo();
     let save = |path: &str, file: &str| {
         let target = dir.join(file);
         let out = citeproof()

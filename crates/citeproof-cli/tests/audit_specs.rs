@@ -5,30 +5,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command as StdCommand, Stdio};
+use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn citeproof(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("citeproof").unwrap();
-    c.current_dir(dir);
-    c
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = citeproof(dir).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod kit;
+use kit::{root, run, start_demo};
 
 fn audit(dir: &Path, args: &[&str]) -> (i32, String) {
     let (code, out, _) = run(dir, &[&["audit", "--db", "audit.db"][..], args].concat());
@@ -505,27 +487,11 @@ fn archive_record_find_show_export_and_check_the_chain() {
 
 // ---------------------------------------------------------------- aca
 
-/// Starts `citeproof demo serve` on a free loopback port.
-fn start_server() -> (std::process::Child, String) {
-    use std::io::BufRead;
-    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("citeproof"))
-        .args(["demo", "serve", "--addr", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    reader.read_line(&mut first).unwrap();
-    std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
-    let base = first.trim().rsplit(' ').next().unwrap().to_owned();
-    (child, base)
-}
-
 #[test]
 fn aca_record_find_show_export_and_check_the_chain() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let (mut server, base) = start_server();
+    let (mut server, base) = start_demo();
     let verify = |path: &str| {
         run(
             d,

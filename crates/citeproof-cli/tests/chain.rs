@@ -5,12 +5,10 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
-}
+mod kit;
+use kit::citeproof;
 
 fn code(out: &std::process::Output) -> i32 {
     out.status.code().unwrap_or(-1)

@@ -1,20 +1,14 @@
 //! End-to-end tests of the `citeproof` binary: outputs, messages and exit codes.
 //! Expected outputs are hand-derived (RFC 8785 rules) or published (FIPS 180-2 "abc").
 
-use assert_cmd::Command;
+mod kit;
+
+use kit::{citeproof, stderr_of};
 
 const ABC_SHA256: &str = "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
-}
-
 fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]

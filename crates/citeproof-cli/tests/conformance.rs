@@ -3,15 +3,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use assert_cmd::Command;
+mod kit;
 
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
-}
-
-fn root() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use kit::{citeproof, root};
 
 fn vectors() -> String {
     root().join("vectors").display().to_string()

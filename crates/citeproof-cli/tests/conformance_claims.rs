@@ -9,24 +9,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::{
-    path::{Path, PathBuf},
     process::Output,
     time::{Duration, Instant},
 };
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+mod kit;
+use kit::{citeproof, root};
 
 fn vectors() -> String {
     root().join("vectors").display().to_string()

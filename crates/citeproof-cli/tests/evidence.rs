@@ -8,8 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::thread;
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+mod kit;
+use kit::citeproof;
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors/fixtures/aef")
@@ -30,10 +32,6 @@ fn expected(case: &str) -> Value {
         .find(|c| c["name"] == case)
         .unwrap()["expect"]
         .clone()
-}
-
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
 }
 
 fn code(out: &std::process::Output) -> i32 {

@@ -3,21 +3,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use assert_cmd::Command;
+mod kit;
 
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
-}
+use kit::{citeproof, stdout_of};
 
 fn rfc(name: &str) -> String {
     format!(
         "{}/../citeproof-httpsig/tests/data/rfc9421/{name}",
         env!("CARGO_MANIFEST_DIR")
     )
-}
-
-fn stdout_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The B.2 test request with the B.2.6 signature fields, as an HTTP/1.1 message file.

@@ -5,14 +5,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-const NOW: &str = "1778930000";
+mod kit;
+use kit::citeproof;
 
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
-}
+const NOW: &str = "1778930000";
 
 fn fixture(name: &str) -> String {
     format!(

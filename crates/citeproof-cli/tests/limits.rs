@@ -5,15 +5,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use assert_cmd::Command;
+mod kit;
 
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
-}
-
-fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use kit::{citeproof, stderr_of};
 
 #[test]
 fn evidence_new_refuses_a_source_over_10_mib() {

@@ -10,18 +10,15 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 
-fn citeproof() -> Command {
-    Command::cargo_bin("citeproof").unwrap()
-}
+mod kit;
+use kit::citeproof;
 
+/// The status and stdout followed by stderr.
 fn run(dir: &Path, args: &[&str]) -> (i32, String) {
-    let out = citeproof().current_dir(dir).args(args).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    (out.status.code().unwrap_or(-1), format!("{stdout}{stderr}"))
+    let (code, out, err) = kit::run(dir, args);
+    (code, format!("{out}{err}"))
 }
 
 fn json_of(dir: &Path, args: &[&str]) -> (i32, Value) {
