@@ -10,6 +10,7 @@ use citeproof_audit::{
     chain::parse_head, is_postgres_url,
 };
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use serde_json::Value;
 
 use crate::errors::{from_json, invalid_input, raise, to_json};
@@ -191,25 +192,29 @@ impl PyAuditStore {
     /// Records a report (JSON text of a verify function's full report) verified at
     /// `verified_at`; returns the new head as JSON text.
     fn record(&self, py: Python<'_>, report_json: &str, verified_at: i64) -> PyResult<String> {
-        let report = from_json(py, report_json, "report")?;
-        let record = record_of(report, verified_at).map_err(|e| audit_error(py, &e))?;
+        let parsed = py.detach(|| serde_json::from_str::<Value>(report_json));
+        let report = parsed.map_err(|e| invalid_input(py, format!("report: {e}")))?;
+        let record = py
+            .detach(|| record_of(report, verified_at))
+            .map_err(|e| audit_error(py, &e))?;
         let head = self.with(py, |s| s.record(&record))?;
         to_json(py, &head)
     }
 
     /// Verifies an ACA web snapshot and records it in one transaction under the store's write
     /// lock, with the manifest-reuse check (ACA-L2-022) against the store applied first, as
-    /// `citeproof aca verify --snapshot FILE --record DB` does; `(report_json, head_json)`.
-    #[pyo3(signature = (snapshot_json, now, required_level=None, allow_private=false))]
-    fn record_aca_snapshot(
+    /// `citeproof aca verify --snapshot FILE --record DB` does; `(report, head_json)`, the
+    /// report as `citeproof.aca.verify_snapshot_report` returns it.
+    #[pyo3(signature = (snapshot, now, required_level=None, allow_private=false))]
+    fn record_aca_snapshot<'py>(
         &self,
-        py: Python<'_>,
-        snapshot_json: &str,
+        py: Python<'py>,
+        snapshot: &Bound<'py, PyAny>,
         now: i64,
         required_level: Option<u8>,
         allow_private: bool,
-    ) -> PyResult<(String, String)> {
-        let bytes = snapshot_json.as_bytes();
+    ) -> PyResult<(Bound<'py, PyDict>, String)> {
+        let bytes = crate::checks::json_bytes(snapshot, "snapshot")?;
         let (report, head) = self.with(py, |store| {
             let mut opts = citeproof_aca::VerifyOptions::new(now);
             opts.required_level = required_level;
@@ -243,9 +248,8 @@ impl PyAuditStore {
             })?;
             Ok((checked.unwrap_or(unchecked), head))
         })?;
-        let text = crate::checks::aca_envelope(&report)
-            .map_err(|e| raise(py, "CiteproofError", e.to_string(), "internal", None))?;
-        Ok((text, to_json(py, &head)?))
+        let head = to_json(py, &head)?;
+        Ok((crate::checks::aca_report_object(py, report)?, head))
     }
 
     /// Verifications matching the filters (JSON object: `since`, `until`, `spec`, `subject`,

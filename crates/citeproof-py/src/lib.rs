@@ -18,6 +18,7 @@ mod errors;
 mod keys;
 mod ledger;
 mod produce;
+mod pyobjects;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
