@@ -146,3 +146,35 @@ def test_a_verifying_thread_holds_no_gil() -> None:
     # time would let this loop run only in the few switch intervals (5 ms) around it.
     assert elapsed > 0.02
     assert ticks > 1000 * (elapsed / 0.005), (ticks, elapsed)
+
+
+def test_threads_of_one_run_share_a_ledger() -> None:
+    """Ledger methods run without the GIL, one at a time: parallel tool calls of one agent run
+    capture and register into one ledger without a borrow error or a lost claim."""
+    from citeproof import ledger
+
+    run = ledger.Ledger("run-threads-1", clock_start=1_777_370_400)
+    page = b"".join(b"Fact %d holds for block %d.\n" % (i, i) for i in range(2000))
+    errors: list[BaseException] = []
+
+    def worker(n: int) -> None:
+        try:
+            for i in range(25):
+                call = run.tool_call("web_fetch", {"url": f"https://docs.example/{n}/{i}"})
+                cap = run.capture(call, f"https://docs.example/{n}/{i}", page)
+                k = n * 25 + i
+                run.register(f"Fact {k} holds.", capture=cap, quote=f"Fact {k} holds for block {k}.")
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    coverage = run.audit_coverage()
+    assert coverage["total_claims"] == 100 and coverage["is_compliant"] is True
+    manifest = run.build_manifest("threads/v1")
+    assert aca.validate_manifest(manifest).valid
+    assert len(manifest["claims"]) == 100
