@@ -39,6 +39,11 @@ fn audit_error(py: Python<'_>, e: &AuditError) -> PyErr {
     raise(py, "AuditError", e.to_string(), e.code(), None)
 }
 
+/// JSON text of a store's answer, written without the GIL (a long listing is large).
+fn json_text<T: serde::Serialize>(value: &T) -> Result<String, AuditError> {
+    serde_json::to_string(value).map_err(|e| AuditError::Record(e.to_string()))
+}
+
 fn unix_now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -256,30 +261,29 @@ impl PyAuditStore {
     /// `code`, `outcome`, `limit`), newest first, as JSON text.
     fn list(&self, py: Python<'_>, filters_json: &str) -> PyResult<String> {
         let filter = filter_of(py, filters_json)?;
-        let listed = self.with(py, |s| s.list(&filter))?;
-        to_json(py, &listed)
+        self.with(py, |s| s.list(&filter).and_then(|l| json_text(&l)))
     }
 
     /// Counts over the verifications matching the filters, as JSON text.
     fn summary(&self, py: Python<'_>, filters_json: &str) -> PyResult<String> {
         let filter = filter_of(py, filters_json)?;
-        let summary = self.with(py, |s| s.summary(&filter))?;
-        to_json(py, &summary)
+        self.with(py, |s| s.summary(&filter).and_then(|l| json_text(&l)))
     }
 
     /// One verification with its chain fields (`id`, `record`, `prev_hash`, `row_hash`) as
     /// JSON text, or `None`.
     fn get(&self, py: Python<'_>, id: i64) -> PyResult<Option<String>> {
-        let stored = self.with(py, |s| s.get(id))?;
-        stored
-            .map(|s| {
-                let value = serde_json::json!({
-                    "id": s.id, "record": s.record, "prev_hash": s.prev_hash,
-                    "row_hash": s.row_hash,
-                });
-                to_json(py, &value)
-            })
-            .transpose()
+        self.with(py, |store| {
+            let stored = store.get(id)?;
+            stored
+                .map(|s| {
+                    json_text(&serde_json::json!({
+                        "id": s.id, "record": s.record, "prev_hash": s.prev_hash,
+                        "row_hash": s.row_hash,
+                    }))
+                })
+                .transpose()
+        })
     }
 
     /// The newest row as JSON text, or `None` for an empty store.
@@ -296,8 +300,10 @@ impl PyAuditStore {
             .map(parse_head)
             .transpose()
             .map_err(|e| invalid_input(py, e))?;
-        let check = self.with(py, |s| s.verify_chain(expected.as_ref()))?;
-        to_json(py, &check)
+        self.with(py, |s| {
+            s.verify_chain(expected.as_ref())
+                .and_then(|c| json_text(&c))
+        })
     }
 
     /// Closes the store (a closed store raises `AuditError` with code `audit-closed`).
