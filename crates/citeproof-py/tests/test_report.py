@@ -178,3 +178,25 @@ def test_threads_of_one_run_share_a_ledger() -> None:
     manifest = run.build_manifest("threads/v1")
     assert aca.validate_manifest(manifest).valid
     assert len(manifest["claims"]) == 100
+
+
+def test_non_ascii_and_escaped_strings_are_the_clis(tmp_path: Path) -> None:
+    """Claim text with non-ASCII characters, an astral-plane emoji, a NUL, a tab, quotes and a
+    backslash (re-signed with the synthetic run's key): the dict's strings are the ones the
+    CLI's JSON escapes and json.loads decodes."""
+    import citeproof
+
+    snap = json.loads(_native._synthetic_snapshot(3, 2))
+    url = "https://agent.example/runs/r/manifest/0"
+    manifest = json.loads(base64.b64decode(snap["resources"][url]["body_base64"]))
+    manifest["claims"][0]["text"] = 'Record 0.0 — é ✓ 🎉 \u0000 tab\t "quoted" \\ back\u2028'
+    key = citeproof.SigningKey.from_secret_bytes(bytes([42] * 32))
+    signed = aca.sign_manifest(manifest, key, keyid="bench", created=1777370460,
+                               allow_invalid=True)
+    snap["resources"][url] = aca.stored_response(signed)
+    given = json.dumps(snap, ensure_ascii=False)
+    from_cli = cli_report(tmp_path, given)
+    from_py = aca.verify_snapshot_report(given, now=NOW)
+    same(from_py, from_cli)
+    texts = [c.get("text") for c in from_py["items"][0]["items"]]
+    assert manifest["claims"][0]["text"] in texts
