@@ -24,8 +24,10 @@ build measures nothing useful. What is measured, all in this one run:
   alternated (1, 2, 1, 2, ...) --rounds times, best of each. ``pool_2_threads_cpu`` is the
   process CPU time over the wall time of the best 2-thread round: near 2.0 when both cores
   were ours, lower when other work on the machine took them (then the speedup is not the
-  package's). ``loadavg_start`` / ``loadavg_end``: the machine's 1, 5 and 15-minute load
-  averages, so that a loaded measurement is recognisable.
+  package's). ``rust_speedup_2_threads``: the same jobs verified by 1 and by 2 Rust threads
+  (no Python, no GIL), in the same rounds: what the machine itself gives a second thread, the
+  ceiling of ``speedup_2_threads``. ``loadavg_start`` / ``loadavg_end``: the machine's 1, 5
+  and 15-minute load averages, so that a loaded measurement is recognisable.
 """
 
 from __future__ import annotations
@@ -70,11 +72,17 @@ def pool_round(snapshot: str, now: int, threads: int, jobs: int) -> tuple[float,
 def threads(snapshot: str, now: int, jobs: int, rounds: int) -> dict[str, Any]:
     one: list[tuple[float, float]] = []
     two: list[tuple[float, float]] = []
+    rust_one: list[float] = []
+    rust_two: list[float] = []
     for _ in range(rounds):
         one.append(pool_round(snapshot, now, 1, jobs))
         two.append(pool_round(snapshot, now, 2, jobs))
+        rust_one.append(_native._time_verify_threads(snapshot, now, jobs, 1))
+        rust_two.append(_native._time_verify_threads(snapshot, now, jobs, 2))
     best_one, best_two = min(one), min(two)
     return {
+        "rust_threads_1_s": round(min(rust_one), 3), "rust_threads_2_s": round(min(rust_two), 3),
+        "rust_speedup_2_threads": round(min(rust_one) / min(rust_two), 3),
         "pool_jobs": jobs, "pool_rounds": rounds,
         "pool_1_thread_s": round(best_one[0], 3), "pool_2_threads_s": round(best_two[0], 3),
         "pool_1_thread_all_s": [round(w, 3) for w, _ in one],

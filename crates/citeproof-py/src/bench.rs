@@ -3,6 +3,7 @@
 //! time of the Rust verification alone on a snapshot, measured inside this process with the GIL
 //! released, to compare a Python call with.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use citeproof_aca::sign::synthetic::{SyntheticSpec, build_synthetic_run};
@@ -16,6 +17,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_time_verify_snapshot, m)?)?;
     m.add_function(wrap_pyfunction!(_time_report_phases, m)?)?;
     m.add_function(wrap_pyfunction!(_time_report_builds, m)?)?;
+    m.add_function(wrap_pyfunction!(_time_verify_threads, m)?)?;
     m.add(
         "SYNTHETIC_NOW",
         citeproof_aca::sign::synthetic::SYNTHETIC_NOW,
@@ -117,4 +119,33 @@ fn _time_report_builds(
     }
     py.detach(move || drop(report));
     Ok(times)
+}
+
+/// Seconds of `jobs` verifications of `snapshot_json` (each report dropped) shared by `threads`
+/// Rust threads, without Python and without the GIL: what the machine itself gives a second
+/// thread, the ceiling of the thread-pool figure measured through the package.
+#[pyfunction]
+fn _time_verify_threads(
+    py: Python<'_>,
+    snapshot_json: &str,
+    now: i64,
+    jobs: usize,
+    threads: usize,
+) -> f64 {
+    let bytes = snapshot_json.as_bytes();
+    py.detach(|| {
+        let next = AtomicUsize::new(0);
+        let t = Instant::now();
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| {
+                    let opts = citeproof_aca::VerifyOptions::new(now);
+                    while next.fetch_add(1, Ordering::Relaxed) < jobs {
+                        drop(citeproof_aca::verify_snapshot_bytes(bytes, &opts));
+                    }
+                });
+            }
+        });
+        t.elapsed().as_secs_f64()
+    })
 }
