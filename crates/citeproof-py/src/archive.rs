@@ -57,11 +57,12 @@ fn refusal(request: &GateRequest, e: &BuildError) -> (String, Option<String>) {
 }
 
 fn parse_request(py: Python<'_>, bytes: &[u8]) -> PyResult<GateRequest> {
-    let value = citeproof_model::json::parse_strict(bytes)
+    let value = py
+        .detach(|| citeproof_model::json::parse_strict(bytes))
         .map_err(|e| document_error(py, "the gate request", &[e.to_incident()]))?;
     let validator = SchemaValidator::cached(DocumentKind::ArchiveGateRequest)
         .map_err(|e| raise(py, "CiteproofError", e.to_string(), "internal", None))?;
-    let problems = validator.validate(&value);
+    let problems = py.detach(|| validator.validate(&value));
     if !problems.is_empty() {
         return Err(document_error(py, "not a gate request", &problems));
     }
@@ -69,7 +70,7 @@ fn parse_request(py: Python<'_>, bytes: &[u8]) -> PyResult<GateRequest> {
 }
 
 fn load_archive(py: Python<'_>, bytes: &[u8]) -> PyResult<Store> {
-    let (store, findings) = Store::load_bytes(bytes);
+    let (store, findings) = py.detach(|| Store::load_bytes(bytes));
     store.ok_or_else(|| document_error(py, "not a usable archive", &findings.into_vec()))
 }
 

@@ -10,6 +10,7 @@ use citeproof_audit::{
     chain::parse_head, is_postgres_url,
 };
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use serde_json::Value;
 
 use crate::errors::{from_json, invalid_input, raise, to_json};
@@ -36,6 +37,11 @@ impl std::fmt::Debug for PyAuditStore {
 
 fn audit_error(py: Python<'_>, e: &AuditError) -> PyErr {
     raise(py, "AuditError", e.to_string(), e.code(), None)
+}
+
+/// JSON text of a store's answer, written without the GIL (a long listing is large).
+fn json_text<T: serde::Serialize>(value: &T) -> Result<String, AuditError> {
+    serde_json::to_string(value).map_err(|e| AuditError::Record(e.to_string()))
 }
 
 fn unix_now() -> i64 {
@@ -191,25 +197,29 @@ impl PyAuditStore {
     /// Records a report (JSON text of a verify function's full report) verified at
     /// `verified_at`; returns the new head as JSON text.
     fn record(&self, py: Python<'_>, report_json: &str, verified_at: i64) -> PyResult<String> {
-        let report = from_json(py, report_json, "report")?;
-        let record = record_of(report, verified_at).map_err(|e| audit_error(py, &e))?;
+        let parsed = py.detach(|| serde_json::from_str::<Value>(report_json));
+        let report = parsed.map_err(|e| invalid_input(py, format!("report: {e}")))?;
+        let record = py
+            .detach(|| record_of(report, verified_at))
+            .map_err(|e| audit_error(py, &e))?;
         let head = self.with(py, |s| s.record(&record))?;
         to_json(py, &head)
     }
 
     /// Verifies an ACA web snapshot and records it in one transaction under the store's write
     /// lock, with the manifest-reuse check (ACA-L2-022) against the store applied first, as
-    /// `citeproof aca verify --snapshot FILE --record DB` does; `(report_json, head_json)`.
-    #[pyo3(signature = (snapshot_json, now, required_level=None, allow_private=false))]
-    fn record_aca_snapshot(
+    /// `citeproof aca verify --snapshot FILE --record DB` does; `(report, head_json)`, the
+    /// report as `citeproof.aca.verify_snapshot_report` returns it.
+    #[pyo3(signature = (snapshot, now, required_level=None, allow_private=false))]
+    fn record_aca_snapshot<'py>(
         &self,
-        py: Python<'_>,
-        snapshot_json: &str,
+        py: Python<'py>,
+        snapshot: &Bound<'py, PyAny>,
         now: i64,
         required_level: Option<u8>,
         allow_private: bool,
-    ) -> PyResult<(String, String)> {
-        let bytes = snapshot_json.as_bytes();
+    ) -> PyResult<(Bound<'py, PyDict>, String)> {
+        let bytes = crate::checks::json_bytes(snapshot, "snapshot")?;
         let (report, head) = self.with(py, |store| {
             let mut opts = citeproof_aca::VerifyOptions::new(now);
             opts.required_level = required_level;
@@ -243,39 +253,37 @@ impl PyAuditStore {
             })?;
             Ok((checked.unwrap_or(unchecked), head))
         })?;
-        let text = crate::checks::aca_envelope(&report)
-            .map_err(|e| raise(py, "CiteproofError", e.to_string(), "internal", None))?;
-        Ok((text, to_json(py, &head)?))
+        let head = to_json(py, &head)?;
+        Ok((crate::checks::aca_report_object(py, report)?, head))
     }
 
     /// Verifications matching the filters (JSON object: `since`, `until`, `spec`, `subject`,
     /// `code`, `outcome`, `limit`), newest first, as JSON text.
     fn list(&self, py: Python<'_>, filters_json: &str) -> PyResult<String> {
         let filter = filter_of(py, filters_json)?;
-        let listed = self.with(py, |s| s.list(&filter))?;
-        to_json(py, &listed)
+        self.with(py, |s| s.list(&filter).and_then(|l| json_text(&l)))
     }
 
     /// Counts over the verifications matching the filters, as JSON text.
     fn summary(&self, py: Python<'_>, filters_json: &str) -> PyResult<String> {
         let filter = filter_of(py, filters_json)?;
-        let summary = self.with(py, |s| s.summary(&filter))?;
-        to_json(py, &summary)
+        self.with(py, |s| s.summary(&filter).and_then(|l| json_text(&l)))
     }
 
     /// One verification with its chain fields (`id`, `record`, `prev_hash`, `row_hash`) as
     /// JSON text, or `None`.
     fn get(&self, py: Python<'_>, id: i64) -> PyResult<Option<String>> {
-        let stored = self.with(py, |s| s.get(id))?;
-        stored
-            .map(|s| {
-                let value = serde_json::json!({
-                    "id": s.id, "record": s.record, "prev_hash": s.prev_hash,
-                    "row_hash": s.row_hash,
-                });
-                to_json(py, &value)
-            })
-            .transpose()
+        self.with(py, |store| {
+            let stored = store.get(id)?;
+            stored
+                .map(|s| {
+                    json_text(&serde_json::json!({
+                        "id": s.id, "record": s.record, "prev_hash": s.prev_hash,
+                        "row_hash": s.row_hash,
+                    }))
+                })
+                .transpose()
+        })
     }
 
     /// The newest row as JSON text, or `None` for an empty store.
@@ -292,8 +300,10 @@ impl PyAuditStore {
             .map(parse_head)
             .transpose()
             .map_err(|e| invalid_input(py, e))?;
-        let check = self.with(py, |s| s.verify_chain(expected.as_ref()))?;
-        to_json(py, &check)
+        self.with(py, |s| {
+            s.verify_chain(expected.as_ref())
+                .and_then(|c| json_text(&c))
+        })
     }
 
     /// Closes the store (a closed store raises `AuditError` with code `audit-closed`).

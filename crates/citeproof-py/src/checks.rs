@@ -7,10 +7,13 @@ use std::sync::LazyLock;
 
 use citeproof_model::protocol::{Answer, Implementation, Reply};
 use citeproof_reference::Reference;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
 use serde_json::json;
 
 use crate::errors::{invalid_input, raise, to_json};
+use crate::pyobjects::{BuildError, Builder};
 
 static REFERENCE: LazyLock<Reference> = LazyLock::new(Reference::new);
 
@@ -61,42 +64,69 @@ fn check(py: Python<'_>, operation: &str, input_json: &str) -> PyResult<String> 
     }
 }
 
-/// The full ACA report of one snapshot, as `citeproof aca verify --snapshot FILE --json`
-/// prints it (`command`, `ok`, `incidents`, then the report's members), computed without the
-/// GIL, as JSON text.
+/// The full ACA report of one snapshot (JSON text as `str` or `bytes`), as
+/// `citeproof aca verify --snapshot FILE --json` prints it (`command`, `ok`, `incidents`, then
+/// the report's members), as Python objects: verified without the GIL, built straight from the
+/// report (no JSON text in between), the report dropped without the GIL.
 #[pyfunction]
-#[pyo3(signature = (snapshot_json, now, required_level=None, allow_private=false))]
-fn aca_report(
-    py: Python<'_>,
-    snapshot_json: &str,
+#[pyo3(signature = (snapshot, now, required_level=None, allow_private=false))]
+fn aca_report<'py>(
+    py: Python<'py>,
+    snapshot: &Bound<'py, PyAny>,
     now: i64,
     required_level: Option<u8>,
     allow_private: bool,
-) -> PyResult<String> {
-    let bytes = snapshot_json.as_bytes();
-    let value = py.detach(|| {
+) -> PyResult<Bound<'py, PyDict>> {
+    let bytes = json_bytes(snapshot, "snapshot")?;
+    let report = py.detach(|| {
         let mut opts = citeproof_aca::VerifyOptions::new(now);
         opts.required_level = required_level;
         opts.allow_private = allow_private;
-        aca_envelope(&citeproof_aca::verify_snapshot_bytes(bytes, &opts))
+        citeproof_aca::verify_snapshot_bytes(bytes, &opts)
     });
-    value.map_err(|e| raise(py, "CiteproofError", e.to_string(), "internal", None))
+    aca_report_object(py, report)
 }
 
-/// An ACA report as `citeproof aca verify --json` prints it: `command`, `ok`, `incidents`, then
-/// the report's members.
-pub fn aca_envelope(report: &citeproof_aca::AcaReport) -> serde_json::Result<String> {
-    let mut obj = serde_json::Map::new();
-    obj.insert("command".into(), json!("aca verify"));
-    obj.insert("ok".into(), json!(report.verdict.verified));
-    obj.insert(
-        "incidents".into(),
-        serde_json::to_value(&report.verdict.incidents)?,
-    );
-    if let serde_json::Value::Object(members) = serde_json::to_value(report)? {
-        for (k, v) in members {
-            obj.entry(k).or_insert(v);
-        }
+/// An ACA report as `citeproof aca verify --json` prints it (`command`, `ok`, `incidents`,
+/// then the report's members), as Python objects. The report is dropped without the GIL.
+pub fn aca_report_object(
+    py: Python<'_>,
+    report: citeproof_aca::AcaReport,
+) -> PyResult<Bound<'_, PyDict>> {
+    let built = aca_report_dict(py, &report);
+    py.detach(move || drop(report));
+    built
+}
+
+/// The dict of [`aca_report_object`].
+pub fn aca_report_dict<'py>(
+    py: Python<'py>,
+    report: &citeproof_aca::AcaReport,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut b = Builder::new(py);
+    let built = b.build(&report.verdict.incidents).and_then(|incidents| {
+        let first = vec![
+            ("command", b.build("aca verify")?),
+            ("ok", b.build(&report.verdict.verified)?),
+            ("incidents", incidents),
+        ];
+        b.object_with(first, report)
+    });
+    built.map_err(|e| match e {
+        BuildError::Python(e) => e,
+        BuildError::Unsupported(m) => raise(py, "CiteproofError", m, "internal", None),
+    })
+}
+
+/// The bytes of a JSON text given as `str` or `bytes`, borrowed (no copy).
+pub fn json_bytes<'a>(text: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a [u8]> {
+    if let Ok(s) = text.cast::<PyString>() {
+        return Ok(s.to_str()?.as_bytes());
     }
-    serde_json::to_string(&serde_json::Value::Object(obj))
+    if let Ok(b) = text.cast::<PyBytes>() {
+        return Ok(b.as_bytes());
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what}: JSON text as str or bytes"
+    )))
 }

@@ -3,7 +3,8 @@
 //! Every function here is a thin conversion layer over the spec crates (the same functions the
 //! CLI and the reference implementation call), so Python and the CLI cannot disagree. Structured
 //! values cross the boundary as JSON text (the pure-Python layer `citeproof/*.py` turns them into
-//! dicts and documents the types); bytes stay bytes. Work that may take long runs with the GIL
+//! dicts and documents the types), except the large ACA report, built straight into Python
+//! objects (`pyobjects.rs`); bytes stay bytes. Work that may take long runs with the GIL
 //! released (`Python::detach`). Errors are raised as the classes of `citeproof.errors`, each with
 //! a stable `code` (an incident code of the registry where there is one) and a `location`.
 //! Nothing here opens a connection: verification reads only what the caller passes.
@@ -18,6 +19,7 @@ mod errors;
 mod keys;
 mod ledger;
 mod produce;
+mod pyobjects;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {

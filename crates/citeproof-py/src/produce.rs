@@ -52,7 +52,9 @@ fn aca_sign_manifest(
     response_url: Option<String>,
     allow_invalid: bool,
 ) -> PyResult<StoredResponse> {
-    let manifest = citeproof_model::json::parse_strict(manifest_json.as_bytes()).map_err(|e| {
+    // Parsing, canonicalizing and signing a large manifest: without the GIL.
+    let manifest = py.detach(|| citeproof_model::json::parse_strict(manifest_json.as_bytes()));
+    let manifest = manifest.map_err(|e| {
         let i = e.to_incident();
         raise(
             py,
@@ -71,7 +73,7 @@ fn aca_sign_manifest(
         response_url,
         allow_invalid,
     };
-    match emit_signed_manifest(manifest, &key.key, &options) {
+    match py.detach(|| emit_signed_manifest(manifest, &key.key, &options)) {
         Ok(r) => Ok((r.status, r.headers, r.body)),
         Err(e @ EmitError::Invalid(_)) => Err(raise(
             py,
@@ -220,7 +222,8 @@ fn aef_sign_evidence(
         signed_by,
         signing_key_uri,
     };
-    let signed = sign_evidence(&evidence, &key.key, &options)
+    let signed = py
+        .detach(|| sign_evidence(&evidence, &key.key, &options))
         .map_err(|e| raise(py, "EvidenceError", e.to_string(), e.code(), None))?;
     to_json(py, &signed)
 }
@@ -266,7 +269,7 @@ fn chain_sign(
         canonical_base,
         methodology,
     };
-    match citeproof_chain::sign(claim_json.as_bytes(), sign_key, &options) {
+    match py.detach(|| citeproof_chain::sign(claim_json.as_bytes(), sign_key, &options)) {
         Ok(s) => Ok((s.envelope, s.claim_id, s.signature)),
         Err(e) => {
             let incidents = e.incidents();

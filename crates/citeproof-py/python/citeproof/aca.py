@@ -79,6 +79,16 @@ def _snapshot_text(snapshot: str | bytes | Mapping[str, Any]) -> str:
     return json.dumps(snapshot)
 
 
+def _snapshot_json(snapshot: str | bytes | Mapping[str, Any]) -> str | bytes:
+    """The snapshot as JSON text the native verifier reads in place: ``str`` or ``bytes`` as
+    given (bytes are read as the CLI reads a file: not decoded here)."""
+    if isinstance(snapshot, (str, bytes)):
+        return snapshot
+    if isinstance(snapshot, (bytearray, memoryview)):
+        return bytes(snapshot)
+    return json.dumps(snapshot)
+
+
 def verify_snapshot(snapshot: str | bytes | Mapping[str, Any], *, now: int, required_level: int,
                     history: Sequence[Mapping[str, Any]] | None = None) -> Verdict:
     """Verifies one agent response from a web snapshot (Levels 1-3), offline.
@@ -101,8 +111,12 @@ def verify_snapshot_report(snapshot: str | bytes | Mapping[str, Any], *, now: in
     ``citeproof aca verify --snapshot FILE --now NOW --json`` prints it: ``command``, ``ok``,
     ``incidents`` (``{code, severity, message, location}``), ``level_achieved``, the manifests,
     claims and signatures with their verdicts. ``allow_private``: replay a snapshot of loopback
-    or private addresses (``--allow-private``)."""
-    return json.loads(_native.aca_report(_snapshot_text(snapshot), now, required_level, allow_private))
+    or private addresses (``--allow-private``).
+
+    The verification and the dropping of the Rust report run without the GIL; the dict is built
+    straight from the Rust report (no JSON text in between), each distinct string once, with
+    the members in the order of the CLI's ``--json`` (sorted by name)."""
+    return _native.aca_report(_snapshot_json(snapshot), now, required_level, allow_private)
 
 
 def support_check(claim: str, excerpts: Sequence[str]) -> Verdict:

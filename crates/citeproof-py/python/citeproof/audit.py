@@ -25,7 +25,7 @@ from types import TracebackType
 from typing import Any, Mapping, TypedDict
 
 from . import _native
-from .aca import _snapshot_text
+from .aca import _snapshot_json
 from .errors import InvalidInputError
 
 __all__ = ["AuditStore", "Head", "Listed", "ChainCheck", "OUTCOMES"]
@@ -145,8 +145,8 @@ class AuditStore:
         shape of :func:`citeproof.aca.verify_snapshot_report`, reuse check included) and the
         new head."""
         report, head = self._store.record_aca_snapshot(
-            _snapshot_text(snapshot), now, required_level, allow_private)
-        return json.loads(report), _head(head)  # type: ignore[return-value]
+            _snapshot_json(snapshot), now, required_level, allow_private)
+        return report, _head(head)  # type: ignore[return-value]
 
     def list(self, *, since: int | str | None = None, until: int | str | None = None,
              spec: str | None = None, subject: str | None = None, code: str | None = None,
