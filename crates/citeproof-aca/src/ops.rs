@@ -131,6 +131,18 @@ fn verify_snapshot_op(input: &Value) -> Reply {
     let Some(snapshot) = input.get("snapshot") else {
         return bad("`snapshot` is required");
     };
+    let Ok(bytes) = serde_json::to_vec(snapshot) else {
+        return bad("`snapshot` cannot be serialized");
+    };
+    verify_snapshot_text(&bytes, input)
+}
+
+/// `aca-verify-snapshot` on a snapshot given as the bytes of its JSON text, as the CLI reads a
+/// file; `members` holds the other input members (`now`, `required_level`, `history`). A caller
+/// holding the text (the Python package) uses this: the snapshot is judged on what was written,
+/// duplicate members and all, never on a lenient parse written out again.
+pub fn verify_snapshot_text(bytes: &[u8], members: &Value) -> Reply {
+    let input = members;
     let now = match int_member(input, "now") {
         Ok(n) => n,
         Err(r) => return r,
@@ -138,9 +150,6 @@ fn verify_snapshot_op(input: &Value) -> Reply {
     let required = match input.get("required_level").and_then(Value::as_u64) {
         Some(l @ 1..=3) => l as u8,
         _ => return bad("`required_level` must be 1, 2 or 3"),
-    };
-    let Ok(bytes) = serde_json::to_vec(snapshot) else {
-        return bad("`snapshot` cannot be serialized");
     };
     let mut opts = VerifyOptions::new(now);
     opts.required_level = Some(required);
@@ -150,7 +159,7 @@ fn verify_snapshot_op(input: &Value) -> Reply {
             Err(r) => return r,
         }
     }
-    let report = verify_snapshot_bytes(&bytes, &opts);
+    let report = verify_snapshot_bytes(bytes, &opts);
     let (errors, warnings) = split_codes(&report.plain_incidents());
     Reply::Result(ResultReply {
         result: Some(if report.verdict.level >= required {

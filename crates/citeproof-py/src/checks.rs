@@ -21,6 +21,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(operations, m)?)?;
     m.add_function(wrap_pyfunction!(aca_report, m)?)?;
+    m.add_function(wrap_pyfunction!(aca_verify_snapshot, m)?)?;
     Ok(())
 }
 
@@ -41,6 +42,29 @@ fn check(py: Python<'_>, operation: &str, input_json: &str) -> PyResult<String> 
     let reply = py
         .detach(|| serde_json::from_str(input_json).map(|input| REFERENCE.run(operation, &input)));
     let reply = reply.map_err(|e| invalid_input(py, format!("input: {e}")))?;
+    verdict_json(py, reply)
+}
+
+/// `aca-verify-snapshot` on the snapshot's own text (`str` or `bytes`, read as the CLI reads a
+/// file, so a duplicate member is the CLI's `fetch-snapshot-invalid`, not a parse that keeps
+/// the last one); `members_json`: `now`, `required_level`, `history`. The verdict as [`check`].
+#[pyfunction]
+fn aca_verify_snapshot(
+    py: Python<'_>,
+    snapshot: &Bound<'_, PyAny>,
+    members_json: &str,
+) -> PyResult<String> {
+    let bytes = json_bytes(snapshot, "snapshot")?;
+    let reply = py.detach(|| {
+        serde_json::from_str(members_json)
+            .map(|members| citeproof_aca::ops::verify_snapshot_text(bytes, &members))
+    });
+    let reply = reply.map_err(|e| invalid_input(py, format!("input: {e}")))?;
+    verdict_json(py, reply)
+}
+
+/// A reply as the verdict JSON of [`check`].
+fn verdict_json(py: Python<'_>, reply: Reply) -> PyResult<String> {
     match reply {
         Reply::Result(r) => {
             let result = match r.result {

@@ -200,3 +200,23 @@ def test_non_ascii_and_escaped_strings_are_the_clis(tmp_path: Path) -> None:
     same(from_py, from_cli)
     texts = [c.get("text") for c in from_py["items"][0]["items"]]
     assert manifest["claims"][0]["text"] in texts
+
+
+def test_a_duplicate_member_fails_the_verdict_as_in_the_cli(snapshot: str, tmp_path: Path) -> None:
+    """A snapshot whose text repeats a member: a lenient parse keeps the last one and verifies,
+    the CLI refuses the snapshot. The verdict path (`verify_snapshot`) reads the text as the CLI
+    does, so it may not say valid where the CLI says not verified."""
+    assert aca.verify_snapshot(snapshot, now=NOW, required_level=3).valid
+    repeated = '{"snapshot_version": 1, ' + snapshot.lstrip()[1:]
+    path = tmp_path / "repeated.json"
+    path.write_text(repeated)
+    out = run_cli("aca", "verify", "--snapshot", str(path), "--now", str(NOW), "--json")
+    assert out.returncode != 0, out.stdout
+    cli_codes = {i["code"] for i in json.loads(out.stdout)["incidents"]}
+    assert "fetch-snapshot-invalid" in cli_codes, cli_codes
+    for given in (repeated, repeated.encode()):
+        verdict = aca.verify_snapshot(given, now=NOW, required_level=3)
+        assert not verdict.valid
+        assert "fetch-snapshot-invalid" in verdict.errors, verdict.errors
+    report = aca.verify_snapshot_report(repeated, now=NOW)
+    assert report["ok"] is False

@@ -60,15 +60,14 @@ def document_text(document: str | bytes | Mapping[str, Any] | list[Any]) -> str:
     return json.dumps(document)
 
 
-def run_check(operation: str, input: Mapping[str, Any],
-              raw: Mapping[str, str] | None = None) -> Verdict:
-    """Runs one native check (the reference implementation's) without the GIL. ``raw``: members
-    given as JSON text already (a large snapshot is then not parsed and re-serialized here)."""
-    text = json.dumps(input)
-    if raw:
-        extra = ",".join(f"{json.dumps(k)}:{v}" for k, v in raw.items())
-        text = text[:-1] + ("," if input else "") + extra + "}"
-    reply = json.loads(_native.check(operation, text))
+def run_check(operation: str, input: Mapping[str, Any]) -> Verdict:
+    """Runs one native check (the reference implementation's) without the GIL."""
+    return verdict_of(_native.check(operation, json.dumps(input)))
+
+
+def verdict_of(reply_json: str) -> Verdict:
+    """The :class:`Verdict` of a native check's reply (JSON text)."""
+    reply = json.loads(reply_json)
     return Verdict(
         valid=reply["result"] == "valid",
         errors=tuple(reply.get("errors") or ()),

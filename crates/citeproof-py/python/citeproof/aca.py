@@ -15,7 +15,7 @@ import json
 from typing import Any, Mapping, Sequence, TypedDict
 
 from . import _native
-from ._verdict import Verdict, document_text, drop_none, run_check
+from ._verdict import Verdict, document_text, drop_none, run_check, verdict_of
 from .keys import SigningKey, load_key
 
 #: Where the discovery document is served on the agent's origin (ACA-DISC-001).
@@ -71,14 +71,6 @@ def validate_discovery(document: str | bytes | Mapping[str, Any]) -> Verdict:
     return run_check("aca-discovery-validate", {"document": document_text(document)})
 
 
-def _snapshot_text(snapshot: str | bytes | Mapping[str, Any]) -> str:
-    if isinstance(snapshot, (bytes, bytearray, memoryview)):
-        return bytes(snapshot).decode("utf-8")
-    if isinstance(snapshot, str):
-        return snapshot
-    return json.dumps(snapshot)
-
-
 def _snapshot_json(snapshot: str | bytes | Mapping[str, Any]) -> str | bytes:
     """The snapshot as JSON text the native verifier reads in place: ``str`` or ``bytes`` as
     given (bytes are read as the CLI reads a file: not decoded here)."""
@@ -101,7 +93,10 @@ def verify_snapshot(snapshot: str | bytes | Mapping[str, Any], *, now: int, requ
     members: dict[str, Any] = {"now": now, "required_level": required_level}
     if history is not None:
         members["history"] = [dict(h) for h in history]
-    return run_check("aca-verify-snapshot", members, raw={"snapshot": _snapshot_text(snapshot)})
+    # The snapshot's own text goes to the verifier (as the CLI reads a file): a duplicate
+    # member is then found, where a parse here or in the input's JSON would keep the last one.
+    reply = _native.aca_verify_snapshot(_snapshot_json(snapshot), json.dumps(members))
+    return verdict_of(reply)
 
 
 def verify_snapshot_report(snapshot: str | bytes | Mapping[str, Any], *, now: int,
