@@ -11,7 +11,11 @@ use serde_json::{Value, json};
 
 #[test]
 fn committed_vectors_lint_clean() {
-    let (report, suite) = lint(&root().join("vectors"), &profile());
+    let (report, suite) = lint(
+        &root().join("vectors"),
+        &profile(),
+        citeproof_reference::SPECS,
+    );
     assert!(
         report.errors.is_empty(),
         "lint errors:\n{}",
@@ -60,7 +64,9 @@ fn file(cases: Vec<Value>) -> Value {
 
 fn lint_one(path: &str, value: Value) -> Vec<String> {
     let (dir, _) = temp_suite(&[(path, value)]);
-    lint(dir.path(), &profile()).0.errors
+    lint(dir.path(), &profile(), citeproof_reference::SPECS)
+        .0
+        .errors
 }
 
 fn assert_error(errors: &[String], needle: &str) {
@@ -188,7 +194,9 @@ fn each_rule_fires() {
     )
     .unwrap();
     assert_error(
-        &lint(dir.path(), &profile()).0.errors,
+        &lint(dir.path(), &profile(), citeproof_reference::SPECS)
+            .0
+            .errors,
         "json-duplicate-member",
     );
 }
@@ -211,13 +219,16 @@ fn traceability_finds_gaps() {
 #[test]
 fn adapter_doc_defines_every_operation() {
     let doc = std::fs::read_to_string(root().join("docs/ADAPTER.md")).unwrap();
-    for op in citeproof_conformance::protocol::OPERATIONS {
+    for (spec, op) in citeproof_reference::SPECS
+        .iter()
+        .flat_map(|d| d.operations.iter().map(move |op| (d.spec, op)))
+    {
         let heading = doc
             .lines()
             .any(|l| l.starts_with("#### ") && l.contains(&format!("`{}`", op.name)));
         assert!(heading, "docs/ADAPTER.md has no section for `{}`", op.name);
         assert!(
-            doc.contains(&format!("| `{}` | {} |", op.name, op.spec)),
+            doc.contains(&format!("| `{}` | {spec} |", op.name)),
             "docs/ADAPTER.md table lacks `{}`",
             op.name
         );
