@@ -217,32 +217,6 @@ fn traceability_finds_gaps() {
 }
 
 #[test]
-fn adapter_doc_defines_every_operation() {
-    let doc = std::fs::read_to_string(root().join("docs/ADAPTER.md")).unwrap();
-    for (spec, op) in citeproof_reference::SPECS
-        .iter()
-        .flat_map(|d| d.operations.iter().map(move |op| (d.spec, op)))
-    {
-        let heading = doc
-            .lines()
-            .any(|l| l.starts_with("#### ") && l.contains(&format!("`{}`", op.name)));
-        assert!(heading, "docs/ADAPTER.md has no section for `{}`", op.name);
-        assert!(
-            doc.contains(&format!("| `{}` | {spec} |", op.name)),
-            "docs/ADAPTER.md table lacks `{}`",
-            op.name
-        );
-        for member in op.output {
-            assert!(
-                doc.contains(&format!("`{member}`")),
-                "`{}` output `{member}` undocumented",
-                op.name
-            );
-        }
-    }
-}
-
-#[test]
 fn protocol_schemas_in_schemas_dir_are_the_ones_compiled_in() {
     use citeproof_conformance::protocol::schemas;
     for (name, text) in [
