@@ -15,7 +15,7 @@ use std::{collections::BTreeSet, fmt::Write as _, path::Path};
 
 use citeproof_model::{
     IncidentCode,
-    spec::{SpecDescriptor, find_operation},
+    spec::{Spec, SpecDescriptor, find_operation},
     vectors::Validity,
 };
 use citeproof_schema::{DocumentKind, SchemaValidator};
@@ -100,7 +100,7 @@ pub fn lint(
                 "operation `{}` is not defined in docs/ADAPTER.md",
                 file.operation
             )),
-            Some((spec, op)) if spec.name() != file.spec && file.spec != "canon" => {
+            Some((spec, op)) if spec.name() != file.spec && file.spec != Spec::Canon.name() => {
                 report.warnings.push(format!(
                     "{}: operation `{}` belongs to spec `{spec}`, used in a `{}` file",
                     file.path, op.name, file.spec

@@ -92,6 +92,43 @@ impl Operation {
         }
     }
 
+    /// The input contract as a JSON Schema (2020-12): an object of exactly the listed members,
+    /// each required one present, exactly one of each `a|b` group. Member values are not
+    /// constrained here (the operation's own rules say what they hold).
+    pub fn input_schema(&self) -> Value {
+        let mut properties = serde_json::Map::new();
+        let mut required = Vec::new();
+        let mut exactly_one = Vec::new();
+        for group in self.required_input {
+            let alternatives: Vec<&str> = group.split('|').collect();
+            for member in &alternatives {
+                properties.insert((*member).to_owned(), Value::Bool(true));
+            }
+            match alternatives.as_slice() {
+                [single] => required.push(Value::from(*single)),
+                _ => exactly_one.push(serde_json::json!({
+                    "oneOf": alternatives
+                        .iter()
+                        .map(|a| serde_json::json!({ "required": [a] }))
+                        .collect::<Vec<_>>()
+                })),
+            }
+        }
+        for member in self.optional_input {
+            properties.insert((*member).to_owned(), Value::Bool(true));
+        }
+        let mut schema = serde_json::json!({
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": false,
+        });
+        if let (false, Some(obj)) = (exactly_one.is_empty(), schema.as_object_mut()) {
+            obj.insert("allOf".into(), Value::Array(exactly_one));
+        }
+        schema
+    }
+
     /// Problems of `input` against the member lists (missing, both alternatives, unknown).
     pub fn check_input(&self, input: &Value) -> Vec<String> {
         let Some(obj) = input.as_object() else {

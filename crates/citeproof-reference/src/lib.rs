@@ -31,6 +31,35 @@ pub const SPECS: &[&SpecDescriptor] = &[
     &citeproof_chain::SPEC,
 ];
 
+/// `schemas/adapter/operations.json`: the input contract of every operation (docs/ADAPTER.md,
+/// section 5) as JSON Schema 2020-12, one `$defs` entry per operation, generated from [`SPECS`]
+/// (`cargo xtask schemas`; `--check` fails when the committed file is stale). An adapter can
+/// validate a case's `input` against `#/$defs/<operation>`.
+pub fn operations_schema() -> serde_json::Value {
+    let defs: serde_json::Map<String, serde_json::Value> = SPECS
+        .iter()
+        .flat_map(|spec| spec.operations.iter().map(move |op| (spec.name(), op)))
+        .map(|(spec, op)| {
+            let mut schema = op.input_schema();
+            if let Some(obj) = schema.as_object_mut() {
+                obj.insert("title".into(), op.name.into());
+                obj.insert(
+                    "description".into(),
+                    format!("Input of `{}` (spec `{spec}`).", op.name).into(),
+                );
+            }
+            (op.name.to_owned(), schema)
+        })
+        .collect();
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://schemas.citeproof.dev/v0/adapter/operations.json",
+        "title": "citeproof adapter operation inputs",
+        "description": "The input members of every operation of docs/ADAPTER.md section 5, generated from the spec crates' descriptors by `cargo xtask schemas`; do not edit.",
+        "$defs": defs,
+    })
+}
+
 /// The dispatch table of the reference implementation.
 #[derive(Debug, Clone)]
 pub struct Reference {

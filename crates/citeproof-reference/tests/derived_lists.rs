@@ -113,3 +113,52 @@ fn the_adapter_contract_table_is_the_descriptors() {
         assert!(row[3].starts_with("yes"), "`{name}`: the reference has it");
     }
 }
+
+/// The published input schemas and the lint's member check are two renderings of one contract:
+/// on every committed vector's input, and on each input with a required member removed and with
+/// an unknown member added, the schema accepts exactly what `check_input` accepts.
+#[test]
+fn the_operation_input_schemas_agree_with_the_lint() {
+    let schema = citeproof_reference::operations_schema();
+    let suite = citeproof_conformance::Suite::load(&root().join("vectors")).unwrap();
+    let mut checked = 0;
+    for spec in SPECS {
+        for op in spec.operations {
+            let mut def = schema["$defs"][op.name].clone();
+            def["$schema"] = schema["$schema"].clone();
+            let validator = citeproof_schema::compile(&def).unwrap();
+            for case in suite.cases().filter(|c| c.operation == op.name) {
+                let mut inputs = vec![case.input.clone()];
+                let mut unknown = case.input.clone();
+                unknown["no-such-member"] = Value::Null;
+                inputs.push(unknown);
+                for member in case.input.as_object().unwrap().keys() {
+                    let mut less = case.input.clone();
+                    less.as_object_mut().unwrap().remove(member);
+                    inputs.push(less);
+                }
+                for input in inputs {
+                    assert_eq!(
+                        validator.is_valid(&input),
+                        op.check_input(&input).is_empty(),
+                        "{}: {input}",
+                        case.id
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 5000, "{checked}");
+}
+
+#[test]
+fn the_published_operation_schemas_are_current() {
+    let text = std::fs::read_to_string(root().join("schemas/adapter/operations.json")).unwrap();
+    let committed: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        committed,
+        citeproof_reference::operations_schema(),
+        "run `cargo xtask schemas`"
+    );
+}
