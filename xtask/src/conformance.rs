@@ -88,7 +88,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     let profile_path = root.join("docs/PROFILE.md");
     let profile = Profile::load(&profile_path)
         .with_context(|| format!("reading {}", profile_path.display()))?;
-    let (report, suite) = lint(&vectors, &profile);
+    let (report, suite) = lint(&vectors, &profile, citeproof_reference::SPECS);
     println!(
         "lint: {} vector files, {} cases, {} errors, {} warnings",
         report.files,

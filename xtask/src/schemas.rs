@@ -40,6 +40,19 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
             println!("wrote {}", path.display());
         }
     }
+    // The operations' input contracts, from the spec descriptors.
+    let operations = dir.join("adapter/operations.json");
+    let mut text = serde_json::to_string_pretty(&citeproof_reference::operations_schema())?;
+    text.push('\n');
+    if std::fs::read_to_string(&operations).ok().as_deref() != Some(text.as_str()) {
+        if check {
+            drift.push(format!("differs: {}", operations.display()));
+        } else {
+            std::fs::write(&operations, text)
+                .with_context(|| format!("writing {}", operations.display()))?;
+            println!("wrote {}", operations.display());
+        }
+    }
     // A schema file whose type was removed is drift too.
     for entry in std::fs::read_dir(&dir)? {
         let name = entry?.file_name().to_string_lossy().into_owned();
@@ -53,7 +66,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
         }
     }
     if !drift.is_empty() {
-        eprintln!("schemas/ is out of date with the citeproof-model types:");
+        eprintln!("schemas/ is out of date with the citeproof-model types and spec descriptors:");
         for d in &drift {
             eprintln!("  {d}");
         }

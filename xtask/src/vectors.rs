@@ -64,3 +64,31 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     );
     Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use citeproof_model::vectors::Spec;
+
+    /// Every spec has its vector directory and a generator of that name in [`super::GENERATORS`]
+    /// (`vectors/tools/<spec>_vectors.py` or `gen_<spec>.py`), and every generator exists.
+    #[test]
+    fn every_spec_has_its_generator() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for generator in super::GENERATORS {
+            assert!(root.join(generator).is_file(), "{generator}");
+        }
+        for spec in Spec::ALL {
+            assert!(
+                root.join("vectors").join(spec.name()).is_dir(),
+                "vectors/{spec}/"
+            );
+            let named = super::GENERATORS.iter().any(|g| {
+                let stem = Path::new(g).file_stem().and_then(|s| s.to_str());
+                stem.is_some_and(|s| s.split('_').any(|word| word == spec.name()))
+            });
+            assert!(named, "no generator of {spec} in GENERATORS");
+        }
+    }
+}

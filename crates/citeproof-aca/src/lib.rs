@@ -12,6 +12,7 @@
 
 pub mod emit;
 pub mod ops;
+pub use ops::SPEC;
 pub mod sign;
 pub mod verify;
 
@@ -19,7 +20,7 @@ pub use verify::header::{HeaderEntry, HeaderParse, parse_citation_source};
 pub use verify::manifest::{ManifestFindings, check_manifest};
 pub use verify::support::{Judgement, LexicalJudge, SupportJudge};
 pub use verify::{
-    AcaDetails, AcaReport, ClaimReport, ManifestHistory, ManifestReport, SPEC, Sighting,
+    AcaDetails, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting,
     SignatureVerdict, SourceReport, VerifyOptions, apply_history, verify_response, verify_snapshot,
     verify_snapshot_bytes, verify_snapshot_error, verify_url,
 };

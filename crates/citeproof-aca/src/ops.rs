@@ -12,24 +12,81 @@ use crate::{
 };
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use citeproof_model::spec::{DocumentRule, Operation, Spec, SpecDescriptor};
 use citeproof_model::{Incident, IncidentCode, Location, Severity};
 use serde_json::{Value, json};
 
 use citeproof_model::protocol::{
-    Answer, OperationFn, Reply, ResultReply, bad_input as bad, from_incidents, split_codes,
-    str_member,
+    Answer, Reply, ResultReply, bad_input as bad, from_incidents, split_codes, str_member,
 };
 
-pub const OPERATIONS: &[(&str, OperationFn)] = &[
-    ("aca-header-parse", header_parse),
-    ("aca-header-emit", header_emit),
-    ("aca-manifest-validate", manifest_validate),
-    ("aca-discovery-validate", discovery_validate),
-    ("aca-verify-snapshot", verify_snapshot_op),
-    ("aca-manifest-sign", manifest_sign),
-    ("aca-support-check", support_check),
-    ("httpsig-verify", httpsig_verify),
-];
+/// What this crate tells the workspace: its document checks and its operations (docs/ADAPTER.md,
+/// section 5: input members, output members, the reference's implementation).
+pub const SPEC: SpecDescriptor = SpecDescriptor {
+    spec: Spec::Aca,
+    documents: &[
+        DocumentRule::new("aca-manifest", crate::validate_manifest_value),
+        DocumentRule::new("aca-discovery", crate::validate_discovery_value),
+    ],
+    operations: &[
+        Operation::new(
+            "aca-header-parse",
+            &["values"],
+            &[],
+            &["entries"],
+            header_parse,
+        ),
+        Operation::new(
+            "aca-header-emit",
+            &["entries"],
+            &[],
+            &["value"],
+            header_emit,
+        ),
+        Operation::new(
+            "aca-manifest-validate",
+            &["document"],
+            &[],
+            &[],
+            manifest_validate,
+        ),
+        Operation::new(
+            "aca-discovery-validate",
+            &["document"],
+            &[],
+            &[],
+            discovery_validate,
+        ),
+        Operation::new(
+            "aca-verify-snapshot",
+            &["snapshot", "now", "required_level"],
+            &["history"],
+            &["level"],
+            verify_snapshot_op,
+        ),
+        Operation::new(
+            "aca-manifest-sign",
+            &["manifest", "private_jwk", "keyid", "created"],
+            &["expires"],
+            &["status", "headers", "body_base64"],
+            manifest_sign,
+        ),
+        Operation::new(
+            "aca-support-check",
+            &["claim", "excerpts"],
+            &[],
+            &[],
+            support_check,
+        ),
+        Operation::new(
+            "httpsig-verify",
+            &["message", "keys", "now"],
+            &["required_components"],
+            &["signature_base"],
+            httpsig_verify,
+        ),
+    ],
+};
 
 fn int_member(input: &Value, name: &str) -> Result<i64, Reply> {
     input

@@ -12,6 +12,7 @@
 
 pub mod build;
 pub mod ops;
+pub use ops::SPEC;
 pub mod signature;
 mod span;
 mod validate;
@@ -112,9 +113,6 @@ pub struct AefDetails {
 /// ([`citeproof_model::Report`]) with [`AefDetails`].
 pub type AefReport = Report<AefDetails>;
 
-/// The spec name in reports.
-pub const SPEC: &str = "aef";
-
 fn finish(
     findings: Findings,
     subject: Subject,
@@ -127,7 +125,12 @@ fn finish(
         span,
         vocabulary: options.vocabulary,
     };
-    Report::new(SPEC, subject, findings.finish(required, checked), details)
+    Report::new(
+        SPEC.name(),
+        subject,
+        findings.finish(required, checked),
+        details,
+    )
 }
 
 /// Verifies an evidence object given as bytes (strict I-JSON first: JSON-001/002). The

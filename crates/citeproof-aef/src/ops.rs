@@ -3,6 +3,7 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use citeproof_model::aef::Span;
+use citeproof_model::spec::{DocumentRule, Operation, Spec, SpecDescriptor};
 use citeproof_model::{ContentHash, Incident, Severity};
 
 use crate::build::{EvidenceSignOptions, sign_evidence};
@@ -11,17 +12,46 @@ use crate::{VerifyOptions, verify_with_resources};
 use serde_json::{Value, json};
 
 use citeproof_model::protocol::{
-    Answer, OperationFn, Reply, ResultReply, bad_input as bad, from_incidents, resources_member,
-    str_member,
+    Answer, Reply, ResultReply, bad_input as bad, from_incidents, resources_member, str_member,
 };
 
-pub const OPERATIONS: &[(&str, OperationFn)] = &[
-    ("aef-validate", aef_validate),
-    ("aef-verify-span", aef_verify_span),
-    ("aef-jws-sign", aef_jws_sign),
-    ("aef-jws-verify", aef_jws_verify),
-    ("aef-verify", aef_verify),
-];
+/// What this crate tells the workspace: its document checks and its operations (docs/ADAPTER.md,
+/// section 5: input members, output members, the reference's implementation).
+pub const SPEC: SpecDescriptor = SpecDescriptor {
+    spec: Spec::Aef,
+    documents: &[DocumentRule::new("aef-evidence", crate::validate)],
+    operations: &[
+        Operation::new("aef-validate", &["document"], &[], &[], aef_validate),
+        Operation::new(
+            "aef-verify-span",
+            &["evidence", "source"],
+            &[],
+            &["exact_text", "content_hash"],
+            aef_verify_span,
+        ),
+        Operation::new(
+            "aef-jws-sign",
+            &["evidence", "private_jwk"],
+            &["kid"],
+            &["signature"],
+            aef_jws_sign,
+        ),
+        Operation::new(
+            "aef-jws-verify",
+            &["evidence", "key_document"],
+            &[],
+            &[],
+            aef_jws_verify,
+        ),
+        Operation::new(
+            "aef-verify",
+            &["document", "resources", "now", "required_level"],
+            &["trusted_key_uris"],
+            &["level"],
+            aef_verify,
+        ),
+    ],
+};
 
 /// A JSON document given either as raw text (a string) or as a JSON value.
 fn document_bytes(input: &Value, name: &str) -> Result<Vec<u8>, Reply> {

@@ -23,6 +23,7 @@ pub mod gate;
 pub mod leak;
 pub mod log;
 pub mod ops;
+pub use ops::SPEC;
 pub mod relation;
 pub mod report;
 pub mod shown;

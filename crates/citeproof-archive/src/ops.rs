@@ -1,6 +1,7 @@
 //! The conformance operations of this spec (docs/ADAPTER.md §5.4), for `citeproof-reference`.
 
-use citeproof_model::protocol::{OperationFn, Reply, bad_input as bad, from_incidents, str_member};
+use citeproof_model::protocol::{Reply, bad_input as bad, from_incidents, str_member};
+use citeproof_model::spec::{Operation, Spec, SpecDescriptor};
 use citeproof_model::{ContentHash, Incident};
 use serde_json::Value;
 
@@ -9,11 +10,28 @@ use crate::signature::Trust;
 use crate::store::Store;
 use crate::verify::verify_bundle;
 
-/// Operation name and implementation, in document order.
-pub const OPERATIONS: &[(&str, OperationFn)] = &[
-    ("archive-verify", archive_verify),
-    ("archive-log-verify", archive_log_verify),
-];
+/// What this crate tells the workspace: its document checks and its operations (docs/ADAPTER.md,
+/// section 5: input members, output members, the reference's implementation).
+pub const SPEC: SpecDescriptor = SpecDescriptor {
+    spec: Spec::Archive,
+    documents: &[],
+    operations: &[
+        Operation::new(
+            "archive-verify",
+            &["bundle", "display", "archive", "now"],
+            &["keys", "secrets"],
+            &[],
+            archive_verify,
+        ),
+        Operation::new(
+            "archive-log-verify",
+            &["log", "archive", "now"],
+            &["bundles", "head"],
+            &[],
+            archive_log_verify,
+        ),
+    ],
+};
 
 fn now_member(input: &Value) -> Result<i64, Reply> {
     input

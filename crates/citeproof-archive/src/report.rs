@@ -11,9 +11,6 @@ use crate::citation::CitationFacts;
 use crate::findings::pointer;
 use crate::verify::Document;
 
-/// The spec name in reports.
-pub const SPEC: &str = "archive";
-
 /// One claim as the verifier saw it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClaimSummary {

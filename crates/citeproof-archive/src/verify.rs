@@ -16,7 +16,7 @@ use crate::display::{BundleSide, check_display};
 use crate::findings::{Findings, pointer};
 use crate::gate::check_gate;
 use crate::leak;
-use crate::report::{ArchiveDetails, ArchiveReport, ClaimSummary, SPEC, items};
+use crate::report::{ArchiveDetails, ArchiveReport, ClaimSummary, items};
 use crate::signature::{self, SignatureInfo, Trust};
 use crate::store::Store;
 
@@ -256,7 +256,7 @@ pub fn verify_bundle(
         }
     }
     let subject = Subject::new(SubjectKind::Value, "bundle").with_digest_of(bundle_bytes);
-    let mut report = Report::new(SPEC, subject, leveled.finish(1, 1), details);
+    let mut report = Report::new(crate::SPEC.name(), subject, leveled.finish(1, 1), details);
     report.trust = trust.describe();
     if let Some(bundle) = &typed {
         report.items = items(&report, bundle, &facts);

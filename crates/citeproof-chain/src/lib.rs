@@ -24,6 +24,7 @@ pub mod lossless;
 pub mod numfmt;
 pub mod online;
 pub mod ops;
+pub use ops::SPEC;
 pub mod pyjson;
 pub mod refs;
 pub mod report;

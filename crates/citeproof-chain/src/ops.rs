@@ -2,10 +2,10 @@
 
 use citeproof_fetch::{FetchPolicy, SnapshotFetcher};
 use citeproof_model::protocol::{
-    Answer, OperationFn, Reply, ResultReply, bad_input as bad, from_incidents, resources_member,
-    str_member,
+    Answer, Reply, ResultReply, bad_input as bad, from_incidents, resources_member, str_member,
 };
 use citeproof_model::snapshot::{SnapshotResponse, WebSnapshot};
+use citeproof_model::spec::{DocumentRule, Operation, Spec, SpecDescriptor};
 use citeproof_model::{Incident, IncidentCode, Location, Severity};
 use serde_json::{Map, Value, json};
 
@@ -14,12 +14,53 @@ use crate::lossless::{self, Node};
 use crate::signing::{SigningError, deployed_js, seed_python};
 use crate::verify::{VerifyOptions, verify};
 
-/// Operation name and implementation, in document order.
-pub const OPERATIONS: &[(&str, OperationFn)] = &[
-    ("chain-claim-id", chain_claim_id),
-    ("chain-signing-input", chain_signing_input),
-    ("chain-verify", chain_verify),
+/// What this crate tells the workspace: its document checks and its operations (docs/ADAPTER.md,
+/// section 5: input members, output members, the reference's implementation).
+pub const SPEC: SpecDescriptor = SpecDescriptor {
+    spec: Spec::Chain,
+    documents: &[
+        DocumentRule::new("chain-envelope", validate_envelope),
+        DocumentRule::new("chain-response", validate_response),
+    ],
+    operations: &[
+        Operation::new("chain-claim-id", &["claim"], &[], &["id"], chain_claim_id),
+        Operation::new(
+            "chain-signing-input",
+            &["document"],
+            &[],
+            &["seed_python", "deployed_js"],
+            chain_signing_input,
+        ),
+        Operation {
+            // The seed's verdicts ("⚠ unverified", "⚠ tampered") and the unsigned members of a
+            // partially signed envelope are what an invalid answer is about.
+            output_when_invalid: CHAIN_VERIFY_OUTPUT,
+            ..Operation::new(
+                "chain-verify",
+                &["document", "now", "required_level"],
+                &["secrets", "keys", "resources", "accept_partial_signature"],
+                CHAIN_VERIFY_OUTPUT,
+                chain_verify,
+            )
+        },
+    ],
+};
+
+const CHAIN_VERIFY_OUTPUT: &[&str] = &[
+    "level",
+    "signing_inputs",
+    "verdicts",
+    "references",
+    "unsigned",
 ];
+
+fn validate_envelope(value: &Value) -> Vec<Incident> {
+    crate::verify::validate_value(value, false)
+}
+
+fn validate_response(value: &Value) -> Vec<Incident> {
+    crate::verify::validate_value(value, true)
+}
 
 fn chain_claim_id(input: &Value) -> Reply {
     let Some(claim) = input.get("claim").filter(|c| c.is_object()) else {

@@ -128,9 +128,6 @@ pub struct ChainDetails {
 /// ([`citeproof_model::Report`], spec `chain`) with [`ChainDetails`].
 pub type ChainReport = Report<ChainDetails>;
 
-/// The spec name in reports.
-pub const SPEC: &str = "chain";
-
 /// Distinct codes of the given severity, in first-seen order.
 pub fn codes(report: &ChainReport, severity: Severity) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();

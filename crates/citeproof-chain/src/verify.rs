@@ -17,7 +17,7 @@ use crate::keys::{Check, TrustConfig};
 use crate::lossless::{self, Node};
 use crate::online::{check_canonical, check_sources};
 use crate::report::{
-    ChainDetails, ChainReport, EnvelopeReport, Freshness, SPEC, SignatureStatus, Verdict,
+    ChainDetails, ChainReport, EnvelopeReport, Freshness, SignatureStatus, Verdict,
 };
 use crate::signing::{SigningInput, child, deployed_uncovered, signing_bytes};
 
@@ -101,7 +101,7 @@ impl Run {
             references,
         };
         Report::new(
-            SPEC,
+            crate::SPEC.name(),
             Subject::new(SubjectKind::Value, "chain"),
             verdict,
             details,

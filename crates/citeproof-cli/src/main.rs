@@ -145,17 +145,48 @@ fn report_failure(failure: &cmd::Failure, json: bool) -> ExitCode {
 
 /// The command as typed, for `--json` errors: `aca verify`, `canon`, ...
 fn command_name() -> String {
-    const GROUPS: [&str; 9] = [
-        "aca", "aef", "chain", "ledger", "archive", "httpsig", "audit", "demo", "evidence",
-    ];
     let words: Vec<String> = std::env::args()
         .skip(1)
         .take_while(|a| !a.starts_with('-'))
         .take(2)
         .collect();
     match words.as_slice() {
-        [group, verb, ..] if GROUPS.contains(&group.as_str()) => format!("{group} {verb}"),
+        [group, verb, ..] if command_groups().contains(group) => format!("{group} {verb}"),
         [first, ..] => first.clone(),
         [] => String::new(),
+    }
+}
+
+/// The commands that take a verb (`aca verify`, `chain sign`, ...), read from the parser itself
+/// so that a new spec's command group needs no second list.
+fn command_groups() -> Vec<String> {
+    use clap::CommandFactory as _;
+    Cli::command()
+        .get_subcommands()
+        .filter(|c| c.has_subcommands())
+        .map(|c| c.get_name().to_owned())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_command_groups_are_the_commands_with_verbs() {
+        let groups = super::command_groups();
+        for group in [
+            "aca", "aef", "chain", "ledger", "archive", "httpsig", "audit", "demo", "evidence",
+        ] {
+            assert!(groups.iter().any(|g| g == group), "{group}: {groups:?}");
+        }
+        for single in [
+            "canon",
+            "hash",
+            "validate",
+            "keygen",
+            "adapter",
+            "conformance",
+        ] {
+            assert!(!groups.iter().any(|g| g == single), "{single}: {groups:?}");
+        }
     }
 }

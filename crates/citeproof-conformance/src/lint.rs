@@ -13,12 +13,15 @@
 
 use std::{collections::BTreeSet, fmt::Write as _, path::Path};
 
-use citeproof_model::{IncidentCode, vectors::Validity};
+use citeproof_model::{
+    IncidentCode,
+    spec::{Spec, SpecDescriptor, find_operation},
+    vectors::Validity,
+};
 use citeproof_schema::{DocumentKind, SchemaValidator};
 
 use crate::{
     profile::{Keyword, Profile},
-    protocol,
     suite::Suite,
 };
 
@@ -31,12 +34,17 @@ pub struct LintReport {
     pub cases: usize,
 }
 
-/// Lints every vector file under `vectors_dir` against `profile`.
+/// Lints every vector file under `vectors_dir` against `profile` and the operation contracts of
+/// `specs` (`citeproof_reference::SPECS`: the runner knows no spec).
 #[allow(
     clippy::too_many_lines,
     reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
 )]
-pub fn lint(vectors_dir: &Path, profile: &Profile) -> (LintReport, Suite) {
+pub fn lint(
+    vectors_dir: &Path,
+    profile: &Profile,
+    specs: &[&'static SpecDescriptor],
+) -> (LintReport, Suite) {
     let (suite, load_errors) = Suite::load_lenient(vectors_dir);
     let mut report = LintReport {
         files: suite.files.len() + load_errors.len(),
@@ -86,20 +94,21 @@ pub fn lint(vectors_dir: &Path, profile: &Profile) -> (LintReport, Suite) {
             .split('/')
             .filter_map(|c| c.strip_prefix("level").and_then(|n| n.parse::<u8>().ok()))
             .next();
-        let op = protocol::operation(&file.operation);
-        match op {
+        let found = find_operation(specs, &file.operation);
+        match found {
             None => err(format!(
                 "operation `{}` is not defined in docs/ADAPTER.md",
                 file.operation
             )),
-            Some(op) if op.spec != file.spec && file.spec != "canon" => {
+            Some((spec, op)) if spec.name() != file.spec && file.spec != Spec::Canon.name() => {
                 report.warnings.push(format!(
-                    "{}: operation `{}` belongs to spec `{}`, used in a `{}` file",
-                    file.path, op.name, op.spec, file.spec
+                    "{}: operation `{}` belongs to spec `{spec}`, used in a `{}` file",
+                    file.path, op.name, file.spec
                 ));
             }
             Some(_) => {}
         }
+        let op = found.map(|(_, op)| op);
         let mut used_flags = BTreeSet::new();
         for case in &file.cases {
             let mut err = |msg: String| {
@@ -139,7 +148,7 @@ pub fn lint(vectors_dir: &Path, profile: &Profile) -> (LintReport, Suite) {
                     if case.expected.errors.is_empty() {
                         err("an `invalid` case must list at least one error code".into());
                     }
-                    let allowed = op.map(|o| o.output_when_invalid()).unwrap_or(&[]);
+                    let allowed = op.map(|o| o.output_when_invalid).unwrap_or(&[]);
                     if let Some(output) = &case.expected.output {
                         let stray: Vec<&String> = output
                             .as_object()

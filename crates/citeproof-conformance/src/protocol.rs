@@ -1,8 +1,10 @@
 //! The adapter protocol (docs/ADAPTER.md): JSON lines between the runner and an implementation,
-//! the operation registry (every operation's name, spec and input members), and the checks the
-//! runner applies to every line an implementation writes.
+//! and the checks the runner applies to every line an implementation writes. The operations and
+//! their input contracts are not listed here: each spec crate's descriptor
+//! (`citeproof_model::spec::SpecDescriptor`) holds its own, and the callers of the lint pass
+//! them (`citeproof_reference::SPECS`).
 
-use std::{collections::BTreeSet, sync::OnceLock};
+use std::sync::OnceLock;
 
 pub use citeproof_model::protocol::{
     Answer, ImplementationInfo, PROTOCOL_VERSION, Reply, ResultReply,
@@ -20,125 +22,6 @@ pub mod schemas {
     pub const RUN: &str = include_str!("../../../schemas/adapter/run.json");
     pub const REPLY: &str = include_str!("../../../schemas/adapter/reply.json");
     pub const STOP: &str = include_str!("../../../schemas/adapter/stop.json");
-}
-
-/// One operation of the contract in docs/ADAPTER.md.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OperationSpec {
-    pub name: &'static str,
-    /// Spec short name of the vector files that use it (`canon`, `aca`, ...).
-    pub spec: &'static str,
-    /// Input members that must be present. A group `a|b` means exactly one of `a` and `b`.
-    pub required_input: &'static [&'static str],
-    /// Input members that may be present.
-    pub optional_input: &'static [&'static str],
-    /// Members of `output` in a `valid` reply (empty: the operation has no output).
-    pub output: &'static [&'static str],
-}
-
-/// Operations whose `invalid` replies carry output members too, and which (docs/ADAPTER.md):
-/// `chain-verify` reports the seed's verdicts ("⚠ unverified", "⚠ tampered") and the unsigned
-/// members of a partially signed envelope, which are what an invalid answer is about.
-const OUTPUT_WHEN_INVALID: &[(&str, &[&str])] = &[(
-    "chain-verify",
-    &[
-        "level",
-        "signing_inputs",
-        "verdicts",
-        "references",
-        "unsigned",
-    ],
-)];
-
-impl OperationSpec {
-    /// Members of `output` an `invalid` reply carries (empty for most operations: an invalid
-    /// answer needs no output).
-    pub fn output_when_invalid(&self) -> &'static [&'static str] {
-        OUTPUT_WHEN_INVALID
-            .iter()
-            .find(|(name, _)| *name == self.name)
-            .map(|(_, members)| *members)
-            .unwrap_or(&[])
-    }
-
-    /// Problems of `input` against the member lists (missing, both alternatives, unknown).
-    pub fn check_input(&self, input: &Value) -> Vec<String> {
-        let Some(obj) = input.as_object() else {
-            return vec!["input is not a JSON object".into()];
-        };
-        let mut problems = Vec::new();
-        let mut known: BTreeSet<&str> = self.optional_input.iter().copied().collect();
-        for group in self.required_input {
-            let alternatives: Vec<&str> = group.split('|').collect();
-            known.extend(alternatives.iter().copied());
-            let present = alternatives
-                .iter()
-                .filter(|a| obj.contains_key(**a))
-                .count();
-            match (present, alternatives.len()) {
-                (0, 1) => problems.push(format!("input lacks `{group}`")),
-                (0, _) => problems.push(format!(
-                    "input needs one of `{}`",
-                    alternatives.join("`, `")
-                )),
-                (1, _) => {}
-                _ => problems.push(format!(
-                    "input has more than one of `{}`",
-                    alternatives.join("`, `")
-                )),
-            }
-        }
-        for key in obj.keys() {
-            if !known.contains(key.as_str()) {
-                problems.push(format!(
-                    "input member `{key}` is not defined for `{}`",
-                    self.name
-                ));
-            }
-        }
-        problems
-    }
-}
-
-macro_rules! ops {
-    ($( $name:literal, $spec:literal, [$($req:literal),*], [$($opt:literal),*], [$($out:literal),*]; )+) => {
-        /// Every operation defined by docs/ADAPTER.md, in document order.
-        pub const OPERATIONS: &[OperationSpec] = &[ $( OperationSpec {
-            name: $name, spec: $spec,
-            required_input: &[$($req),*], optional_input: &[$($opt),*], output: &[$($out),*],
-        }, )+ ];
-    };
-}
-
-ops! {
-    "jcs-canonicalize", "canon", ["json|json_base64"], [], ["canonical"];
-    "hash-bytes", "canon", ["data_base64"], [], ["hash"];
-    "hash-aef-text", "canon", ["data_base64"], [], ["hash"];
-    "aca-header-parse", "aca", ["values"], [], ["entries"];
-    "aca-header-emit", "aca", ["entries"], [], ["value"];
-    "aca-manifest-validate", "aca", ["document"], [], [];
-    "aca-discovery-validate", "aca", ["document"], [], [];
-    "aca-verify-snapshot", "aca", ["snapshot", "now", "required_level"], ["history"], ["level"];
-    "aca-manifest-sign", "aca", ["manifest", "private_jwk", "keyid", "created"], ["expires"], ["status", "headers", "body_base64"];
-    "aca-support-check", "aca", ["claim", "excerpts"], [], [];
-    "httpsig-verify", "aca", ["message", "keys", "now"], ["required_components"], ["signature_base"];
-    "aef-validate", "aef", ["document"], [], [];
-    "aef-verify-span", "aef", ["evidence", "source"], [], ["exact_text", "content_hash"];
-    "aef-jws-sign", "aef", ["evidence", "private_jwk"], ["kid"], ["signature"];
-    "aef-jws-verify", "aef", ["evidence", "key_document"], [], [];
-    "aef-verify", "aef", ["document", "resources", "now", "required_level"], ["trusted_key_uris"], ["level"];
-    "archive-verify", "archive", ["bundle", "display", "archive", "now"], ["keys", "secrets"], [];
-    "archive-log-verify", "archive", ["log", "archive", "now"], ["bundles", "head"], [];
-    "ledger-verify", "ledger", ["ledger", "export|export_base64"], ["emitted", "now", "api", "mode", "threshold"], [];
-    "ledger-audit", "ledger", ["export|export_base64"], ["mode", "threshold", "ledger_id", "now"], ["ledgers"];
-    "chain-claim-id", "chain", ["claim"], [], ["id"];
-    "chain-signing-input", "chain", ["document"], [], ["seed_python", "deployed_js"];
-    "chain-verify", "chain", ["document", "now", "required_level"], ["secrets", "keys", "resources", "accept_partial_signature"], ["level", "signing_inputs", "verdicts", "references", "unsigned"];
-}
-
-/// Looks an operation up by name.
-pub fn operation(name: &str) -> Option<&'static OperationSpec> {
-    OPERATIONS.iter().find(|op| op.name == name)
 }
 
 /// The `start` line.
@@ -402,20 +285,5 @@ mod tests {
         assert!(parse_hello(br#"{"protocol":2,"implementation":{"name":"x","version":"1","language":"py"},"operations":[]}"#).is_err());
         let round = parse_hello(info.hello_json().to_string().as_bytes()).unwrap();
         assert_eq!(round, info);
-    }
-
-    #[test]
-    fn operation_names_are_unique_and_input_checks_work() {
-        let names: BTreeSet<_> = OPERATIONS.iter().map(|o| o.name).collect();
-        assert_eq!(names.len(), OPERATIONS.len());
-        let jcs = operation("jcs-canonicalize").unwrap();
-        assert!(jcs.check_input(&json!({"json": "1"})).is_empty());
-        assert_eq!(jcs.check_input(&json!({})).len(), 1);
-        assert_eq!(
-            jcs.check_input(&json!({"json": "1", "json_base64": ""}))
-                .len(),
-            1
-        );
-        assert_eq!(jcs.check_input(&json!({"json": "1", "x": 1})).len(), 1);
     }
 }

@@ -80,3 +80,24 @@ pub(crate) fn halves(data: &[u8]) -> (&[u8], &[u8]) {
         None => data.split_at(data.len() / 2),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use citeproof_model::vectors::Spec;
+
+    /// Every spec has a target of its own, `<spec>_…`, beyond `documents` and `adapter_serve`
+    /// (which reach every document kind and operation through the descriptors); canon's rules
+    /// are the strict parser's and JCS, fuzzed by `json_strict`.
+    #[test]
+    fn every_spec_has_a_target_of_its_own() {
+        for spec in Spec::ALL {
+            let own = match spec {
+                Spec::Canon => super::TARGETS.iter().any(|(n, _)| *n == "json_strict"),
+                _ => super::TARGETS
+                    .iter()
+                    .any(|(n, _)| n.starts_with(&format!("{spec}_"))),
+            };
+            assert!(own, "no fuzz target for {spec}");
+        }
+    }
+}

@@ -38,10 +38,10 @@ impl Implementation for Direct {
     fn run(&self, operation: &str, input: &Value) -> Reply {
         match SPECS
             .iter()
-            .flat_map(|ops| ops.iter())
-            .find(|(name, _)| *name == operation)
+            .flat_map(|spec| spec.operations)
+            .find(|op| op.name == operation)
         {
-            Some((_, f)) => f(input),
+            Some(op) => (op.run)(input),
             None => Reply::Skipped {
                 message: format!("no operation {operation}"),
             },

@@ -27,6 +27,7 @@ mod file;
 pub mod jsonl;
 mod manifest;
 pub mod ops;
+pub use ops::SPEC;
 pub mod record;
 mod shape;
 mod template;

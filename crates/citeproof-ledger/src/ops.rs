@@ -1,7 +1,8 @@
 //! The conformance operations of the ledger (docs/ADAPTER.md §5.4), for `citeproof-reference`.
 
 use base64::Engine as _;
-use citeproof_model::protocol::{OperationFn, Reply, bad_input as bad, from_incidents};
+use citeproof_model::protocol::{Reply, bad_input as bad, from_incidents};
+use citeproof_model::spec::{DocumentRule, Operation, Spec, SpecDescriptor};
 use serde_json::{Value, json};
 
 use crate::audit::{AuditOptions, audit};
@@ -10,11 +11,34 @@ use crate::template::TemplateConfig;
 use crate::verify::{VerifyOptions, verify};
 use citeproof_model::ledger::LedgerMode;
 
-/// Operation name and implementation, in document order.
-pub const OPERATIONS: &[(&str, OperationFn)] = &[
-    ("ledger-verify", ledger_verify),
-    ("ledger-audit", ledger_audit),
-];
+/// What this crate tells the workspace: its document checks and its operations (docs/ADAPTER.md,
+/// section 5: input members, output members, the reference's implementation).
+pub const SPEC: SpecDescriptor = SpecDescriptor {
+    spec: Spec::Ledger,
+    documents: &[
+        DocumentRule::new("ledger", crate::validate_ledger_value),
+        DocumentRule::new("ledger-template", crate::validate_template_ledger_value),
+        DocumentRule::new("ledger-audit-record", crate::validate_record_value),
+        DocumentRule::new("ledger-template-record", crate::validate_record_value),
+        DocumentRule::new("ledger-api-export", crate::validate_api_value),
+    ],
+    operations: &[
+        Operation::new(
+            "ledger-verify",
+            &["ledger", "export|export_base64"],
+            &["emitted", "now", "api", "mode", "threshold"],
+            &[],
+            ledger_verify,
+        ),
+        Operation::new(
+            "ledger-audit",
+            &["export|export_base64"],
+            &["mode", "threshold", "ledger_id", "now"],
+            &["ledgers"],
+            ledger_audit,
+        ),
+    ],
+};
 
 /// The audit file: `export` (text) or `export_base64` (bytes that need not be UTF-8).
 fn export_bytes(input: &Value) -> Result<Vec<u8>, Reply> {

@@ -85,9 +85,6 @@ pub struct LedgerDetails {
 /// severity error was found in any input.
 pub type VerifyReport = Report<LedgerDetails>;
 
-/// The spec name in reports.
-pub const SPEC: &str = "ledger";
-
 /// The incidents of a report with the input each is about.
 pub fn findings(report: &VerifyReport) -> Vec<Finding> {
     report
@@ -181,7 +178,7 @@ pub fn verify(
         incident_files: findings.iter().map(|f| f.file).collect(),
     };
     let subject = ReportSubject::new(SubjectKind::Value, "ledger").with_digest_of(ledger);
-    let mut report = Report::new(SPEC, subject, leveled.finish(1, 1), details);
+    let mut report = Report::new(crate::SPEC.name(), subject, leveled.finish(1, 1), details);
     report.items = items;
     report
 }

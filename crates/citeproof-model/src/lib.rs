@@ -22,6 +22,7 @@ pub mod protocol;
 pub mod raw_members;
 pub mod report;
 pub mod snapshot;
+pub mod spec;
 pub mod vectors;
 pub mod verdict;
 pub mod weburl;

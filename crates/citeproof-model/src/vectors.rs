@@ -12,39 +12,88 @@ use serde_json::Value;
 
 use crate::incident::IncidentCode;
 
-/// Pattern of a case id: spec prefix, then kebab-case words/digits.
-pub const CASE_ID_PATTERN: &str = "^(canon|aca|aef|archive|ledger|chain)-[a-z0-9]+(-[a-z0-9]+)*$";
-/// Pattern of a requirement id of `docs/PROFILE.md`.
-pub const REQUIREMENT_ID_PATTERN: &str =
-    "^(JSON|CANON|SIG|ACA|AEF|ARCHIVE|LEDGER|CHAIN|FETCH)(-[A-Z0-9]+)*-[0-9]{3}$";
 /// Pattern of an operation name.
 pub const OPERATION_PATTERN: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
 
-/// Which spec a vector file tests.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Spec {
-    Canon,
-    Aca,
-    Aef,
-    Archive,
-    Ledger,
-    Chain,
+/// Declares the specs: the one list of their names and id prefixes, from which the [`Spec`]
+/// enum (serde and schemars), its accessors, [`CASE_ID_PATTERN`] and [`REQUIREMENT_ID_PATTERN`]
+/// are made. The first spec is written apart only so that the patterns' alternations need no
+/// leading `|`.
+macro_rules! specs {
+    (
+        $first:ident = $first_name:literal [$first_req:literal $(, $first_more:literal)*],
+        $( $variant:ident = $name:literal [$($req:literal),+], )*
+    ) => {
+        /// Which spec a vector file tests.
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+            JsonSchema,
+        )]
+        pub enum Spec {
+            #[serde(rename = $first_name)]
+            $first,
+            $( #[serde(rename = $name)] $variant, )*
+        }
+
+        impl Spec {
+            /// Every spec, in report order.
+            pub const ALL: &'static [Spec] = &[Spec::$first, $(Spec::$variant),*];
+
+            /// The short name: vector directory, `spec` member, case-id prefix without its `-`.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    Spec::$first => $first_name,
+                    $( Spec::$variant => $name, )*
+                }
+            }
+
+            /// The prefix every case id of this spec starts with.
+            pub const fn case_prefix(self) -> &'static str {
+                match self {
+                    Spec::$first => concat!($first_name, "-"),
+                    $( Spec::$variant => concat!($name, "-"), )*
+                }
+            }
+
+            /// The first segments of the requirement ids of `docs/PROFILE.md` this spec owns.
+            pub const fn requirement_prefixes(self) -> &'static [&'static str] {
+                match self {
+                    Spec::$first => &[$first_req $(, $first_more)*],
+                    $( Spec::$variant => &[$($req),+], )*
+                }
+            }
+
+            /// The spec of a short name.
+            pub fn from_name(name: &str) -> Option<Spec> {
+                Spec::ALL.iter().copied().find(|s| s.name() == name)
+            }
+        }
+
+        /// Pattern of a case id: a spec's case prefix, then kebab-case words/digits.
+        pub const CASE_ID_PATTERN: &str =
+            concat!("^(", $first_name, $("|", $name,)* ")-[a-z0-9]+(-[a-z0-9]+)*$");
+        /// Pattern of a requirement id of `docs/PROFILE.md`: a spec's requirement prefix, then
+        /// upper-case segments and a three-digit number.
+        pub const REQUIREMENT_ID_PATTERN: &str = concat!(
+            "^(", $first_req, $("|", $first_more,)* $($("|", $req,)+)* ")(-[A-Z0-9]+)*-[0-9]{3}$"
+        );
+    };
 }
 
-impl Spec {
-    /// The prefix every case id of this spec starts with.
-    pub fn case_prefix(self) -> &'static str {
-        match self {
-            Spec::Canon => "canon-",
-            Spec::Aca => "aca-",
-            Spec::Aef => "aef-",
-            Spec::Archive => "archive-",
-            Spec::Ledger => "ledger-",
-            Spec::Chain => "chain-",
-        }
+// Variant docs would turn the schema's `enum` into a `oneOf`; the names say enough. `canon` owns
+// the core requirements every spec shares (JSON, canonical forms, signatures, fetching).
+specs! {
+    Canon = "canon" ["JSON", "CANON", "SIG", "FETCH"],
+    Aca = "aca" ["ACA"],
+    Aef = "aef" ["AEF"],
+    Archive = "archive" ["ARCHIVE"],
+    Ledger = "ledger" ["LEDGER"],
+    Chain = "chain" ["CHAIN"],
+}
+
+impl std::fmt::Display for Spec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -164,4 +213,50 @@ pub struct Derivation {
     pub kind: DerivationKind,
     #[schemars(length(min = 1))]
     pub detail: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(pattern: &str, text: &str) -> bool {
+        regex::Regex::new(pattern)
+            .map(|r| r.is_match(text))
+            .unwrap_or(false)
+    }
+
+    #[test]
+    fn the_id_patterns_accept_every_spec_and_nothing_else() {
+        for spec in Spec::ALL {
+            let case = format!("{}x-1", spec.case_prefix());
+            assert!(matches(CASE_ID_PATTERN, &case), "{case}");
+            assert_eq!(Spec::from_name(spec.name()), Some(*spec));
+            for prefix in spec.requirement_prefixes() {
+                for id in [format!("{prefix}-001"), format!("{prefix}-L2-007")] {
+                    assert!(matches(REQUIREMENT_ID_PATTERN, &id), "{id}");
+                }
+            }
+        }
+        for case in ["mystery-x-1", "canonx-1", "aca-", "Aca-x", "-x-1", "aca-X"] {
+            assert!(!matches(CASE_ID_PATTERN, case), "{case}");
+        }
+        for id in [
+            "MYSTERY-001",
+            "ACAX-001",
+            "ACA-01",
+            "aca-001",
+            "CHAIN-L1-1234",
+        ] {
+            assert!(!matches(REQUIREMENT_ID_PATTERN, id), "{id}");
+        }
+        assert_eq!(Spec::from_name("mystery"), None);
+    }
+
+    #[test]
+    fn spec_serializes_as_its_name() {
+        for spec in Spec::ALL {
+            let text = serde_json::to_string(spec).unwrap_or_default();
+            assert_eq!(text, format!("\"{}\"", spec.name()));
+        }
+    }
 }

@@ -98,11 +98,12 @@ fn record_of(report: Value, verified_at: i64) -> Result<Record, AuditError> {
         members.remove(name);
     }
     let report = Value::Object(members);
-    let documents = if report.get("spec").and_then(Value::as_str) == Some(citeproof_aca::SPEC) {
-        documents_of(&report)
-    } else {
-        Vec::new()
-    };
+    let documents =
+        if report.get("spec").and_then(Value::as_str) == Some(citeproof_aca::SPEC.name()) {
+            documents_of(&report)
+        } else {
+            Vec::new()
+        };
     Ok(Record::from_report(report, unix_now(), verified_at)?.with_documents(documents))
 }
 

@@ -3,13 +3,31 @@
 
 use serde_json::{Value, json};
 
-use citeproof_model::protocol::{OperationFn, Reply, base64_member, str_member};
+use citeproof_model::protocol::{Reply, base64_member, str_member};
+use citeproof_model::spec::{Operation, Spec, SpecDescriptor};
 
-pub(crate) const OPERATIONS: &[(&str, OperationFn)] = &[
-    ("jcs-canonicalize", jcs_canonicalize),
-    ("hash-bytes", hash_bytes),
-    ("hash-aef-text", hash_aef_text),
-];
+/// The core spec: canonical forms and content hashes; no document kind of its own.
+pub const SPEC: SpecDescriptor = SpecDescriptor {
+    spec: Spec::Canon,
+    documents: &[],
+    operations: &[
+        Operation::new(
+            "jcs-canonicalize",
+            &["json|json_base64"],
+            &[],
+            &["canonical"],
+            jcs_canonicalize,
+        ),
+        Operation::new("hash-bytes", &["data_base64"], &[], &["hash"], hash_bytes),
+        Operation::new(
+            "hash-aef-text",
+            &["data_base64"],
+            &[],
+            &["hash"],
+            hash_aef_text,
+        ),
+    ],
+};
 
 /// Incident code for AEF §5 input that is not UTF-8 (CANON-003 b).
 const TEXT_NOT_UTF8: &str = "canon-text-not-utf8";

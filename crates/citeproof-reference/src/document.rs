@@ -53,24 +53,14 @@ pub fn validate_value(kind: DocumentKind, value: &Value) -> Vec<Incident> {
     validator.validate(value)
 }
 
-/// Kinds whose whole check (schema rules included) is done by their spec crate, so that every
-/// violation gets the specific registry code of the profile (reporting rule 2) instead of the
-/// schema's generic one. `None`: the schema alone decides.
+/// Kinds whose whole check (schema rules included) is done by their spec crate (the
+/// `documents` of its descriptor), so that every violation gets the specific registry code of
+/// the profile (reporting rule 2) instead of the schema's generic one. `None`: the schema alone
+/// decides.
 fn spec_validator(kind: DocumentKind, value: &Value) -> Option<Vec<Incident>> {
-    match kind {
-        DocumentKind::AcaManifest => Some(citeproof_aca::validate_manifest_value(value)),
-        DocumentKind::AcaDiscovery => Some(citeproof_aca::validate_discovery_value(value)),
-        DocumentKind::AefEvidence => Some(citeproof_aef::validate(value)),
-        DocumentKind::Ledger => Some(citeproof_ledger::validate_ledger_value(value)),
-        DocumentKind::LedgerTemplate => {
-            Some(citeproof_ledger::validate_template_ledger_value(value))
-        }
-        DocumentKind::LedgerAuditRecord | DocumentKind::LedgerTemplateRecord => {
-            Some(citeproof_ledger::validate_record_value(value))
-        }
-        DocumentKind::LedgerApiExport => Some(citeproof_ledger::validate_api_value(value)),
-        DocumentKind::ChainEnvelope => Some(citeproof_chain::verify::validate_value(value, false)),
-        DocumentKind::ChainResponse => Some(citeproof_chain::verify::validate_value(value, true)),
-        _ => None,
-    }
+    crate::SPECS
+        .iter()
+        .flat_map(|spec| spec.documents)
+        .find(|rule| rule.kind == kind.name())
+        .map(|rule| (rule.validate)(value))
 }

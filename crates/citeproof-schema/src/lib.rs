@@ -7,100 +7,74 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use citeproof_model::{Incident, IncidentCode, Location};
+use citeproof_model::{
+    Incident, IncidentCode, Location, aca, aef, archive, envelope, jwk, ledger, snapshot, vectors,
+};
 use schemars::{JsonSchema, generate::SchemaSettings};
 use serde_json::Value;
 
 /// Base of every schema `$id`. The ids are stable names, not fetch locations.
 pub const SCHEMA_ID_BASE: &str = "https://schemas.citeproof.dev/v0/";
 
-/// Every document kind that has a schema.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum DocumentKind {
-    AcaCitationSourceEntry,
-    AcaManifest,
-    AcaDiscovery,
-    JwkSet,
-    AefEvidence,
-    ArchiveCitation,
-    ArchiveResponseBundle,
-    ArchiveDisplayCitation,
-    ArchiveArtifact,
-    ArchiveSnapshot,
-    ArchiveDisplayView,
-    Archive,
-    ArchiveLogRecord,
-    ArchiveGateRequest,
-    ChainEnvelope,
-    ChainResponse,
-    Ledger,
-    LedgerTemplate,
-    LedgerAuditRecord,
-    LedgerTemplateRecord,
-    LedgerApiExport,
-    WebSnapshot,
-    VectorFile,
-    Incident,
+/// Declares the document kinds: the one list of each kind's name (file stem in `schemas/` and
+/// last segment of the `$id`) and model type, from which the enum, [`DocumentKind::ALL`],
+/// [`DocumentKind::name`] and [`DocumentKind::schema`] are made.
+macro_rules! document_kinds {
+    ($( $kind:ident = $name:literal => $type:ty, )+) => {
+        /// Every document kind that has a schema.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum DocumentKind {
+            $( $kind, )+
+        }
+
+        impl DocumentKind {
+            pub const ALL: &'static [DocumentKind] = &[$( DocumentKind::$kind, )+];
+
+            /// File stem in `schemas/` and last segment of the `$id`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( DocumentKind::$kind => $name, )+
+                }
+            }
+
+            /// The schema of the kind's model type, without its `$id`.
+            fn generate(self) -> Value {
+                match self {
+                    $( DocumentKind::$kind => generate::<$type>(), )+
+                }
+            }
+        }
+    };
+}
+
+document_kinds! {
+    AcaCitationSourceEntry = "aca-citation-source-entry" => aca::CitationSourceEntry,
+    AcaManifest = "aca-manifest" => aca::Manifest,
+    AcaDiscovery = "aca-discovery" => aca::Discovery,
+    JwkSet = "jwk-set" => jwk::JwkSet,
+    AefEvidence = "aef-evidence" => aef::Evidence,
+    ArchiveCitation = "archive-citation" => archive::ArchiveCitation,
+    ArchiveResponseBundle = "archive-response-bundle" => archive::ResponseBundle,
+    ArchiveDisplayCitation = "archive-display-citation" => archive::DisplayCitation,
+    ArchiveArtifact = "archive-artifact" => archive::ArtifactPayload,
+    ArchiveSnapshot = "archive-snapshot" => archive::ArchiveSnapshot,
+    ArchiveDisplayView = "archive-display-view" => archive::DisplayView,
+    Archive = "archive" => archive::Archive,
+    ArchiveLogRecord = "archive-log-record" => archive::LogRecord,
+    ArchiveGateRequest = "archive-gate-request" => archive::GateRequest,
+    ChainEnvelope = "chain-envelope" => envelope::ChainEnvelope,
+    ChainResponse = "chain-response" => envelope::ChainResponse,
+    Ledger = "ledger" => ledger::Ledger,
+    LedgerTemplate = "ledger-template" => ledger::TemplateLedger,
+    LedgerAuditRecord = "ledger-audit-record" => ledger::AuditRecord,
+    LedgerTemplateRecord = "ledger-template-record" => ledger::TemplateRecord,
+    LedgerApiExport = "ledger-api-export" => ledger::ApiExport,
+    WebSnapshot = "web-snapshot" => snapshot::WebSnapshot,
+    VectorFile = "vector-file" => vectors::VectorFile,
+    Incident = "incident" => citeproof_model::Incident,
 }
 
 impl DocumentKind {
-    pub const ALL: &'static [DocumentKind] = &[
-        DocumentKind::AcaCitationSourceEntry,
-        DocumentKind::AcaManifest,
-        DocumentKind::AcaDiscovery,
-        DocumentKind::JwkSet,
-        DocumentKind::AefEvidence,
-        DocumentKind::ArchiveCitation,
-        DocumentKind::ArchiveResponseBundle,
-        DocumentKind::ArchiveDisplayCitation,
-        DocumentKind::ArchiveArtifact,
-        DocumentKind::ArchiveSnapshot,
-        DocumentKind::ArchiveDisplayView,
-        DocumentKind::Archive,
-        DocumentKind::ArchiveLogRecord,
-        DocumentKind::ArchiveGateRequest,
-        DocumentKind::ChainEnvelope,
-        DocumentKind::ChainResponse,
-        DocumentKind::Ledger,
-        DocumentKind::LedgerTemplate,
-        DocumentKind::LedgerAuditRecord,
-        DocumentKind::LedgerTemplateRecord,
-        DocumentKind::LedgerApiExport,
-        DocumentKind::WebSnapshot,
-        DocumentKind::VectorFile,
-        DocumentKind::Incident,
-    ];
-
-    /// File stem in `schemas/` and last segment of the `$id`.
-    pub fn name(self) -> &'static str {
-        match self {
-            DocumentKind::AcaCitationSourceEntry => "aca-citation-source-entry",
-            DocumentKind::AcaManifest => "aca-manifest",
-            DocumentKind::AcaDiscovery => "aca-discovery",
-            DocumentKind::JwkSet => "jwk-set",
-            DocumentKind::AefEvidence => "aef-evidence",
-            DocumentKind::ArchiveCitation => "archive-citation",
-            DocumentKind::ArchiveResponseBundle => "archive-response-bundle",
-            DocumentKind::ArchiveDisplayCitation => "archive-display-citation",
-            DocumentKind::ArchiveArtifact => "archive-artifact",
-            DocumentKind::ArchiveSnapshot => "archive-snapshot",
-            DocumentKind::ArchiveDisplayView => "archive-display-view",
-            DocumentKind::Archive => "archive",
-            DocumentKind::ArchiveLogRecord => "archive-log-record",
-            DocumentKind::ArchiveGateRequest => "archive-gate-request",
-            DocumentKind::ChainEnvelope => "chain-envelope",
-            DocumentKind::ChainResponse => "chain-response",
-            DocumentKind::Ledger => "ledger",
-            DocumentKind::LedgerTemplate => "ledger-template",
-            DocumentKind::LedgerAuditRecord => "ledger-audit-record",
-            DocumentKind::LedgerTemplateRecord => "ledger-template-record",
-            DocumentKind::LedgerApiExport => "ledger-api-export",
-            DocumentKind::WebSnapshot => "web-snapshot",
-            DocumentKind::VectorFile => "vector-file",
-            DocumentKind::Incident => "incident",
-        }
-    }
-
     pub fn from_name(name: &str) -> Option<DocumentKind> {
         DocumentKind::ALL.iter().copied().find(|k| k.name() == name)
     }
@@ -115,34 +89,7 @@ impl DocumentKind {
 
     /// The JSON Schema (2020-12) of this kind, with its `$id`.
     pub fn schema(self) -> Value {
-        use citeproof_model::{aca, aef, archive, envelope, jwk, ledger, snapshot, vectors};
-        let schema = match self {
-            DocumentKind::AcaCitationSourceEntry => generate::<aca::CitationSourceEntry>(),
-            DocumentKind::AcaManifest => generate::<aca::Manifest>(),
-            DocumentKind::AcaDiscovery => generate::<aca::Discovery>(),
-            DocumentKind::JwkSet => generate::<jwk::JwkSet>(),
-            DocumentKind::AefEvidence => generate::<aef::Evidence>(),
-            DocumentKind::ArchiveCitation => generate::<archive::ArchiveCitation>(),
-            DocumentKind::ArchiveResponseBundle => generate::<archive::ResponseBundle>(),
-            DocumentKind::ArchiveDisplayCitation => generate::<archive::DisplayCitation>(),
-            DocumentKind::ArchiveArtifact => generate::<archive::ArtifactPayload>(),
-            DocumentKind::ArchiveSnapshot => generate::<archive::ArchiveSnapshot>(),
-            DocumentKind::ArchiveDisplayView => generate::<archive::DisplayView>(),
-            DocumentKind::Archive => generate::<archive::Archive>(),
-            DocumentKind::ArchiveLogRecord => generate::<archive::LogRecord>(),
-            DocumentKind::ArchiveGateRequest => generate::<archive::GateRequest>(),
-            DocumentKind::ChainEnvelope => generate::<envelope::ChainEnvelope>(),
-            DocumentKind::ChainResponse => generate::<envelope::ChainResponse>(),
-            DocumentKind::Ledger => generate::<ledger::Ledger>(),
-            DocumentKind::LedgerTemplate => generate::<ledger::TemplateLedger>(),
-            DocumentKind::LedgerAuditRecord => generate::<ledger::AuditRecord>(),
-            DocumentKind::LedgerTemplateRecord => generate::<ledger::TemplateRecord>(),
-            DocumentKind::LedgerApiExport => generate::<ledger::ApiExport>(),
-            DocumentKind::WebSnapshot => generate::<snapshot::WebSnapshot>(),
-            DocumentKind::VectorFile => generate::<vectors::VectorFile>(),
-            DocumentKind::Incident => generate::<citeproof_model::Incident>(),
-        };
-        with_id(schema, &self.schema_id())
+        with_id(self.generate(), &self.schema_id())
     }
 }
 

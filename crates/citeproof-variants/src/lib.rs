@@ -23,8 +23,10 @@
 //! The runner adds `wire-member-order`: generated inputs go on the wire with their members in a
 //! random order.
 //!
-//! Transforms are registered per spec in [`SPECS`], one line per spec; each module says in
-//! its documentation why its transforms keep the verdict.
+//! Transforms are registered per spec in [`transforms`], one match arm per [`Spec`]; each
+//! module says in its documentation why its transforms keep the verdict.
+
+use citeproof_model::vectors::Spec;
 
 use citeproof_conformance::{
     suite::Case,
@@ -47,25 +49,31 @@ pub mod stored;
 /// Derives at most one variant of a case (`None`: no transform applies).
 pub type TransformFn = fn(&Case, &mut VariantRng) -> Option<Derived>;
 
-/// The transforms of every spec, by operation.
-pub const SPECS: &[(&str, &[(&str, TransformFn)])] = &[
-    ("canon", canon::TRANSFORMS),
-    ("aca", aca::TRANSFORMS),
-    ("aef", aef::TRANSFORMS),
-    ("chain", chain::TRANSFORMS),
-    ("ledger", ledger::TRANSFORMS),
-    ("archive", archive::TRANSFORMS),
-];
+/// The transforms of one spec's operations. The match is exhaustive: a new [`Spec`] does not
+/// compile until it has its line here (an empty slice while its cases run static only).
+pub const fn transforms(spec: Spec) -> &'static [(&'static str, TransformFn)] {
+    match spec {
+        Spec::Canon => canon::TRANSFORMS,
+        Spec::Aca => aca::TRANSFORMS,
+        Spec::Aef => aef::TRANSFORMS,
+        Spec::Archive => archive::TRANSFORMS,
+        Spec::Ledger => ledger::TRANSFORMS,
+        Spec::Chain => chain::TRANSFORMS,
+    }
+}
 
-/// The generator of `citeproof conformance`: every transform of [`SPECS`].
+/// Every transform of every spec, with its operation, in the order of [`Spec::ALL`].
+fn all_transforms() -> impl Iterator<Item = &'static (&'static str, TransformFn)> {
+    Spec::ALL.iter().flat_map(|spec| transforms(*spec))
+}
+
+/// The generator of `citeproof conformance`: every transform of every spec ([`transforms`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Variants;
 
 impl Variants {
     fn transform(operation: &str) -> Option<TransformFn> {
-        SPECS
-            .iter()
-            .flat_map(|(_, ops)| ops.iter())
+        all_transforms()
             .find(|(name, _)| *name == operation)
             .map(|(_, f)| *f)
     }
@@ -80,9 +88,8 @@ impl Generator for Variants {
     }
 
     fn operations(&self) -> Vec<String> {
-        SPECS
-            .iter()
-            .flat_map(|(_, ops)| ops.iter().map(|(name, _)| (*name).to_owned()))
+        all_transforms()
+            .map(|(name, _)| (*name).to_owned())
             .collect()
     }
 }

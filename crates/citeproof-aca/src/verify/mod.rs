@@ -18,7 +18,7 @@ pub mod support;
 pub mod url;
 
 pub use flow::{
-    AcaDetails, AcaReport, ClaimReport, ManifestHistory, ManifestReport, SPEC, Sighting,
+    AcaDetails, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting,
     SignatureVerdict, SourceReport, VerifyOptions, apply_history, verify_response, verify_snapshot,
     verify_snapshot_bytes, verify_snapshot_error, verify_url,
 };

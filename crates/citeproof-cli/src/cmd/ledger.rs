@@ -319,7 +319,7 @@ fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
             "threshold": a.threshold, "now": a.common.now,
         });
         let mut settle = crate::cmd::batch::Recorder::open(
-            citeproof_ledger::verify::SPEC,
+            citeproof_ledger::SPEC.name(),
             &a.common,
             configuration,
         )?;

@@ -132,7 +132,7 @@ fn lint_one_vector_file(args: &Args, bytes: &[u8]) -> Result<Vec<Incident>, Fail
     std::fs::create_dir_all(dir.path().join(&spec))
         .and_then(|()| std::fs::write(dir.path().join(&relative), bytes))
         .map_err(|e| Failure::Usage(format!("cannot write a temporary copy: {e}")))?;
-    let (lint_report, _) = lint(dir.path(), &profile);
+    let (lint_report, _) = lint(dir.path(), &profile, citeproof_reference::SPECS);
     let shown = display(&args.file);
     let incident = |severity: Severity, message: &String| {
         let message = message

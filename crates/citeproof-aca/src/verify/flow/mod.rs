@@ -20,7 +20,7 @@ mod sources;
 mod verdicts;
 
 pub use report::{
-    AcaDetails, AcaReport, ClaimReport, ManifestHistory, ManifestReport, SPEC, Sighting,
+    AcaDetails, AcaReport, ClaimReport, ManifestHistory, ManifestReport, Sighting,
     SignatureVerdict, SourceReport, VerifyOptions,
 };
 
@@ -277,7 +277,7 @@ impl<'a> Run<'a> {
         };
         let subject = Subject::new(self.subject_kind, self.url);
         let mut report = Report::new(
-            SPEC,
+            crate::SPEC.name(),
             subject,
             self.findings.finish(required, required),
             details,

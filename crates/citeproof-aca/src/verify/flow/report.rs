@@ -128,9 +128,6 @@ pub struct AcaDetails {
 /// response's URL (kind `url`, or `snapshot` when it was replayed from a web snapshot).
 pub type AcaReport = Report<AcaDetails>;
 
-/// The spec name in reports.
-pub const SPEC: &str = "aca";
-
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ManifestReport {
     pub url: String,

@@ -201,7 +201,7 @@ fn run_batch(args: &Args, list: &str, opts: &VerifyOptions) -> Result<ExitCode, 
         "max_age": opts.max_signature_age, "judge": args.judge.as_deref(),
     });
     let mut settle = ReuseThenRecord(batch::Recorder::open(
-        citeproof_aca::SPEC,
+        citeproof_aca::SPEC.name(),
         &args.common,
         configuration,
     )?);

@@ -5,9 +5,9 @@
 
 use std::process::ExitCode;
 
-use citeproof_archive::report::{ArchiveReport, SPEC};
 use citeproof_archive::signature::Trust;
 use citeproof_archive::{Document, Store, verify_bundle};
+use citeproof_archive::{SPEC, report::ArchiveReport};
 use citeproof_model::Severity;
 use serde_json::{Value, json};
 
@@ -97,7 +97,7 @@ pub(super) fn run(a: VerifyArgs) -> Result<ExitCode, Failure> {
                 "a line of an archive batch is `BUNDLE DISPLAY` (two files)".into(),
             )),
         };
-        let mut settle = batch::Recorder::open(SPEC, &a.common, configuration(&a)?)?;
+        let mut settle = batch::Recorder::open(SPEC.name(), &a.common, configuration(&a)?)?;
         return batch::run("archive verify", list, in_batch, &mut settle);
     }
     let (Some(bundle), Some(display)) = (&a.bundle, &a.display) else {
