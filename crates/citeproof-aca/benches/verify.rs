@@ -8,8 +8,9 @@
 //!   memory (`verify`), from WARC bytes (`verify_warc`) and from JSON snapshot bytes
 //!   (`verify_json`); the bound is SHA-256 of the 10 MiB of sources (`sha256_sources`);
 //! - `claims`: 10 000 claims over 10 small sources (`verify_10k`), per-claim cost, with the
-//!   strict parse of the manifest alone (`parse_manifest`) and serde_json's (`serde_json_manifest`)
-//!   as reference points;
+//!   strict parse of the manifest alone (`parse_manifest`), its token scan without a tree
+//!   (`scan_manifest`: the floor of a typed parse from the tokens) and serde_json's
+//!   (`serde_json_manifest`) as reference points;
 //! - `chain`: one claim and a chain of 10k, 20k and 40k steps (linearity);
 //! - `batch`: 1000 small signed JSON snapshots verified on one thread and on two.
 
@@ -22,7 +23,8 @@ use citeproof_aca::sign::synthetic::{
 };
 use citeproof_aca::{AcaReport, VerifyOptions, verify_response, verify_snapshot_bytes};
 use citeproof_fetch::{FetchPolicy, SnapshotFetcher, read_warc};
-use citeproof_model::{json::parse_strict, sha256_bytes};
+use citeproof_model::json::{MAX_DOCUMENT_BYTES, Mode, Reader, parse_strict};
+use citeproof_model::sha256_bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const MIB: usize = 1024 * 1024;
@@ -115,6 +117,17 @@ fn claims(c: &mut Criterion) {
     g.bench_function("verify_10k", |b| b.iter(|| verify(black_box(&fetcher))));
     g.bench_function("parse_manifest", |b| {
         b.iter(|| parse_strict(black_box(manifest)).unwrap())
+    });
+    g.bench_function("scan_manifest", |b| {
+        b.iter(|| {
+            let mut reader = Reader::new(black_box(manifest), Mode::Strict, MAX_DOCUMENT_BYTES);
+            let reader = reader.as_mut().unwrap();
+            let mut tokens = 0usize;
+            while reader.next_token().unwrap().is_some() {
+                tokens += 1;
+            }
+            tokens
+        })
     });
     g.bench_function("serde_json_manifest", |b| {
         b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(manifest)).unwrap())

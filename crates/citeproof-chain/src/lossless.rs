@@ -7,14 +7,12 @@
 //! `int` (arbitrary precision, `-0` is `0`), any other number is a `float` (`1.0` stays `1.0`,
 //! `1e2` becomes `100.0`). `serde_json::Value` cannot tell `-0` from `-0.0` and turns integers
 //! beyond 64 bits into doubles, and the workspace must not enable `arbitrary_precision` (see
-//! `shared/CRATES.md`). So the claim is read a second time, here, keeping each number's text.
-//!
-//! [`parse`] first runs the strict I-JSON parser of `citeproof-model` (so every error has the
-//! profile's code, offset and pointer, JSON-001/JSON-002) and only then builds this tree; the
-//! tree builder still never panics and bounds its depth, so it is safe on any input.
+//! `shared/CRATES.md`). So the tree is built from the tokens of the strict I-JSON reader of
+//! `citeproof-model` ([`citeproof_model::json::Reader`]), which keeps each number's text: one
+//! pass, in which every error has the profile's code, offset and pointer (JSON-001, JSON-002).
 
-use citeproof_model::IncidentCode;
-use citeproof_model::json::{JsonError, MAX_DEPTH, parse_strict};
+use citeproof_model::json::{self, Event, JsonError, Mode, Reader, Token, Tree};
+use serde_json::{Map, Value};
 
 /// A JSON value; objects keep member order, numbers keep their text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,12 +44,8 @@ impl Node {
 
     /// The value at an RFC 6901 pointer (`""` is the whole value).
     pub fn pointer(&self, pointer: &str) -> Option<&Node> {
-        if pointer.is_empty() {
-            return Some(self);
-        }
         let mut node = self;
-        for token in pointer.strip_prefix('/')?.split('/') {
-            let token = token.replace("~1", "/").replace("~0", "~");
+        for token in citeproof_model::pointer::tokens(pointer)? {
             node = match node {
                 Node::Object(_) => node.get(&token)?,
                 Node::Array(items) => items.get(token.parse::<usize>().ok()?)?,
@@ -64,267 +58,90 @@ impl Node {
 
 /// Parses `input` as strict I-JSON (JSON-001, JSON-002) into a tree that keeps number texts.
 pub fn parse(input: &[u8]) -> Result<Node, JsonError> {
-    parse_with_value(input).map(|(_, node)| node)
+    json::build(&mut reader(input)?)
 }
 
-/// [`parse`], also returning the `serde_json::Value` the strict parser built.
-pub fn parse_with_value(input: &[u8]) -> Result<(serde_json::Value, Node), JsonError> {
-    let value = parse_strict(input)?;
-    // parse_strict accepted the bytes, so they are UTF-8 without a BOM.
-    let text = std::str::from_utf8(input).map_err(|e| internal(e.valid_up_to()))?;
-    let mut reader = Reader {
-        bytes: text.as_bytes(),
-        text,
-        pos: 0,
-    };
-    reader.skip_ws();
-    let node = reader.value(1)?;
-    reader.skip_ws();
-    if reader.pos != reader.bytes.len() {
-        return Err(internal(reader.pos));
-    }
-    Ok((value, node))
+/// [`parse`], also returning the `serde_json::Value` the strict parser makes of the same
+/// tokens (in the same pass).
+pub fn parse_with_value(input: &[u8]) -> Result<(Value, Node), JsonError> {
+    json::build(&mut reader(input)?).map(|Both(value, node)| (value, node))
 }
 
-/// An inconsistency between the strict parser and this reader (never expected).
-fn internal(offset: usize) -> JsonError {
-    JsonError {
-        code: IncidentCode::JsonSyntax,
-        message: format!("unexpected input at byte {offset}"),
-        offset: Some(offset as u64),
-        pointer: None,
+fn reader(input: &[u8]) -> Result<Reader<'_>, JsonError> {
+    Reader::new(input, Mode::Strict, json::MAX_DOCUMENT_BYTES)
+}
+
+fn name(token: Token<'_>) -> String {
+    match token.event {
+        Event::Name(name) => name.into_owned(),
+        _ => String::new(),
     }
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    text: &'a str,
-    pos: usize,
-}
+impl Tree for Node {
+    type Key = String;
+    type Members = Vec<(String, Node)>;
 
-impl Reader<'_> {
-    fn skip_ws(&mut self) {
-        while matches!(self.bytes.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.pos += 1;
+    fn key(token: Token<'_>) -> String {
+        name(token)
+    }
+
+    fn leaf(token: Token<'_>) -> Node {
+        match token.event {
+            Event::String(s) => Node::String(s.into_owned()),
+            Event::Number(_) => Node::Number(token.raw.to_owned()),
+            Event::Bool(b) => Node::Bool(b),
+            _ => Node::Null,
         }
     }
 
-    fn eat(&mut self, b: u8) -> Result<(), JsonError> {
-        if self.bytes.get(self.pos) == Some(&b) {
-            self.pos += 1;
-            Ok(())
-        } else {
-            Err(internal(self.pos))
-        }
+    fn push_member(members: &mut Self::Members, key: String, value: Node) {
+        members.push((key, value));
     }
 
-    fn literal(&mut self, word: &str, node: Node) -> Result<Node, JsonError> {
-        if self
-            .text
-            .get(self.pos..)
-            .is_some_and(|t| t.starts_with(word))
-        {
-            self.pos += word.len();
-            Ok(node)
-        } else {
-            Err(internal(self.pos))
-        }
+    fn array(items: Vec<Node>) -> Node {
+        Node::Array(items)
     }
 
-    fn value(&mut self, depth: usize) -> Result<Node, JsonError> {
-        match self.bytes.get(self.pos) {
-            Some(b'{') => self.object(depth),
-            Some(b'[') => self.array(depth),
-            Some(b'"') => self.string().map(Node::String),
-            Some(b't') => self.literal("true", Node::Bool(true)),
-            Some(b'f') => self.literal("false", Node::Bool(false)),
-            Some(b'n') => self.literal("null", Node::Null),
-            Some(b'-' | b'0'..=b'9') => self.number(),
-            _ => Err(internal(self.pos)),
-        }
-    }
-
-    fn object(&mut self, depth: usize) -> Result<Node, JsonError> {
-        if depth > MAX_DEPTH {
-            return Err(internal(self.pos));
-        }
-        self.eat(b'{')?;
-        let mut members = Vec::new();
-        self.skip_ws();
-        if self.bytes.get(self.pos) == Some(&b'}') {
-            self.pos += 1;
-            return Ok(Node::Object(members));
-        }
-        loop {
-            self.skip_ws();
-            let name = self.string()?;
-            self.skip_ws();
-            self.eat(b':')?;
-            self.skip_ws();
-            let value = self.value(depth + 1)?;
-            members.push((name, value));
-            self.skip_ws();
-            match self.bytes.get(self.pos) {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(Node::Object(members));
-                }
-                _ => return Err(internal(self.pos)),
-            }
-        }
-    }
-
-    fn array(&mut self, depth: usize) -> Result<Node, JsonError> {
-        if depth > MAX_DEPTH {
-            return Err(internal(self.pos));
-        }
-        self.eat(b'[')?;
-        let mut items = Vec::new();
-        self.skip_ws();
-        if self.bytes.get(self.pos) == Some(&b']') {
-            self.pos += 1;
-            return Ok(Node::Array(items));
-        }
-        loop {
-            self.skip_ws();
-            items.push(self.value(depth + 1)?);
-            self.skip_ws();
-            match self.bytes.get(self.pos) {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(Node::Array(items));
-                }
-                _ => return Err(internal(self.pos)),
-            }
-        }
-    }
-
-    fn number(&mut self) -> Result<Node, JsonError> {
-        let start = self.pos;
-        while matches!(
-            self.bytes.get(self.pos),
-            Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
-        ) {
-            self.pos += 1;
-        }
-        let token = self
-            .text
-            .get(start..self.pos)
-            .ok_or_else(|| internal(start))?;
-        if !is_json_number(token) {
-            return Err(internal(start));
-        }
-        Ok(Node::Number(token.to_owned()))
-    }
-
-    fn hex4(&mut self) -> Result<u32, JsonError> {
-        let digits = self
-            .text
-            .get(self.pos..self.pos + 4)
-            .ok_or_else(|| internal(self.pos))?;
-        let v = u32::from_str_radix(digits, 16).map_err(|_| internal(self.pos))?;
-        self.pos += 4;
-        Ok(v)
-    }
-
-    fn string(&mut self) -> Result<String, JsonError> {
-        self.eat(b'"')?;
-        let mut out = String::new();
-        loop {
-            let run_start = self.pos;
-            while !matches!(self.bytes.get(self.pos), Some(b'"' | b'\\') | None) {
-                self.pos += 1;
-            }
-            out.push_str(
-                self.text
-                    .get(run_start..self.pos)
-                    .ok_or_else(|| internal(run_start))?,
-            );
-            match self.bytes.get(self.pos) {
-                Some(b'"') => {
-                    self.pos += 1;
-                    return Ok(out);
-                }
-                Some(b'\\') => {
-                    self.pos += 1;
-                    let escape = *self.bytes.get(self.pos).ok_or_else(|| internal(self.pos))?;
-                    self.pos += 1;
-                    let c = match escape {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'u' => self.unicode_escape()?,
-                        _ => return Err(internal(self.pos - 1)),
-                    };
-                    out.push(c);
-                }
-                _ => return Err(internal(self.pos)),
-            }
-        }
-    }
-
-    /// After `\u`: one escape, or a surrogate pair of two.
-    fn unicode_escape(&mut self) -> Result<char, JsonError> {
-        let at = self.pos;
-        let first = self.hex4()?;
-        let code = if (0xD800..0xDC00).contains(&first) {
-            if self.text.get(self.pos..self.pos + 2) != Some("\\u") {
-                return Err(internal(at));
-            }
-            self.pos += 2;
-            let second = self.hex4()?;
-            if !(0xDC00..0xE000).contains(&second) {
-                return Err(internal(at));
-            }
-            0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-        } else {
-            first
-        };
-        char::from_u32(code).ok_or_else(|| internal(at))
+    fn object(members: Self::Members) -> Node {
+        Node::Object(members)
     }
 }
 
-/// RFC 8259 `number`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+/// The `Value` and the [`Node`] of one value, built together.
+struct Both(Value, Node);
+
+impl Tree for Both {
+    type Key = String;
+    type Members = (Map<String, Value>, Vec<(String, Node)>);
+
+    fn key(token: Token<'_>) -> String {
+        name(token)
+    }
+
+    fn leaf(token: Token<'_>) -> Both {
+        Both(Value::leaf(token.clone()), Node::leaf(token))
+    }
+
+    fn push_member(members: &mut Self::Members, key: String, Both(value, node): Both) {
+        members.0.insert(key.clone(), value);
+        members.1.push((key, node));
+    }
+
+    fn array(items: Vec<Both>) -> Both {
+        let (values, nodes) = items.into_iter().map(|Both(v, n)| (v, n)).unzip();
+        Both(Value::Array(values), Node::Array(nodes))
+    }
+
+    fn object((map, members): Self::Members) -> Both {
+        Both(Value::Object(map), Node::Object(members))
+    }
+}
+
+/// RFC 8259 `number`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` (the grammar of
+/// the strict reader; magnitude is not checked).
 pub fn is_json_number(token: &str) -> bool {
-    let b = token.as_bytes();
-    let mut i = usize::from(b.first() == Some(&b'-'));
-    let digits = |i: &mut usize| {
-        let start = *i;
-        while b.get(*i).is_some_and(u8::is_ascii_digit) {
-            *i += 1;
-        }
-        *i - start
-    };
-    match b.get(i) {
-        Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            digits(&mut i);
-        }
-        _ => return false,
-    }
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    i == b.len()
+    json::is_number_text(token)
 }
 
 /// `true` when the number token has neither a fraction nor an exponent (Python reads it as an

@@ -226,10 +226,7 @@ fn filtered(node: &Node, at: &str, keys: &[&str], out: &mut Vec<String>) {
     }
 }
 
-/// `base` + `/` + the RFC 6901-escaped `token`.
-pub(crate) fn child(base: &str, token: &str) -> String {
-    citeproof_model::pointer::child(base, token)
-}
+pub(crate) use citeproof_model::pointer::child;
 
 #[cfg(test)]
 mod tests {

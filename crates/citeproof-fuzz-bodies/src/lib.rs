@@ -22,6 +22,7 @@ mod grammars;
 mod httpsig;
 mod jose;
 mod json;
+mod json_tokens;
 mod ledger;
 mod protocol;
 mod snapshots;
@@ -38,6 +39,7 @@ pub use grammars::{fetch_url_policy, grammars};
 pub use httpsig::http_message;
 pub use jose::jws_detached;
 pub use json::json_strict;
+pub use json_tokens::json_tokens;
 pub use ledger::ledger_jsonl;
 pub use protocol::{adapter_protocol, adapter_serve};
 pub use snapshots::snapshots;
@@ -51,6 +53,7 @@ pub type Body = fn(&[u8]);
 /// under `fuzz/corpus/`) and its body.
 pub const TARGETS: &[(&str, Body)] = &[
     ("json_strict", json_strict),
+    ("json_tokens", json_tokens),
     ("documents", documents),
     ("http_message", http_message),
     ("jws_detached", jws_detached),

@@ -17,10 +17,7 @@ pub(crate) struct Shape<'a> {
     pub incidents: &'a mut Vec<Incident>,
 }
 
-/// Appends `/name` (escaped as RFC 6901 says) to a pointer.
-pub(crate) fn child(pointer: &str, name: &str) -> String {
-    citeproof_model::pointer::child(pointer, name)
-}
+pub(crate) use citeproof_model::pointer::child;
 
 impl Shape<'_> {
     pub fn location(&self, pointer: &str) -> Location {

@@ -3,12 +3,14 @@
 //! spellings, which canonicalization and strict parsing care about, survive).
 //!
 //! Only texts the strict I-JSON parser accepts are rewritten: then no member name repeats (a
-//! permutation cannot move which duplicate comes first) and the tokens below are well formed.
-//! Hand-written because no JSON crate keeps raw tokens and member order at once (serde_json's
-//! `RawValue` keeps a whole subtree, `preserve_order` would change every crate of the
-//! workspace).
+//! permutation cannot move which duplicate comes first) and the tokens are well formed. The
+//! tree is built from the tokens of the strict reader of `citeproof-model`
+//! ([`citeproof_model::json::Reader`]), which gives each token's text as written and the members
+//! in their order (serde_json's `RawValue` keeps a whole subtree, `preserve_order` would change
+//! every crate of the workspace).
 
 use citeproof_conformance::variants::VariantRng;
+use citeproof_model::json::{self, Mode, Reader, Token, Tree};
 
 /// A JSON value as raw tokens.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,121 +24,32 @@ pub enum Node {
 
 /// Parses `text` when it is strict I-JSON; `None` otherwise.
 pub fn parse(text: &str) -> Option<Node> {
-    citeproof_model::json::parse_strict(text.as_bytes()).ok()?;
-    let mut p = Parser {
-        bytes: text.as_bytes(),
-        text,
-        pos: 0,
-    };
-    let node = p.value(0)?;
-    p.ws();
-    (p.pos == p.bytes.len()).then_some(node)
+    let mut reader = Reader::new(text.as_bytes(), Mode::Strict, json::MAX_DOCUMENT_BYTES).ok()?;
+    json::build(&mut reader).ok()
 }
 
-struct Parser<'a> {
-    bytes: &'a [u8],
-    text: &'a str,
-    pos: usize,
-}
+impl Tree for Node {
+    type Key = String;
+    type Members = Vec<(String, Node)>;
 
-impl Parser<'_> {
-    fn ws(&mut self) {
-        while self
-            .bytes
-            .get(self.pos)
-            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-        {
-            self.pos += 1;
-        }
+    fn key(name: Token<'_>) -> String {
+        name.raw.to_owned()
     }
 
-    fn value(&mut self, depth: usize) -> Option<Node> {
-        if depth > citeproof_model::json::MAX_DEPTH {
-            return None;
-        }
-        self.ws();
-        match self.bytes.get(self.pos)? {
-            b'{' => {
-                self.pos += 1;
-                let mut members = Vec::new();
-                self.ws();
-                if self.bytes.get(self.pos) == Some(&b'}') {
-                    self.pos += 1;
-                    return Some(Node::Object(members));
-                }
-                loop {
-                    self.ws();
-                    let name = self.string()?;
-                    self.ws();
-                    (self.bytes.get(self.pos) == Some(&b':')).then_some(())?;
-                    self.pos += 1;
-                    let value = self.value(depth + 1)?;
-                    members.push((name, value));
-                    self.ws();
-                    match self.bytes.get(self.pos)? {
-                        b',' => self.pos += 1,
-                        b'}' => {
-                            self.pos += 1;
-                            return Some(Node::Object(members));
-                        }
-                        _ => return None,
-                    }
-                }
-            }
-            b'[' => {
-                self.pos += 1;
-                let mut items = Vec::new();
-                self.ws();
-                if self.bytes.get(self.pos) == Some(&b']') {
-                    self.pos += 1;
-                    return Some(Node::Array(items));
-                }
-                loop {
-                    items.push(self.value(depth + 1)?);
-                    self.ws();
-                    match self.bytes.get(self.pos)? {
-                        b',' => self.pos += 1,
-                        b']' => {
-                            self.pos += 1;
-                            return Some(Node::Array(items));
-                        }
-                        _ => return None,
-                    }
-                }
-            }
-            b'"' => self.string().map(Node::Scalar),
-            _ => {
-                let start = self.pos;
-                while self
-                    .bytes
-                    .get(self.pos)
-                    .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-                {
-                    self.pos += 1;
-                }
-                if self.pos == start {
-                    return None;
-                }
-                Some(Node::Scalar(self.text.get(start..self.pos)?.into()))
-            }
-        }
+    fn leaf(token: Token<'_>) -> Node {
+        Node::Scalar(token.raw.to_owned())
     }
 
-    /// A string token, quotes included.
-    fn string(&mut self) -> Option<String> {
-        let start = self.pos;
-        (self.bytes.get(self.pos) == Some(&b'"')).then_some(())?;
-        self.pos += 1;
-        loop {
-            match self.bytes.get(self.pos)? {
-                b'\\' => self.pos += 2,
-                b'"' => {
-                    self.pos += 1;
-                    return self.text.get(start..self.pos).map(str::to_owned);
-                }
-                _ => self.pos += 1,
-            }
-        }
+    fn push_member(members: &mut Self::Members, key: String, value: Node) {
+        members.push((key, value));
+    }
+
+    fn array(items: Vec<Node>) -> Node {
+        Node::Array(items)
+    }
+
+    fn object(members: Self::Members) -> Node {
+        Node::Object(members)
     }
 }
 

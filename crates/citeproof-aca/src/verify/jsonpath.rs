@@ -3,24 +3,7 @@
 use citeproof_model::{Incident, IncidentCode, Location, Timestamp};
 use serde_json::Value;
 
-/// `base` + `/` + escaped `token`.
-pub(crate) fn child(base: &str, token: &str) -> String {
-    let mut out = String::with_capacity(base.len() + token.len() + 1);
-    out.push_str(base);
-    out.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-pub(crate) fn index(base: &str, i: usize) -> String {
-    format!("{base}/{i}")
-}
+pub(crate) use citeproof_model::pointer::{child, index};
 
 /// Where an incident about a document fetched from `url` happened.
 #[derive(Debug, Clone, Default)]
