@@ -1058,6 +1058,17 @@ def level2_verify():
     s = Scenario(2)
     s.header(header([(SRC_A, M1, "r1")]))
     out.append(bad("claim-source-not-in-header", "A claim cites a source the header does not list.", ["ACA-L2-012"], s, ["aca-source-not-in-header"], "ACA-L2-012."))
+    # The header lists the cited source only in a spelling that is not a web URL (no `//`): a
+    # WHATWG parser reads https:example.org/crawl.txt as https://example.org/crawl.txt, so a
+    # verifier that compares every header source by its WHATWG serialization, web URL or not,
+    # would find the claim's source listed.
+    s = Scenario(2)
+    s.header(header([(SRC_A, M1, "r1"), ("https:example.org/crawl.txt", M1, "r1")]))
+    out.append(bad("claim-source-in-header-not-web-url", "The header lists the claim's source as https:example.org/crawl.txt (no authority), which is not a web URL.",
+                   ["ACA-L2-012", "ACA-L1-004"], s, ["aca-url-invalid", "aca-source-not-in-header"],
+                   "ACA-L1-004: a source without `//host` is not a web URL (Definitions), so the entry lists no source; ACA-L2-012 then finds "
+                   "%s, which the second claim cites, in no header entry. URL equality is defined between web URLs: the WHATWG "
+                   "serialization of the invalid spelling (https://example.org/crawl.txt, as node's new URL() gives) does not make it one." % SRC_B))
     s = Scenario(2)
     del s.resources[SRC_B]
     out.append(bad("source-unreachable", "A source is not in the snapshot.", ["ACA-L2-013", "FETCH-008"], s, ["aca-source-fetch-failed", "fetch-not-in-snapshot"], "ACA-L2-013."))
