@@ -34,6 +34,7 @@ from aca_lib import (
 )
 from vectorlib import REPO, boundary, case, derivation, write
 from aca_support import N as rule_n
+from rfc3986_validator import validate_rfc3986
 
 
 def hand(detail):
@@ -272,6 +273,63 @@ def parse_bad(cid, desc, reqs, values, errors, detail, flags=None):
 URI_CHARS_URL = "https://example.com/a-._~!$&'()*+;=:@%41/b?q=/?&r=1#frag-._~!$&'()*+;=:@/?"
 
 
+def url_grammar_cases(ma):
+    """The web URL grammar (Definitions: RFC 3986 absolute-URI) on both sides of each of its
+    productions the other cases leave on one side: IP literals (IPv6address, IPvFuture),
+    pct-encoded, the characters of a query and of a fragment, the port and the host. Each was
+    the only thing between a cargo-mutants mutant of citeproof-model's weburl.rs and the suite
+    (mutants/RUNS.md); the expected verdicts come from RFC 3986 3.2.2, 3.2.3, 2.1, 3.4 and 3.5."""
+    ok = [
+        ("source-ipv6-literal-port", "A source URL whose host is an IPv6 literal with a port.", "http://[2001:db8::1]:8080/a",
+         "RFC 3986 3.2.2: IP-literal = '[' IPv6address ']'; 2001:db8::1 is an RFC 4291 text form; port = *DIGIT."),
+        ("source-ipv6-literal", "A source URL whose host is an IPv6 literal, no port.", "https://[::1]/a",
+         "RFC 3986 3.2.2: '[' IPv6address ']' and nothing after it but the path."),
+        ("source-ipvfuture", "A source URL whose host is an IPvFuture literal.", "http://[v1.x:y]/a",
+         "RFC 3986 3.2.2: IPvFuture = 'v' 1*HEXDIG '.' 1*( unreserved / sub-delims / ':' ): hex '1', tail 'x:y'."),
+        ("source-port-empty", "A source URL with an empty port after the colon.", "https://example.com:/a",
+         "RFC 3986 3.2.3: port = *DIGIT, so an empty port is allowed (and means the default)."),
+    ]
+    bad = [
+        ("source-ip-literal-unclosed", "An IPv6 literal without its closing bracket.", "http://[::1/a",
+         "RFC 3986 3.2.2: IP-literal ends with ']'."),
+        ("source-ip-literal-trailing", "Text between an IPv6 literal and the path.", "http://[::1]x/a",
+         "RFC 3986 3.2: authority = host [ ':' port ]; after ']' only ':' port may follow."),
+        ("source-ipv6-invalid", "An IPv6 literal with a digit that is not hex.", "http://[::g]/a",
+         "RFC 3986 3.2.2: IPv6address is made of h16 = 1*4HEXDIG; 'g' is not HEXDIG."),
+        ("source-ipv6-zone", "An IPv6 literal with a zone identifier (RFC 6874).", "http://[fe80::1%25eth0]/a",
+         "RFC 3986 3.2.2 has no zone identifier (RFC 6874 adds one; the profile's web URL is RFC 3986 absolute-URI)."),
+        ("source-ipvfuture-no-version", "An IPvFuture literal without its hex version.", "http://[v.x]/a",
+         "RFC 3986 3.2.2: 'v' 1*HEXDIG: at least one hex digit before the '.'."),
+        ("source-ipvfuture-version-not-hex", "An IPvFuture literal whose version is not hex.", "http://[vg.x]/a",
+         "RFC 3986 3.2.2: 'g' is not HEXDIG."),
+        ("source-ipvfuture-empty", "An IPvFuture literal with nothing after the '.'.", "http://[v1.]/a",
+         "RFC 3986 3.2.2: '.' 1*( unreserved / sub-delims / ':' ): at least one character after the '.'."),
+        ("source-ipvfuture-pipe", "An IPvFuture literal with '|' after the '.'.", "http://[v1.a|b]/a",
+         "RFC 3986 3.2.2: '|' is neither unreserved, a sub-delim nor ':'."),
+        ("source-pct-not-hex", "'%4g': a '%' followed by one hex digit and one that is not.", "https://example.com/a%4g",
+         "RFC 3986 2.1: pct-encoded = '%' HEXDIG HEXDIG: both digits hex."),
+        ("source-query-pipe", "A source URL with '|' in its query.", "https://example.com/a?b|c",
+         "RFC 3986 3.4: query = *( pchar / '/' / '?' ); '|' is not a pchar."),
+        ("source-fragment-brace", "A source URL with '{' in its fragment.", "https://example.com/a#{x}",
+         "RFC 3986 3.5: fragment = *( pchar / '/' / '?' ); '{' is not a pchar."),
+        ("source-port-letters", "A source URL whose port has a letter.", "https://example.com:8a/a",
+         "RFC 3986 3.2.3: port = *DIGIT."),
+        ("source-host-empty", "A source URL with a port and no host.", "https://:443/a",
+         "Definitions: a web URL has an authority with a non-empty host."),
+    ]
+    # A second reading of RFC 3986: rfc3986-validator (requirements-dev.txt) agrees on every
+    # case but the empty host, which RFC 3986's reg-name allows and the profile refuses.
+    for _, _, url, _ in ok:
+        assert validate_rfc3986(url, rule="URI"), url
+    for cid, _, url, _ in bad:
+        assert bool(validate_rfc3986(url, rule="URI")) == (cid == "source-host-empty"), url
+    out = [parse_ok(cid, desc, ["ACA-L1-004"], ['<%s>; manifest="%s"' % (url, ma)], [ent(url, ma)], why)
+           for cid, desc, url, why in ok]
+    out += [parse_bad(cid, desc, ["ACA-L1-004"], ['<%s>; manifest="%s"' % (url, ma)], ["aca-url-invalid"], why)
+            for cid, desc, url, why in bad]
+    return out
+
+
 def level1_parse():
     A, B = "https://example.com/article-a", "https://example.com/article-b"
     MA, MB = "https://agent.example/runs/123/cite/a", "https://agent.example/runs/123/cite/b"
@@ -459,6 +517,9 @@ def level1_parse():
         parse_bad("source-brace", "A source URL with '{' and '}' (a template left unexpanded).", ["ACA-L1-004"],
                   ['<https://example.com/items/{id}>; manifest="%s"' % MA], ["aca-url-invalid"],
                   "'{' and '}' are not RFC 3986 characters.", [boundary("url-characters", "outside")]),
+    ]
+    cases += url_grammar_cases(MA)
+    cases += [
         parse_bad("run-mismatch", "Two entries with different runs.", ["ACA-L1-007"],
                   ['<%s>; manifest="%s"; run="1"' % (A, MA), '<%s>; manifest="%s"; run="2"' % (B, MB)], ["aca-run-mismatch"],
                   "ACA-L1-007: all run parameters of one field value are equal."),
