@@ -286,6 +286,8 @@ def url_grammar_cases(ma):
          "RFC 3986 3.2.2: IPvFuture = 'v' 1*HEXDIG '.' 1*( unreserved / sub-delims / ':' ): hex '1', tail 'x:y'."),
         ("source-port-empty", "A source URL with an empty port after the colon.", "https://example.com:/a",
          "RFC 3986 3.2.3: port = *DIGIT, so an empty port is allowed (and means the default)."),
+        ("source-pct-first", "A path segment that starts with a pct-encoding.", "https://example.com/%41b",
+         "RFC 3986 3.3: segment = *pchar and pchar includes pct-encoded, at any position."),
     ]
     bad = [
         ("source-ip-literal-unclosed", "An IPv6 literal without its closing bracket.", "http://[::1/a",
@@ -304,6 +306,9 @@ def url_grammar_cases(ma):
          "RFC 3986 3.2.2: '.' 1*( unreserved / sub-delims / ':' ): at least one character after the '.'."),
         ("source-ipvfuture-pipe", "An IPvFuture literal with '|' after the '.'.", "http://[v1.a|b]/a",
          "RFC 3986 3.2.2: '|' is neither unreserved, a sub-delim nor ':'."),
+        ("source-pipe-after-pct", "'|' two characters after a pct-encoding in a path segment.", "https://example.com/ab%41|c",
+         "RFC 3986 3.3: every character of a segment is a pchar; a pct-encoding is three characters and the one after it "
+         "('|') is checked like any other."),
         ("source-pct-not-hex", "'%4g': a '%' followed by one hex digit and one that is not.", "https://example.com/a%4g",
          "RFC 3986 2.1: pct-encoded = '%' HEXDIG HEXDIG: both digits hex."),
         ("source-query-pipe", "A source URL with '|' in its query.", "https://example.com/a?b|c",
