@@ -1276,20 +1276,21 @@ def level3_chain_validate():
         f(d)
         return d
 
-    def ok(cid, desc, reqs, doc, detail):
-        return mv_case(P, 3, cid, desc, reqs, doc, "valid", detail=detail)
+    def ok(cid, desc, reqs, doc, detail, flags=None):
+        return mv_case(P, 3, cid, desc, reqs, doc, "valid", detail=detail, flags=flags)
 
-    def bad(cid, desc, reqs, doc, errors, detail):
-        return mv_case(P, 3, cid, desc, reqs, doc, "invalid", errors, detail)
+    def bad(cid, desc, reqs, doc, errors, detail, flags=None):
+        return mv_case(P, 3, cid, desc, reqs, doc, "invalid", errors, detail, flags=flags)
 
     ch = lambda d, i: d["chain"][i]
     return [
         ok("baseline", "Three steps: public inputs, a private step with inputs_hash, a join of two earlier outputs.",
            ["ACA-L3-001", "ACA-L3-002", "ACA-L3-003", "ACA-L3-004", "ACA-L3-005", "ACA-L3-006"], base,
            "Steps 1..3 in order; inputs_ref name earlier outputs_ref; every cited source is in step 1's sources."),
-        ok("inputs-and-hash", "inputs with the matching inputs_hash (JCS hash).", ["ACA-L3-005", "CANON-003"],
+        ok("inputs-and-hash", "inputs with the matching inputs_hash (JCS hash).", ["ACA-L3-005", "CANON-002", "CANON-003"],
            m(lambda d: ch(d, 0).__setitem__("inputs_hash", sha256_hash(jcs(ch(d, 0)["inputs"])))),
-           "inputs_hash = sha256 of the JCS bytes {\"q\":\"programmatic geo canonical\"}."),
+           "inputs_hash = sha256 of the JCS bytes {\"q\":\"programmatic geo canonical\"}: 64 lowercase hex digits.",
+           [boundary("hash-digits", "inside")]),
         ok("nested-inputs-hash", "Nested inputs whose JCS form sorts members and drops whitespace.", ["ACA-L3-005", "CANON-001"],
            m(lambda d: (ch(d, 0).__setitem__("inputs", {"z": [1, {"b": True, "a": None}], "a": "\u00e9\n"}),
                         ch(d, 0).__setitem__("inputs_hash", sha256_hash(jcs({"z": [1, {"b": True, "a": None}], "a": "\u00e9\n"}))))),
@@ -1327,6 +1328,14 @@ def level3_chain_validate():
             "A later step."),
         bad("inputs-missing", "A step with none of inputs, inputs_hash, inputs_ref.", ["ACA-L3-005"], m(lambda d: ch(d, 0).pop("inputs")), ["aca-chain-inputs-missing"], "ACA-L3-005."),
         bad("inputs-not-object", "inputs is a string.", ["ACA-L3-005"], m(lambda d: ch(d, 0).__setitem__("inputs", "programmatic geo")), ["schema-violation"], "inputs is a JSON object."),
+        # The chain has no JSON Schema in front of the hash grammar: these reach the parser of
+        # content hashes itself (mutants/RUNS.md, hash.rs).
+        bad("inputs-hash-63-digits", "inputs_hash with 63 lowercase hex digits (the last one of a JCS hash dropped).", ["ACA-L3-005", "CANON-002"],
+            m(lambda d: ch(d, 1).__setitem__("inputs_hash", sha256_hash(jcs({"api_key_id": "internal-7"}))[:-1])), ["canon-hash-syntax"],
+            "CANON-002: exactly 64 hex digits; 63 < 64.", [boundary("hash-digits", "outside")]),
+        bad("inputs-hash-65-digits", "inputs_hash with 65 lowercase hex digits (a JCS hash and one more digit).", ["ACA-L3-005", "CANON-002"],
+            m(lambda d: ch(d, 1).__setitem__("inputs_hash", sha256_hash(jcs({"api_key_id": "internal-7"})) + "0")), ["canon-hash-syntax"],
+            "CANON-002: exactly 64 hex digits; 65 > 64.", [boundary("hash-digits", "outside")]),
         bad("inputs-hash-syntax", "inputs_hash in uppercase hex.", ["ACA-L3-005", "CANON-002"], m(lambda d: ch(d, 1).__setitem__("inputs_hash", "sha256:" + "AB" * 32)), ["canon-hash-syntax"], "CANON-002."),
         bad("inputs-hash-mismatch", "inputs and an inputs_hash of other inputs.", ["ACA-L3-005"],
             m(lambda d: ch(d, 0).__setitem__("inputs_hash", sha256_hash(jcs({"q": "something else"})))), ["aca-chain-inputs-hash-mismatch"],
