@@ -34,6 +34,7 @@ from aca_lib import (
 )
 from vectorlib import REPO, boundary, case, derivation, write
 from aca_support import N as rule_n
+from rfc3986_validator import validate_rfc3986
 
 
 def hand(detail):
@@ -272,6 +273,66 @@ def parse_bad(cid, desc, reqs, values, errors, detail, flags=None):
 URI_CHARS_URL = "https://example.com/a-._~!$&'()*+;=:@%41/b?q=/?&r=1#frag-._~!$&'()*+;=:@/?"
 
 
+def url_grammar_cases(ma):
+    """The web URL grammar (Definitions: RFC 3986 absolute-URI) on both sides of each of its
+    productions the other cases leave on one side: IP literals (IPv6address, IPvFuture),
+    pct-encoded, the characters of a query and of a fragment, the port and the host. Each was
+    the only thing between a cargo-mutants mutant of citeproof-model's weburl.rs and the suite
+    (mutants/RUNS.md); the expected verdicts come from RFC 3986 3.2.2, 3.2.3, 2.1, 3.4 and 3.5."""
+    ok = [
+        ("source-ipv6-literal", "A source URL whose host is an IPv6 literal, no port.", "https://[::1]/a",
+         "RFC 3986 3.2.2: '[' IPv6address ']' and nothing after it but the path."),
+        ("source-ipvfuture", "A source URL whose host is an IPvFuture literal.", "http://[v1.x:y]/a",
+         "RFC 3986 3.2.2: IPvFuture = 'v' 1*HEXDIG '.' 1*( unreserved / sub-delims / ':' ): hex '1', tail 'x:y'."),
+        ("source-port-empty", "A source URL with an empty port after the colon.", "https://example.com:/a",
+         "RFC 3986 3.2.3: port = *DIGIT, so an empty port is allowed (and means the default)."),
+        ("source-pct-first", "A path segment that starts with a pct-encoding.", "https://example.com/%41b",
+         "RFC 3986 3.3: segment = *pchar and pchar includes pct-encoded, at any position."),
+    ]
+    bad = [
+        ("source-ip-literal-unclosed", "An IPv6 literal without its closing bracket.", "http://[::1/a",
+         "RFC 3986 3.2.2: IP-literal ends with ']'."),
+        ("source-ip-literal-trailing", "Text between an IPv6 literal and the path.", "http://[::1]x/a",
+         "RFC 3986 3.2: authority = host [ ':' port ]; after ']' only ':' port may follow."),
+        ("source-ipv6-invalid", "An IPv6 literal with a digit that is not hex.", "http://[::g]/a",
+         "RFC 3986 3.2.2: IPv6address is made of h16 = 1*4HEXDIG; 'g' is not HEXDIG."),
+        ("source-ipv6-zone", "An IPv6 literal with a zone identifier (RFC 6874).", "http://[fe80::1%25eth0]/a",
+         "RFC 3986 3.2.2 has no zone identifier (RFC 6874 adds one; the profile's web URL is RFC 3986 absolute-URI)."),
+        ("source-ipvfuture-no-version", "An IPvFuture literal without its hex version.", "http://[v.x]/a",
+         "RFC 3986 3.2.2: 'v' 1*HEXDIG: at least one hex digit before the '.'."),
+        ("source-ipvfuture-version-not-hex", "An IPvFuture literal whose version is not hex.", "http://[vg.x]/a",
+         "RFC 3986 3.2.2: 'g' is not HEXDIG."),
+        ("source-ipvfuture-empty", "An IPvFuture literal with nothing after the '.'.", "http://[v1.]/a",
+         "RFC 3986 3.2.2: '.' 1*( unreserved / sub-delims / ':' ): at least one character after the '.'."),
+        ("source-ipvfuture-pipe", "An IPvFuture literal with '|' after the '.'.", "http://[v1.a|b]/a",
+         "RFC 3986 3.2.2: '|' is neither unreserved, a sub-delim nor ':'."),
+        ("source-pipe-after-pct", "'|' two characters after a pct-encoding in a path segment.", "https://example.com/ab%41|c",
+         "RFC 3986 3.3: every character of a segment is a pchar; a pct-encoding is three characters and the one after it "
+         "('|') is checked like any other."),
+        ("source-pct-not-hex", "'%4g': a '%' followed by one hex digit and one that is not.", "https://example.com/a%4g",
+         "RFC 3986 2.1: pct-encoded = '%' HEXDIG HEXDIG: both digits hex."),
+        ("source-query-pipe", "A source URL with '|' in its query.", "https://example.com/a?b|c",
+         "RFC 3986 3.4: query = *( pchar / '/' / '?' ); '|' is not a pchar."),
+        ("source-fragment-brace", "A source URL with '{' in its fragment.", "https://example.com/a#{x}",
+         "RFC 3986 3.5: fragment = *( pchar / '/' / '?' ); '{' is not a pchar."),
+        ("source-port-letters", "A source URL whose port has a letter.", "https://example.com:8a/a",
+         "RFC 3986 3.2.3: port = *DIGIT."),
+        ("source-host-empty", "A source URL with a port and no host.", "https://:443/a",
+         "Definitions: a web URL has an authority with a non-empty host."),
+    ]
+    # A second reading of RFC 3986: rfc3986-validator (requirements-dev.txt) agrees on every
+    # case but the empty host, which RFC 3986's reg-name allows and the profile refuses.
+    for _, _, url, _ in ok:
+        assert validate_rfc3986(url, rule="URI"), url
+    for cid, _, url, _ in bad:
+        assert bool(validate_rfc3986(url, rule="URI")) == (cid == "source-host-empty"), url
+    out = [parse_ok(cid, desc, ["ACA-L1-004"], ['<%s>; manifest="%s"' % (url, ma)], [ent(url, ma)], why)
+           for cid, desc, url, why in ok]
+    out += [parse_bad(cid, desc, ["ACA-L1-004"], ['<%s>; manifest="%s"' % (url, ma)], ["aca-url-invalid"], why)
+            for cid, desc, url, why in bad]
+    return out
+
+
 def level1_parse():
     A, B = "https://example.com/article-a", "https://example.com/article-b"
     MA, MB = "https://agent.example/runs/123/cite/a", "https://agent.example/runs/123/cite/b"
@@ -335,6 +396,17 @@ def level1_parse():
                  ['<%s>; manifest="%s"; Rel=cite; title="a \\"b\\" \\\\ c"' % (A, MA)],
                  [ent(A, MA, params=[["rel", "cite"], ["title", 'a "b" \\ c']])],
                  "ACA-L1-006: other parameters are allowed; quoted-string content with quoted-pairs \\\" and \\\\ unescaped."),
+        parse_ok("quoted-string-htab", "A horizontal tab inside a quoted-string and after a backslash (a quoted-pair).", ["ACA-L1-002", "ACA-L1-006"],
+                 ['<%s>; manifest="%s"; t="a\tb"; u="c\\\td"' % (A, MA)],
+                 [ent(A, MA, params=[["t", "a\tb"], ["u", "c\td"]])],
+                 "RFC 9110 5.6.4: qdtext = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text and quoted-pair = '\\' ( HTAB / SP / "
+                 "VCHAR / obs-text ): HTAB is allowed in both (obs-text is not, ACA-L1-002)."),
+        parse_bad("quoted-pair-del", "A backslash followed by DEL (0x7F) inside a quoted-string.", ["ACA-L1-002"],
+                  ['<%s>; manifest="%s"; t="a\\\x7fb"' % (A, MA)], ["aca-header-syntax"],
+                  "RFC 9110 5.6.4: quoted-pair = '\\' ( HTAB / SP / VCHAR / obs-text ); 0x7F is none of them."),
+        parse_bad("quoted-pair-obs-text", "A backslash followed by a non-ASCII character (U+00E9) inside a quoted-string.", ["ACA-L1-002"],
+                  ['<%s>; manifest="%s"; t="caf\\\u00e9"' % (A, MA)], ["aca-header-syntax"],
+                  "obs-text (bytes 0x80-0xFF) is not allowed anywhere in the value, a quoted-pair included (ACA-L1-002)."),
         parse_ok("empty-elements", "Empty list elements around and between entries.", ["ACA-L1-002"],
                  [' , <%s>; manifest="%s" ,, ' % (A, MA)], [ent(A, MA)],
                  "RFC 9110 5.6.1: empty list elements are ignored."),
@@ -459,6 +531,9 @@ def level1_parse():
         parse_bad("source-brace", "A source URL with '{' and '}' (a template left unexpanded).", ["ACA-L1-004"],
                   ['<https://example.com/items/{id}>; manifest="%s"' % MA], ["aca-url-invalid"],
                   "'{' and '}' are not RFC 3986 characters.", [boundary("url-characters", "outside")]),
+    ]
+    cases += url_grammar_cases(MA)
+    cases += [
         parse_bad("run-mismatch", "Two entries with different runs.", ["ACA-L1-007"],
                   ['<%s>; manifest="%s"; run="1"' % (A, MA), '<%s>; manifest="%s"; run="2"' % (B, MB)], ["aca-run-mismatch"],
                   "ACA-L1-007: all run parameters of one field value are equal."),
@@ -1058,6 +1133,17 @@ def level2_verify():
     s = Scenario(2)
     s.header(header([(SRC_A, M1, "r1")]))
     out.append(bad("claim-source-not-in-header", "A claim cites a source the header does not list.", ["ACA-L2-012"], s, ["aca-source-not-in-header"], "ACA-L2-012."))
+    # The header lists the cited source only in a spelling that is not a web URL (no `//`): a
+    # WHATWG parser reads https:example.org/crawl.txt as https://example.org/crawl.txt, so a
+    # verifier that compares every header source by its WHATWG serialization, web URL or not,
+    # would find the claim's source listed.
+    s = Scenario(2)
+    s.header(header([(SRC_A, M1, "r1"), ("https:example.org/crawl.txt", M1, "r1")]))
+    out.append(bad("claim-source-in-header-not-web-url", "The header lists the claim's source as https:example.org/crawl.txt (no authority), which is not a web URL.",
+                   ["ACA-L2-012", "ACA-L1-004"], s, ["aca-url-invalid", "aca-source-not-in-header"],
+                   "ACA-L1-004: a source without `//host` is not a web URL (Definitions), so the entry lists no source; ACA-L2-012 then finds "
+                   "%s, which the second claim cites, in no header entry. URL equality is defined between web URLs: the WHATWG "
+                   "serialization of the invalid spelling (https://example.org/crawl.txt, as node's new URL() gives) does not make it one." % SRC_B))
     s = Scenario(2)
     del s.resources[SRC_B]
     out.append(bad("source-unreachable", "A source is not in the snapshot.", ["ACA-L2-013", "FETCH-008"], s, ["aca-source-fetch-failed", "fetch-not-in-snapshot"], "ACA-L2-013."))
@@ -1190,20 +1276,21 @@ def level3_chain_validate():
         f(d)
         return d
 
-    def ok(cid, desc, reqs, doc, detail):
-        return mv_case(P, 3, cid, desc, reqs, doc, "valid", detail=detail)
+    def ok(cid, desc, reqs, doc, detail, flags=None):
+        return mv_case(P, 3, cid, desc, reqs, doc, "valid", detail=detail, flags=flags)
 
-    def bad(cid, desc, reqs, doc, errors, detail):
-        return mv_case(P, 3, cid, desc, reqs, doc, "invalid", errors, detail)
+    def bad(cid, desc, reqs, doc, errors, detail, flags=None):
+        return mv_case(P, 3, cid, desc, reqs, doc, "invalid", errors, detail, flags=flags)
 
     ch = lambda d, i: d["chain"][i]
     return [
         ok("baseline", "Three steps: public inputs, a private step with inputs_hash, a join of two earlier outputs.",
            ["ACA-L3-001", "ACA-L3-002", "ACA-L3-003", "ACA-L3-004", "ACA-L3-005", "ACA-L3-006"], base,
            "Steps 1..3 in order; inputs_ref name earlier outputs_ref; every cited source is in step 1's sources."),
-        ok("inputs-and-hash", "inputs with the matching inputs_hash (JCS hash).", ["ACA-L3-005", "CANON-003"],
+        ok("inputs-and-hash", "inputs with the matching inputs_hash (JCS hash).", ["ACA-L3-005", "CANON-002", "CANON-003"],
            m(lambda d: ch(d, 0).__setitem__("inputs_hash", sha256_hash(jcs(ch(d, 0)["inputs"])))),
-           "inputs_hash = sha256 of the JCS bytes {\"q\":\"programmatic geo canonical\"}."),
+           "inputs_hash = sha256 of the JCS bytes {\"q\":\"programmatic geo canonical\"}: 64 lowercase hex digits.",
+           [boundary("hash-digits", "inside")]),
         ok("nested-inputs-hash", "Nested inputs whose JCS form sorts members and drops whitespace.", ["ACA-L3-005", "CANON-001"],
            m(lambda d: (ch(d, 0).__setitem__("inputs", {"z": [1, {"b": True, "a": None}], "a": "\u00e9\n"}),
                         ch(d, 0).__setitem__("inputs_hash", sha256_hash(jcs({"z": [1, {"b": True, "a": None}], "a": "\u00e9\n"}))))),
@@ -1241,6 +1328,14 @@ def level3_chain_validate():
             "A later step."),
         bad("inputs-missing", "A step with none of inputs, inputs_hash, inputs_ref.", ["ACA-L3-005"], m(lambda d: ch(d, 0).pop("inputs")), ["aca-chain-inputs-missing"], "ACA-L3-005."),
         bad("inputs-not-object", "inputs is a string.", ["ACA-L3-005"], m(lambda d: ch(d, 0).__setitem__("inputs", "programmatic geo")), ["schema-violation"], "inputs is a JSON object."),
+        # The chain has no JSON Schema in front of the hash grammar: these reach the parser of
+        # content hashes itself (mutants/RUNS.md, hash.rs).
+        bad("inputs-hash-63-digits", "inputs_hash with 63 lowercase hex digits (the last one of a JCS hash dropped).", ["ACA-L3-005", "CANON-002"],
+            m(lambda d: ch(d, 1).__setitem__("inputs_hash", sha256_hash(jcs({"api_key_id": "internal-7"}))[:-1])), ["canon-hash-syntax"],
+            "CANON-002: exactly 64 hex digits; 63 < 64.", [boundary("hash-digits", "outside")]),
+        bad("inputs-hash-65-digits", "inputs_hash with 65 lowercase hex digits (a JCS hash and one more digit).", ["ACA-L3-005", "CANON-002"],
+            m(lambda d: ch(d, 1).__setitem__("inputs_hash", sha256_hash(jcs({"api_key_id": "internal-7"})) + "0")), ["canon-hash-syntax"],
+            "CANON-002: exactly 64 hex digits; 65 > 64.", [boundary("hash-digits", "outside")]),
         bad("inputs-hash-syntax", "inputs_hash in uppercase hex.", ["ACA-L3-005", "CANON-002"], m(lambda d: ch(d, 1).__setitem__("inputs_hash", "sha256:" + "AB" * 32)), ["canon-hash-syntax"], "CANON-002."),
         bad("inputs-hash-mismatch", "inputs and an inputs_hash of other inputs.", ["ACA-L3-005"],
             m(lambda d: ch(d, 0).__setitem__("inputs_hash", sha256_hash(jcs({"q": "something else"})))), ["aca-chain-inputs-hash-mismatch"],

@@ -68,6 +68,7 @@ pub const REFERENCE_FILES: &[&str] = &[
     "crates/citeproof-model/src/json/strings.rs",
     "crates/citeproof-model/src/jcs.rs",
     "crates/citeproof-aca/src/verify/header.rs",
+    "crates/citeproof-aca/src/verify/header/grammar.rs",
     "crates/citeproof-aca/src/verify/manifest/mod.rs",
     "crates/citeproof-aca/src/verify/manifest/chain.rs",
     "crates/citeproof-aef/src/validate.rs",
