@@ -1,11 +1,14 @@
 // `aca-header-parse`: the `Citation-Source` field (docs/PROFILE.md ACA-L1-001 to ACA-L1-008).
 
+import { isIPv6 } from 'node:net';
+
 const MAX_VALUE_BYTES = 8192;
 const MAX_ENTRIES = 256;
 const TCHAR = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]$/;
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 const URI_CHARS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 const DEFAULT_PORT = { http: 80, https: 443 };
+const IPVFUTURE = /^v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/;
 
 class Syntax extends Error {}
 
@@ -33,6 +36,22 @@ function hostPort(authority) {
   return { host: host.toLowerCase(), port };
 }
 
+/**
+ * RFC 3986 3.2.2: an IP literal in brackets (IPv6address or IPvFuture, no zone id), then nothing
+ * or `:port`; any other host has no brackets.
+ */
+function authorityOk(authority) {
+  if (!authority.startsWith('[')) return !authority.includes('[') && !authority.includes(']');
+  const end = authority.indexOf(']');
+  if (end < 0) return false;
+  const literal = authority.slice(1, end);
+  const after = authority.slice(end + 1);
+  if (after !== '' && !/^:[0-9]*$/.test(after)) return false;
+  if (IPVFUTURE.test(literal)) return true;
+  // A zone id (RFC 6874) is not RFC 3986.
+  return !literal.includes('%') && isIPv6(literal);
+}
+
 /** The profile's "Web URL" definition. */
 export function webUrlOk(url) {
   if (!url || Buffer.byteLength(url) > 2048) return false;
@@ -43,7 +62,7 @@ export function webUrlOk(url) {
   if (!URI_CHARS.test(url) || url.split('#').length > 2) return false;
   const parts = split(url);
   if (!parts || !['http', 'https'].includes(parts.scheme.toLowerCase()) || parts.authority === undefined) return false;
-  if (parts.authority.includes('@')) return false;
+  if (parts.authority.includes('@') || !authorityOk(parts.authority)) return false;
   const hp = hostPort(parts.authority);
   return hp !== null && hp.host !== '';
 }

@@ -1,5 +1,6 @@
 """`aca-header-parse`: the `Citation-Source` field (docs/PROFILE.md ACA-L1-001 to ACA-L1-008)."""
 
+import ipaddress
 import re
 import urllib.parse
 
@@ -8,6 +9,7 @@ MAX_ENTRIES = 256
 TCHAR = set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
 URI_CHARS = re.compile(r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*")
+IPVFUTURE = re.compile(r"v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+")
 
 
 class Syntax(Exception):
@@ -20,13 +22,41 @@ def web_url_ok(url):
         return False
     if not URI_CHARS.fullmatch(url) or url.count("#") > 1:
         return False
-    parts = urllib.parse.urlsplit(url)
-    if parts.scheme.lower() not in ("http", "https") or not url[len(parts.scheme):].startswith("://"):
+    scheme, sep, rest = url.partition("://")
+    if not sep or not _authority_ok(re.split(r"[/?#]", rest, maxsplit=1)[0]):
+        return False
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return False
+    if scheme.lower() not in ("http", "https") or parts.scheme != scheme.lower():
         return False
     if "@" in parts.netloc or not parts.hostname:
         return False
     try:
         parts.port
+    except ValueError:
+        return False
+    return True
+
+
+def _authority_ok(authority):
+    """RFC 3986 3.2.2: an IP literal in brackets (IPv6address or IPvFuture, no zone id), then
+    nothing or `:port`; any other host has no brackets."""
+    if not authority.startswith("["):
+        return "[" not in authority and "]" not in authority
+    end = authority.find("]")
+    if end < 0:
+        return False
+    literal, after = authority[1:end], authority[end + 1:]
+    if after and not re.fullmatch(r":[0-9]*", after):
+        return False
+    if IPVFUTURE.fullmatch(literal):
+        return True
+    if "%" in literal:  # a zone id (RFC 6874) is not RFC 3986
+        return False
+    try:
+        ipaddress.IPv6Address(literal)
     except ValueError:
         return False
     return True
