@@ -289,14 +289,7 @@ fn verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
         Ok(report)
     };
     if let Some(list) = &a.batch {
-        let in_batch = |file: &str| {
-            if file == "-" {
-                return Err(Failure::Usage(
-                    "`-` (standard input) cannot be a line of a batch".into(),
-                ));
-            }
-            verify_file(file)
-        };
+        let in_batch = |file: &str| verify_file(batch::file_line(file)?);
         let digest = |path: &Option<String>| path.as_deref().map(batch::file_digest).transpose();
         let configuration = json!({
             "source": digest(&a.source)?, "media_type": a.media_type, "key": digest(&a.key)?,

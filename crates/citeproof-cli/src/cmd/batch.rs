@@ -256,6 +256,16 @@ pub fn input_key(spec: &str, input: &str, configuration: &Value) -> Option<Strin
     citeproof_audit::input_key(spec, &identity, configuration).ok()
 }
 
+/// A batch line naming a file: standard input (`-`) is the list itself, never a line of it.
+pub fn file_line(line: &str) -> Result<&str, Failure> {
+    if line == "-" {
+        return Err(Failure::Usage(
+            "`-` (standard input) cannot be a line of a batch".into(),
+        ));
+    }
+    Ok(line)
+}
+
 /// What the batch key holds of a configuration file (a key, a secret, a trust file, an
 /// archive): the SHA-256 of its bytes, so that a resumed batch verifies again when the file
 /// changed under the same name. A URL stands for itself.
@@ -514,6 +524,12 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn standard_input_is_never_a_line_of_a_batch() {
+        assert!(matches!(file_line("-"), Err(Failure::Usage(_))));
+        assert_eq!(file_line("a.json").ok(), Some("a.json"));
+    }
 
     #[test]
     fn worst_outcome_decides_the_exit_status() {

@@ -362,14 +362,7 @@ fn verify(args: VerifyArgs) -> Result<ExitCode, Failure> {
         Ok(report)
     };
     if let Some(list) = &args.batch {
-        let in_batch = |file: &str| {
-            if file == "-" {
-                return Err(Failure::Usage(
-                    "`-` (standard input) cannot be a line of a batch".into(),
-                ));
-            }
-            verify_file(file)
-        };
+        let in_batch = |file: &str| verify_file(batch::file_line(file)?);
         let digest = |path: &String| -> Result<String, Failure> {
             Ok(citeproof_model::sha256_bytes(&read_limited(path, MAX_SNAPSHOT_BYTES)?).to_string())
         };

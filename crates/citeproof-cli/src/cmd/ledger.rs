@@ -304,14 +304,7 @@ fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
         Ok(report)
     };
     if let Some(list) = &a.batch {
-        let in_batch = |file: &str| {
-            if file == "-" {
-                return Err(Failure::Usage(
-                    "`-` (standard input) cannot be a line of a batch".into(),
-                ));
-            }
-            verify_file(file)
-        };
+        let in_batch = |file: &str| verify_file(crate::cmd::batch::file_line(file)?);
         let digest = |bytes: &[u8]| citeproof_model::sha256_bytes(bytes).to_string();
         let configuration = serde_json::json!({
             "audit": digest(&audit_file), "api": api.as_deref().map(digest),
