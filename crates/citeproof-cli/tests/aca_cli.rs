@@ -273,6 +273,19 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
         let r = judge(silent, "1");
         assert_eq!(r["level"], 1, "{r}");
         assert!(codes(&r).iter().all(|c| c == "aca-judge-failed"), "{r}");
+        // A "yes" with a byte that is not UTF-8 in its reason is no answer (read lossily, it
+        // would have been a yes).
+        let not_utf8 = "import sys\nfor l in sys.stdin:\n  sys.stdout.buffer.write(b\"{\\x22supported\\x22: true, \\x22reason\\x22: \\x22\\xff\\x22}\\n\"); sys.stdout.flush()";
+        let r = judge(not_utf8, "30");
+        assert_eq!(r["level"], 1, "{r}");
+        assert!(codes(&r).iter().all(|c| c == "aca-judge-failed"), "{r}");
+        assert!(
+            r["incidents"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("not UTF-8"),
+            "{r}"
+        );
 
         // The audit store: the complete run's manifest names its response, so its replay on
         // another URL fails on its own (ACA-L2-024), recorded or not; the unbound pair shows

@@ -9,7 +9,6 @@
 
 pub mod adapter;
 pub mod claim;
-pub mod command;
 pub mod evaluate;
 pub mod glob;
 pub mod lint;

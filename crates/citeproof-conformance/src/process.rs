@@ -9,23 +9,14 @@
 //! A reply to a case that already has its answer (a second reply) is attributed to that case,
 //! not to the case being waited for.
 
-use std::{
-    io::{BufRead, BufReader, Read, Write},
-    process::{Child, ChildStdin, Command, Stdio},
-    sync::{
-        Arc, Mutex,
-        mpsc::{self, Receiver, RecvTimeoutError},
-    },
-    thread,
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
+use citeproof_child::{LineChild, ReadError, Stderr};
 use serde_json::Value;
 
 use crate::protocol::{self, ImplementationInfo, Reply};
 
-use crate::command::resolve_paths;
-pub use crate::command::split_command;
+pub use citeproof_child::split_command;
 
 /// Bytes of stderr kept per case (the tail).
 const STDERR_KEEP: usize = 8 * 1024;
@@ -54,27 +45,10 @@ impl Default for ProcessOptions {
     }
 }
 
-enum Line {
-    Data(Vec<u8>),
-    TooLong,
-    Eof,
-    Failed(String),
-}
-
 struct Running {
-    child: Child,
-    /// The empty working directory of this process session (removed with it).
-    _workdir: tempfile::TempDir,
+    child: LineChild,
     /// The first `seq` sent in this session: replies to earlier cases cannot come from it.
     first_seq: Option<u64>,
-    /// Lines for the writer thread, which owns the child's stdin: a child that stops reading
-    /// can then block only that thread, never the runner (every wait has a deadline).
-    stdin: Option<mpsc::Sender<Vec<u8>>>,
-    /// Set by the writer thread when a write fails.
-    write_error: Arc<Mutex<Option<String>>>,
-    lines: Receiver<Line>,
-    stderr: Arc<Mutex<Vec<u8>>>,
-    stderr_thread: thread::JoinHandle<()>,
 }
 
 /// A reply line for a case that had already been answered (or was abandoned), read while the
@@ -90,8 +64,6 @@ pub struct Stray {
 pub struct Subprocess {
     /// The command as given (for reports).
     argv: Vec<String>,
-    /// The command with relative paths made absolute (the child runs in an empty directory).
-    resolved: Vec<String>,
     /// Stray replies not yet collected by the runner.
     strays: Vec<Stray>,
     /// The highest `seq` sent so far (replies naming a higher one are garbage).
@@ -123,10 +95,8 @@ pub struct Exchange {
 
 impl Subprocess {
     pub fn new(argv: Vec<String>, options: ProcessOptions) -> Subprocess {
-        let resolved = resolve_paths(&argv);
         Subprocess {
             argv,
-            resolved,
             strays: Vec::new(),
             last_seq: 0,
             options,
@@ -153,62 +123,19 @@ impl Subprocess {
             return Ok(info.clone());
         }
         let _ = self.kill();
-        let Some((program, args)) = self.resolved.split_first() else {
-            return Err(self.failure("empty implementation command".into()));
-        };
         self.starts += 1;
-        let workdir = match tempfile::Builder::new()
-            .prefix("citeproof-adapter-")
-            .tempdir()
-        {
-            Ok(d) => d,
-            Err(e) => {
-                return Err(self.failure(format!(
-                    "cannot create the adapter's working directory: {e}"
-                )));
-            }
+        let options = citeproof_child::Options {
+            max_line_bytes: self.options.max_line_bytes,
+            stderr: Stderr::KeepTail(STDERR_KEEP),
+            empty_workdir: true,
         };
-        let mut command = Command::new(program);
-        command
-            .args(args)
-            .current_dir(workdir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt as _;
-            command.process_group(0);
-        }
-        let mut child = match command.spawn() {
-            Ok(c) => c,
-            Err(e) => return Err(self.failure(format!("cannot start `{program}`: {e}"))),
+        let child = match LineChild::spawn(&self.argv, &options) {
+            Ok(child) => child,
+            Err(e) => return Err(self.failure(e.to_string())),
         };
-        let (Some(stdin), Some(stdout), Some(stderr_pipe)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            kill_tree(&mut child);
-            return Err(self.failure("cannot open the child's pipes".into()));
-        };
-        let (tx, rx) = mpsc::channel();
-        let max = self.options.max_line_bytes;
-        thread::spawn(move || read_lines(stdout, &tx, max));
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let sink = Arc::clone(&stderr);
-        let stderr_thread = thread::spawn(move || collect_stderr(stderr_pipe, &sink));
-        let (stdin_tx, stdin_rx) = mpsc::channel::<Vec<u8>>();
-        let write_error = Arc::new(Mutex::new(None));
-        let errors = Arc::clone(&write_error);
-        thread::spawn(move || write_lines(stdin, &stdin_rx, &errors));
         self.running = Some(Running {
             child,
-            _workdir: workdir,
             first_seq: None,
-            stdin: Some(stdin_tx),
-            write_error,
-            lines: rx,
-            stderr,
-            stderr_thread,
         });
         if let Err(e) = self.send(&protocol::start_message()) {
             return Err(self.fail_and_kill(e));
@@ -297,17 +224,14 @@ impl Subprocess {
             let _ = self.send(&protocol::stop_message());
             let last = self.last_seq;
             if let Some(r) = &mut self.running {
-                r.stdin = None;
+                r.child.close_stdin();
                 let deadline = Instant::now() + self.options.stop_grace;
                 let first = r.first_seq;
-                loop {
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    if left.is_zero() {
-                        // Bounded even against an adapter that keeps writing after `stop`.
-                        break;
-                    }
-                    match r.lines.recv_timeout(left.min(Duration::from_millis(10))) {
-                        Ok(Line::Data(line)) => {
+                // Bounded even against an adapter that keeps writing after `stop`.
+                while Instant::now() < deadline {
+                    let step = (Instant::now() + Duration::from_millis(10)).min(deadline);
+                    match r.child.read_line(step) {
+                        Ok(line) => {
                             if let Some(s) = protocol::reply_seq(&line)
                                 && first.is_some_and(|f| s >= f && s <= last)
                             {
@@ -319,16 +243,15 @@ impl Subprocess {
                                     ),
                                 });
                             }
-                            continue;
                         }
-                        Ok(_) | Err(RecvTimeoutError::Disconnected) => {
-                            // EOF: the child closed stdout; wait for its exit.
-                            if matches!(r.child.try_wait(), Ok(Some(_))) {
+                        Err(ReadError::Timeout) => {}
+                        Err(_) => {
+                            // The child closed stdout; wait for its exit.
+                            if r.child.has_exited() {
                                 break;
                             }
-                            thread::sleep(Duration::from_millis(10));
+                            std::thread::sleep(Duration::from_millis(10));
                         }
-                        Err(RecvTimeoutError::Timeout) => {}
                     }
                 }
             }
@@ -344,15 +267,10 @@ impl Subprocess {
         let Some(running) = self.running.as_mut() else {
             return Err("the implementation is not running".into());
         };
-        if let Some(e) = running.write_error.lock().ok().and_then(|e| e.clone()) {
-            return Err(format!("cannot write to the implementation: {e}"));
-        }
-        let mut line = text.into_bytes();
-        line.push(b'\n');
-        match &running.stdin {
-            Some(tx) if tx.send(line).is_ok() => Ok(()),
-            _ => Err("cannot write to the implementation: its stdin is closed".into()),
-        }
+        running
+            .child
+            .send_line(text.as_bytes())
+            .map_err(|e| format!("cannot write to the implementation: {e}"))
     }
 
     /// The next non-empty line before `deadline`; `timeout` is the whole allowance, for the
@@ -367,26 +285,24 @@ impl Subprocess {
             return Err("the implementation is not running".into());
         };
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match running.lines.recv_timeout(left) {
-                Ok(Line::Data(line)) if line.iter().all(u8::is_ascii_whitespace) => continue,
-                Ok(Line::Data(line)) => return Ok(line),
-                Ok(Line::TooLong) => {
+            match running.child.read_line(deadline) {
+                Ok(line) if line.iter().all(u8::is_ascii_whitespace) => {}
+                Ok(line) => return Ok(line),
+                Err(ReadError::TooLong { max }) => {
                     return Err(format!(
-                        "line longer than {} bytes while waiting for the {what}",
-                        self.options.max_line_bytes
+                        "line longer than {max} bytes while waiting for the {what}"
                     ));
                 }
-                Ok(Line::Failed(e)) => {
+                Err(ReadError::Failed(e)) => {
                     return Err(format!("cannot read from the implementation: {e}"));
                 }
-                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    let status = wait_briefly(&mut running.child);
+                Err(ReadError::Closed) => {
+                    let status = running.child.wait_briefly();
                     return Err(format!(
                         "the implementation exited ({status}) while the runner waited for the {what}"
                     ));
                 }
-                Err(RecvTimeoutError::Timeout) => {
+                Err(ReadError::Timeout) => {
                     return Err(format!(
                         "no {what} within {} s (timeout)",
                         fmt_secs(timeout)
@@ -405,148 +321,25 @@ impl Subprocess {
 
     /// Kills the child, then reports `message` with everything it wrote to stderr.
     fn fail_and_kill(&mut self, message: String) -> Exchange {
-        let stderr = self.kill().and_then(|buf| non_empty(&buf));
         Exchange {
             reply: Err(message),
-            stderr,
+            stderr: self.kill(),
         }
     }
 
     fn take_stderr(&mut self) -> Option<String> {
-        let running = self.running.as_ref()?;
-        let mut buf = running.stderr.lock().ok()?;
-        let text = non_empty(&buf);
-        buf.clear();
-        text
+        self.running.as_mut()?.child.take_stderr()
     }
 
     /// Kills the child's process group and returns what it wrote to stderr since the last take.
-    fn kill(&mut self) -> Option<Vec<u8>> {
-        let mut r = self.running.take()?;
-        r.stdin = None;
-        kill_tree(&mut r.child);
-        // The stderr thread ends when the pipe closes; give it a moment to drain.
-        let deadline = Instant::now() + Duration::from_millis(200);
-        while !r.stderr_thread.is_finished() && Instant::now() < deadline {
-            thread::sleep(Duration::from_millis(5));
-        }
-        r.stderr.lock().ok().map(|b| b.clone())
+    fn kill(&mut self) -> Option<String> {
+        self.running.take()?.child.kill()
     }
 }
 
 impl Drop for Subprocess {
     fn drop(&mut self) {
         let _ = self.kill();
-    }
-}
-
-/// Kills the child and every process of its process group (Unix; the child leads its own group,
-/// see `process_group(0)` above), then reaps the child.
-fn kill_tree(child: &mut Child) {
-    #[cfg(unix)]
-    {
-        let pid = rustix::process::Pid::from_child(child);
-        // Never signal group 1 (`kill(-1)` would reach every process of the user).
-        if pid.as_raw_nonzero().get() > 1 {
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
-fn non_empty(buf: &[u8]) -> Option<String> {
-    let text = String::from_utf8_lossy(buf);
-    (!text.trim().is_empty()).then(|| text.into_owned())
-}
-
-fn wait_briefly(child: &mut Child) -> String {
-    let deadline = Instant::now() + Duration::from_millis(500);
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return status.to_string(),
-            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
-            Ok(None) => return "stdout closed".into(),
-            Err(e) => return e.to_string(),
-        }
-    }
-}
-
-fn write_lines(mut stdin: ChildStdin, lines: &Receiver<Vec<u8>>, error: &Mutex<Option<String>>) {
-    // Ends when the runner drops its sender (closing the child's stdin) or a write fails.
-    for line in lines {
-        if let Err(e) = stdin.write_all(&line).and_then(|()| stdin.flush()) {
-            if let Ok(mut slot) = error.lock() {
-                *slot = Some(e.to_string());
-            }
-            return;
-        }
-    }
-}
-
-fn read_lines(stdout: impl Read, tx: &mpsc::Sender<Line>, max: usize) {
-    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
-    let mut line = Vec::new();
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                let _ = tx.send(Line::Failed(e.to_string()));
-                return;
-            }
-        };
-        if chunk.is_empty() {
-            if !line.is_empty() && line.len() <= max {
-                let _ = tx.send(Line::Data(std::mem::take(&mut line)));
-            }
-            let _ = tx.send(Line::Eof);
-            return;
-        }
-        match chunk.iter().position(|b| *b == b'\n') {
-            Some(pos) => {
-                line.extend_from_slice(&chunk[..pos]);
-                reader.consume(pos + 1);
-                if line.last() == Some(&b'\r') {
-                    line.pop();
-                }
-                if line.len() > max {
-                    let _ = tx.send(Line::TooLong);
-                    return;
-                }
-                if tx.send(Line::Data(std::mem::take(&mut line))).is_err() {
-                    return;
-                }
-            }
-            None => {
-                let n = chunk.len();
-                line.extend_from_slice(chunk);
-                reader.consume(n);
-                if line.len() > max {
-                    let _ = tx.send(Line::TooLong);
-                    return;
-                }
-            }
-        }
-    }
-}
-
-fn collect_stderr(mut pipe: impl Read, sink: &Mutex<Vec<u8>>) {
-    let mut chunk = [0u8; 4096];
-    loop {
-        match pipe.read(&mut chunk) {
-            Ok(0) => return,
-            Ok(n) => {
-                let Ok(mut buf) = sink.lock() else { return };
-                buf.extend_from_slice(&chunk[..n]);
-                if buf.len() > STDERR_KEEP {
-                    let cut = buf.len() - STDERR_KEEP;
-                    buf.drain(..cut);
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return,
-        }
     }
 }
 
@@ -566,21 +359,5 @@ fn fmt_secs(d: Duration) -> String {
         format!("{s:.0}")
     } else {
         format!("{s}")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn line_reader_bounds_lines() {
-        let (tx, rx) = mpsc::channel();
-        read_lines(&b"ab\r\ncd\nxxxxxxxxxxxx\n"[..], &tx, 5);
-        let got: Vec<_> = rx.try_iter().collect();
-        assert!(matches!(&got[0], Line::Data(d) if d == b"ab"));
-        assert!(matches!(&got[1], Line::Data(d) if d == b"cd"));
-        assert!(matches!(&got[2], Line::TooLong));
-        assert_eq!(got.len(), 3);
     }
 }

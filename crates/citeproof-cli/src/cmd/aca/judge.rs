@@ -13,47 +13,31 @@
 //! answer within the timeout, a malformed line, a dead process). It can never make a claim
 //! supported.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use citeproof_aca::{Judgement, SupportJudge};
+use citeproof_child::{LineChild, Options, ReadError, Stderr};
 use serde_json::{Value, json};
 
 /// Longest answer line read from a judge.
 const MAX_LINE_BYTES: usize = 64 * 1024;
 
-/// A judge process and the pipes to it.
-struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<std::io::Result<String>>,
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// An external judge behind a command line.
+/// An external judge behind a command line, started on the first question and restarted after
+/// a failure (a late answer must not be read as the answer to the next claim).
 pub struct CommandJudge {
     name: String,
     argv: Vec<String>,
     timeout: Duration,
-    session: Mutex<Option<Session>>,
+    session: Mutex<Option<LineChild>>,
 }
 
 impl CommandJudge {
     /// `command` is split like a POSIX shell would (quotes, backslashes), without running a
     /// shell.
     pub fn new(command: &str, timeout: Duration) -> Result<CommandJudge, String> {
-        let argv = shlex::split(command)
-            .filter(|a| !a.is_empty())
-            .ok_or_else(|| format!("cannot split the judge command `{command}`"))?;
+        let argv = citeproof_child::split_command(command)
+            .map_err(|e| format!("the judge command `{command}`: {e}"))?;
         Ok(CommandJudge {
             name: format!("judge `{command}`"),
             argv,
@@ -62,76 +46,49 @@ impl CommandJudge {
         })
     }
 
-    fn start(&self) -> Result<Session, String> {
-        let (program, args) = self
-            .argv
-            .split_first()
-            .ok_or_else(|| "empty judge command".to_owned())?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("cannot start: {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin pipe")?;
-        let stdout = child.stdout.take().ok_or("no stdout pipe")?;
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut line = String::new();
-                let got = std::io::Read::take(&mut reader, MAX_LINE_BYTES as u64 + 1)
-                    .read_line(&mut line);
-                let end = matches!(got, Ok(0) | Err(_));
-                if tx.send(got.map(|_| line)).is_err() || end {
-                    return;
-                }
-            }
-        });
-        Ok(Session {
-            child,
-            stdin,
-            lines: rx,
-        })
-    }
-
     fn ask(&self, claim: &str, excerpts: &[&str]) -> Result<Judgement, String> {
         let mut guard = self
             .session
             .lock()
             .map_err(|_| "the judge session is poisoned".to_owned())?;
-        if guard.is_none() {
-            *guard = Some(self.start()?);
-        }
-        let session = guard.as_mut().ok_or("no session")?;
-        let request = json!({ "claim": claim, "excerpts": excerpts }).to_string();
-        let sent = writeln!(session.stdin, "{request}").and_then(|()| session.stdin.flush());
-        if let Err(e) = sent {
-            *guard = None;
-            return Err(format!("cannot write to the judge: {e}"));
-        }
-        let line = match session.lines.recv_timeout(self.timeout) {
-            Ok(Ok(line)) if line.is_empty() => {
-                *guard = None;
-                return Err("the judge closed its output".into());
-            }
-            Ok(Ok(line)) => line,
-            Ok(Err(e)) => {
-                *guard = None;
-                return Err(format!("cannot read from the judge: {e}"));
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                // The answer may still arrive and would then be read for the next claim.
-                *guard = None;
-                return Err(format!("no answer within {} s", self.timeout.as_secs()));
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                *guard = None;
-                return Err("the judge exited".into());
+        let child = match guard.as_mut() {
+            Some(child) => child,
+            None => {
+                let options = Options {
+                    max_line_bytes: MAX_LINE_BYTES,
+                    stderr: Stderr::Inherit,
+                    empty_workdir: false,
+                };
+                let child = LineChild::spawn(&self.argv, &options).map_err(|e| e.to_string())?;
+                guard.insert(child)
             }
         };
-        parse_answer(&line)
+        let request = json!({ "claim": claim, "excerpts": excerpts }).to_string();
+        let deadline = Instant::now() + self.timeout;
+        let answer = match child.send_line(request.as_bytes()) {
+            Err(e) => Err(format!("cannot write to the judge: {e}")),
+            Ok(()) => match child.read_line(deadline) {
+                Ok(line) => Ok(line),
+                Err(ReadError::Timeout) => {
+                    Err(format!("no answer within {} s", self.timeout.as_secs()))
+                }
+                Err(ReadError::Closed) => {
+                    Err(format!("the judge exited ({})", child.wait_briefly()))
+                }
+                Err(e) => Err(e.to_string()),
+            },
+        };
+        match answer {
+            Ok(line) => match std::str::from_utf8(&line) {
+                Ok(text) => parse_answer(text),
+                Err(_) => Err("an answer that is not UTF-8".into()),
+            },
+            Err(reason) => {
+                // Killed with its process group; the next claim starts a fresh judge.
+                *guard = None;
+                Err(reason)
+            }
+        }
     }
 }
 
