@@ -6,6 +6,8 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod reports;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
