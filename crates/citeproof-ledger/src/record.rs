@@ -12,7 +12,7 @@
 //! Both forms may carry citeproof's `ledger_id` and, with it, `seq` (LEDGER-011).
 
 use citeproof_model::{Incident, Timestamp};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::shape::{Shape, SourceFacts};
 
@@ -76,10 +76,6 @@ const TEMPLATE_MEMBERS: &[&str] = &[
 
 /// Reads one record; its incidents (located at `line` with pointers into the record) go to
 /// `incidents`. `None` when the shape does not hold.
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
 pub fn read(value: &Value, line: u64, incidents: &mut Vec<Incident>) -> Option<Record> {
     let before = incidents.len();
     let mut shape = Shape {
@@ -97,113 +93,145 @@ pub fn read(value: &Value, line: u64, incidents: &mut Vec<Incident>) -> Option<R
             "/seq",
         );
     }
-    let record = if template {
-        shape.members(
-            obj,
-            "",
-            TEMPLATE_MEMBERS,
-            &[
-                "text",
-                "source_id",
-                "source_type",
-                "requires_proof",
-                "recorded_at",
-            ],
-        );
-        let claim = shape.string(obj, "text", "", 0);
-        let source_id = shape.nullable_string(obj, "source_id", "", None);
-        let source_type = shape.nullable_string(obj, "source_type", "", None);
-        let requires = shape.boolean(obj, "requires_proof", "");
-        let time = shape.timestamp(obj, "recorded_at", "");
-        let (Some(claim), Some(source_id), Some(source_type), Some(requires), Some(time)) =
-            (claim, source_id, source_type, requires, time)
-        else {
-            return None;
-        };
-        Record {
-            line,
-            form: Form::Template,
-            ledger_id,
-            claim_id: None,
-            seq,
-            claim: claim.to_owned(),
-            requires_proof: requires,
-            cited: source_id.is_some(),
-            source_key: source_id.map(|id| {
-                (
-                    id.to_owned(),
-                    source_type.map_or(Value::Null, |t| Value::String(t.to_owned())),
-                )
-            }),
-            source: Value::Null,
-            source_type: source_type.map(str::to_owned),
-            fetched_at: None,
-            time,
-            undefined: Vec::new(),
-        }
-    } else {
-        shape.members(obj, "", EXPORT_MEMBERS, &["claim", "source", "logged_at"]);
-        let claim_id = shape.id(obj, "claim_id", "", 64).map(str::to_owned);
-        let claim = shape.string(obj, "claim", "", 0);
-        let requires = match (
-            obj.contains_key("requires_proof"),
-            obj.contains_key("requires_attribution"),
-        ) {
-            (true, false) => shape.boolean(obj, "requires_proof", ""),
-            (false, true) => shape.boolean(obj, "requires_attribution", ""),
-            (true, true) => {
-                shape.push(
-                    citeproof_model::IncidentCode::SchemaViolation,
-                    "both `requires_proof` and its alias `requires_attribution`: give one",
-                    "/requires_attribution",
-                );
-                None
-            }
-            (false, false) => {
-                shape.push(
-                    citeproof_model::IncidentCode::SchemaViolation,
-                    "missing required member `requires_proof` (or its alias `requires_attribution`)",
-                    "",
-                );
-                None
-            }
-        };
-        let time = shape.timestamp(obj, "logged_at", "");
-        let source = obj.get("source").cloned().unwrap_or(Value::Null);
-        let facts: Option<Option<SourceFacts>> = match obj.get("source") {
-            None => None,
-            Some(Value::Null) => Some(None),
-            Some(s) => shape.source(s, "/source").map(Some),
-        };
-        let (Some(claim), Some(requires), Some(time), Some(facts)) = (claim, requires, time, facts)
-        else {
-            return None;
-        };
-        Record {
-            line,
-            form: Form::Export,
-            ledger_id,
-            claim_id,
-            seq,
-            claim: claim.to_owned(),
-            requires_proof: requires,
-            cited: facts.is_some(),
-            source_key: facts
-                .as_ref()
-                .map(|f| (f.identifier.clone(), source.clone())),
-            undefined: facts
-                .as_ref()
-                .map(|f| f.undefined.clone())
-                .unwrap_or_default(),
-            fetched_at: facts.map(|f| f.fetched_at),
-            source,
-            source_type: None,
-            time,
-        }
+    let head = Head {
+        line,
+        ledger_id,
+        seq,
     };
+    let record = if template {
+        read_template(&mut shape, obj, head)
+    } else {
+        read_export(&mut shape, obj, head)
+    }?;
     // Every member was read; an incident about any of them voids the record.
     if shape.incidents.len() != before {
         return None;
     }
     Some(record)
+}
+
+/// What both record forms carry: the line, and the ledger id and `seq` when given.
+struct Head {
+    line: u64,
+    ledger_id: Option<String>,
+    seq: Option<u64>,
+}
+
+/// The seed template's record (`text`, `source_id`, `source_type`, `recorded_at`).
+fn read_template(shape: &mut Shape<'_>, obj: &Map<String, Value>, head: Head) -> Option<Record> {
+    let Head {
+        line,
+        ledger_id,
+        seq,
+    } = head;
+    shape.members(
+        obj,
+        "",
+        TEMPLATE_MEMBERS,
+        &[
+            "text",
+            "source_id",
+            "source_type",
+            "requires_proof",
+            "recorded_at",
+        ],
+    );
+    let claim = shape.string(obj, "text", "", 0);
+    let source_id = shape.nullable_string(obj, "source_id", "", None);
+    let source_type = shape.nullable_string(obj, "source_type", "", None);
+    let requires = shape.boolean(obj, "requires_proof", "");
+    let time = shape.timestamp(obj, "recorded_at", "");
+    let (Some(claim), Some(source_id), Some(source_type), Some(requires), Some(time)) =
+        (claim, source_id, source_type, requires, time)
+    else {
+        return None;
+    };
+    Some(Record {
+        line,
+        form: Form::Template,
+        ledger_id,
+        claim_id: None,
+        seq,
+        claim: claim.to_owned(),
+        requires_proof: requires,
+        cited: source_id.is_some(),
+        source_key: source_id.map(|id| {
+            (
+                id.to_owned(),
+                source_type.map_or(Value::Null, |t| Value::String(t.to_owned())),
+            )
+        }),
+        source: Value::Null,
+        source_type: source_type.map(str::to_owned),
+        fetched_at: None,
+        time,
+        undefined: Vec::new(),
+    })
+}
+
+/// citeproof's export record (`claim`, `source`, `logged_at`).
+fn read_export(shape: &mut Shape<'_>, obj: &Map<String, Value>, head: Head) -> Option<Record> {
+    let Head {
+        line,
+        ledger_id,
+        seq,
+    } = head;
+    shape.members(obj, "", EXPORT_MEMBERS, &["claim", "source", "logged_at"]);
+    let claim_id = shape.id(obj, "claim_id", "", 64).map(str::to_owned);
+    let claim = shape.string(obj, "claim", "", 0);
+    let requires = match (
+        obj.contains_key("requires_proof"),
+        obj.contains_key("requires_attribution"),
+    ) {
+        (true, false) => shape.boolean(obj, "requires_proof", ""),
+        (false, true) => shape.boolean(obj, "requires_attribution", ""),
+        (true, true) => {
+            shape.push(
+                citeproof_model::IncidentCode::SchemaViolation,
+                "both `requires_proof` and its alias `requires_attribution`: give one",
+                "/requires_attribution",
+            );
+            None
+        }
+        (false, false) => {
+            shape.push(
+                citeproof_model::IncidentCode::SchemaViolation,
+                "missing required member `requires_proof` (or its alias `requires_attribution`)",
+                "",
+            );
+            None
+        }
+    };
+    let time = shape.timestamp(obj, "logged_at", "");
+    let source = obj.get("source").cloned().unwrap_or(Value::Null);
+    let facts: Option<Option<SourceFacts>> = match obj.get("source") {
+        None => None,
+        Some(Value::Null) => Some(None),
+        Some(s) => shape.source(s, "/source").map(Some),
+    };
+    let (Some(claim), Some(requires), Some(time), Some(facts)) = (claim, requires, time, facts)
+    else {
+        return None;
+    };
+    Some(Record {
+        line,
+        form: Form::Export,
+        ledger_id,
+        claim_id,
+        seq,
+        claim: claim.to_owned(),
+        requires_proof: requires,
+        cited: facts.is_some(),
+        source_key: facts
+            .as_ref()
+            .map(|f| (f.identifier.clone(), source.clone())),
+        undefined: facts
+            .as_ref()
+            .map(|f| f.undefined.clone())
+            .unwrap_or_default(),
+        fetched_at: facts.map(|f| f.fetched_at),
+        source,
+        source_type: None,
+        time,
+    })
 }
