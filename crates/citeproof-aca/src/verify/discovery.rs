@@ -46,10 +46,6 @@ pub struct DiscoveryFindings {
 }
 
 /// Checks a parsed discovery document, as Level 3 requires it.
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
 pub fn check_discovery(value: &Value, url: Option<&str>) -> DiscoveryFindings {
     let ctx = Ctx {
         url: url.map(str::to_owned),
@@ -76,7 +72,34 @@ pub fn check_discovery(value: &Value, url: Option<&str>) -> DiscoveryFindings {
             ));
         }
     }
-    let missing = |name: &str| format!("missing member `{name}`");
+    check_version(obj, &ctx, out);
+    check_manifest_schema(obj, &ctx, out);
+    let signs = check_supported_signing(obj, &ctx, out);
+    check_contact(obj, &ctx, out);
+    f.jwks_uri = check_jwks_uri(obj, &ctx, out);
+    f.manifest_origins = check_manifest_origins(obj, &ctx, out);
+    if let Some(keys) = obj.get("keys") {
+        let set = check_jwk_set(keys, "/keys", &ctx);
+        f.incidents.extend(set.incidents);
+        f.keys = set.keys;
+        f.unusable_kids = set.unusable_kids;
+    }
+    if signs && !obj.contains_key("keys") && !obj.contains_key("jwks_uri") {
+        f.incidents.push(ctx.at(
+            IncidentCode::AcaDiscoveryKeysMissing,
+            "",
+            "the document supports http-message-signatures but publishes neither `keys` nor `jwks_uri`".into(),
+        ));
+    }
+    f
+}
+
+fn missing(name: &str) -> String {
+    format!("missing member `{name}`")
+}
+
+/// `version`: `1.0` (ACA-DISC-002).
+fn check_version(obj: &Map<String, Value>, ctx: &Ctx, out: &mut Vec<Incident>) {
     match obj.get("version") {
         None => out.push(ctx.at(IncidentCode::AcaDiscoveryInvalid, "", missing("version"))),
         Some(Value::String(v)) if v == "1.0" => {}
@@ -91,6 +114,10 @@ pub fn check_discovery(value: &Value, url: Option<&str>) -> DiscoveryFindings {
             format!("version must be a string, found {}", kind(v)),
         )),
     }
+}
+
+/// `manifest_schema`: a web URL.
+fn check_manifest_schema(obj: &Map<String, Value>, ctx: &Ctx, out: &mut Vec<Incident>) {
     match obj.get("manifest_schema") {
         None => out.push(ctx.at(
             IncidentCode::AcaDiscoveryInvalid,
@@ -112,6 +139,10 @@ pub fn check_discovery(value: &Value, url: Option<&str>) -> DiscoveryFindings {
             format!("manifest_schema must be a URL string, found {}", kind(v)),
         )),
     }
+}
+
+/// `supported_signing` (ACA-DISC-003); true when it lists RFC 9421 signatures.
+fn check_supported_signing(obj: &Map<String, Value>, ctx: &Ctx, out: &mut Vec<Incident>) -> bool {
     let mut signs = false;
     match obj.get("supported_signing") {
         None => out.push(ctx.at(
@@ -137,6 +168,11 @@ pub fn check_discovery(value: &Value, url: Option<&str>) -> DiscoveryFindings {
             format!("supported_signing must be an array of strings, found {v}"),
         )),
     }
+    signs
+}
+
+/// `contact`: an email address, a web URL or a mailto: URI.
+fn check_contact(obj: &Map<String, Value>, ctx: &Ctx, out: &mut Vec<Incident>) {
     match obj.get("contact") {
         None => out.push(ctx.at(IncidentCode::AcaDiscoveryInvalid, "", missing("contact"))),
         Some(Value::String(c)) => {
@@ -156,6 +192,10 @@ pub fn check_discovery(value: &Value, url: Option<&str>) -> DiscoveryFindings {
             format!("contact must be a string, found {}", kind(v)),
         )),
     }
+}
+
+/// `jwks_uri`, optional: an https web URL, returned when valid.
+fn check_jwks_uri(obj: &Map<String, Value>, ctx: &Ctx, out: &mut Vec<Incident>) -> Option<String> {
     match obj.get("jwks_uri") {
         None => {}
         Some(Value::String(u)) => match web_url_problem(u) {
@@ -174,7 +214,7 @@ pub fn check_discovery(value: &Value, url: Option<&str>) -> DiscoveryFindings {
                     format!("jwks_uri `{u}` must use https"),
                 ))
             }
-            None => f.jwks_uri = Some(u.clone()),
+            None => return Some(u.clone()),
         },
         Some(v) => out.push(ctx.at(
             IncidentCode::AcaDiscoveryInvalid,
@@ -182,6 +222,16 @@ pub fn check_discovery(value: &Value, url: Option<&str>) -> DiscoveryFindings {
             format!("jwks_uri must be a URL string, found {}", kind(v)),
         )),
     }
+    None
+}
+
+/// `manifest_origins`, optional (ACA-DISC-006): the origins written as ASCII serializations.
+fn check_manifest_origins(
+    obj: &Map<String, Value>,
+    ctx: &Ctx,
+    out: &mut Vec<Incident>,
+) -> Vec<String> {
+    let mut origins = Vec::new();
     match obj.get("manifest_origins") {
         None => {}
         Some(Value::Array(items)) => {
@@ -189,7 +239,7 @@ pub fn check_discovery(value: &Value, url: Option<&str>) -> DiscoveryFindings {
                 let at = format!("/manifest_origins/{i}");
                 match item.as_str() {
                     Some(o) if super::url::origin_of(o).as_deref() == Some(o) => {
-                        f.manifest_origins.push(o.to_owned());
+                        origins.push(o.to_owned());
                     }
                     _ => out.push(ctx.at(
                         IncidentCode::AcaDiscoveryInvalid,
@@ -210,20 +260,7 @@ pub fn check_discovery(value: &Value, url: Option<&str>) -> DiscoveryFindings {
             ),
         )),
     }
-    if let Some(keys) = obj.get("keys") {
-        let set = check_jwk_set(keys, "/keys", &ctx);
-        f.incidents.extend(set.incidents);
-        f.keys = set.keys;
-        f.unusable_kids = set.unusable_kids;
-    }
-    if signs && !obj.contains_key("keys") && !obj.contains_key("jwks_uri") {
-        f.incidents.push(ctx.at(
-            IncidentCode::AcaDiscoveryKeysMissing,
-            "",
-            "the document supports http-message-signatures but publishes neither `keys` nor `jwks_uri`".into(),
-        ));
-    }
-    f
+    origins
 }
 
 /// Keys of one JWK Set with the findings about them.
