@@ -1,4 +1,4 @@
-//! `cargo xtask mutants [--seed N] [--release] [NAME...]`: the mutation self-test of the suite.
+//! `cargo xtask mutants [--seed N] [--release] [--jobs N] [NAME...]`: the mutation self-test of the suite.
 //!
 //! Runs `citeproof conformance` (static vectors and generated variants) against every
 //! deliberately broken adapter of `examples/adapters/mutants/mutants.json`, prints the mutation
@@ -18,17 +18,23 @@ use std::{
     time::Instant,
 };
 
+use std::sync::{
+    Mutex, MutexGuard,
+    atomic::{AtomicUsize, Ordering},
+};
+
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::claims;
 
 const USAGE: &str = "\
-cargo xtask mutants [--seed N] [--release] [NAME...]
+cargo xtask mutants [--seed N] [--release] [--jobs N] [NAME...]
 cargo xtask mutants --reference [...]   (cargo-mutants over the reference: --reference --help)
 
   --seed N   seed of the runs (default: a fresh one, printed)
   --release  use the citeproof binary built in release mode
+  --jobs N   mutants run side by side (default: one per core)
   NAME       run only these mutants (names of examples/adapters/mutants/mutants.json)
 ";
 
@@ -296,11 +302,11 @@ fn run_no_claim(
     })
 }
 
-/// Prints the outcome of a no-claim mutant; true when killed.
-fn report_no_claim(m: &Mutant, o: &ClaimOutcome) -> bool {
+/// The outcome of a no-claim mutant, as printed.
+fn describe_no_claim(m: &Mutant, o: &ClaimOutcome) -> String {
     let verdict = if o.killed { "killed" } else { "SURVIVED" };
-    println!(
-        "  {verdict:<8} {:<24} {:<26} {} runs, every case run passed, no level claimed: {} ({:.1} s)",
+    let mut text = format!(
+        "  {verdict:<8} {:<24} {:<26} {} runs, every case run passed, no level claimed: {} ({:.1} s)\n",
         m.name,
         m.class,
         o.runs.len(),
@@ -309,12 +315,99 @@ fn report_no_claim(m: &Mutant, o: &ClaimOutcome) -> bool {
     );
     for (what, passed, code, found) in &o.runs {
         let status = code.map_or_else(|| "killed by a signal".to_owned(), |c| format!("exit {c}"));
-        println!("           {what}: {passed} passed, {status}");
+        text.push_str(&format!("           {what}: {passed} passed, {status}\n"));
         for f in found {
-            println!("             CLAIMS: {f}");
+            text.push_str(&format!("             CLAIMS: {f}\n"));
         }
     }
-    o.killed
+    text
+}
+
+/// The outcome of a mutant the suite must fail, as printed.
+fn describe_failed(m: &Mutant, o: &Outcome) -> String {
+    let verdict = if o.killed { "killed" } else { "SURVIVED" };
+    let mut text = format!(
+        "  {verdict:<8} {:<24} {:<26} static {:>4} failed, generated {:>4} failed, {} errored ({:.1} s)\n",
+        m.name, m.class, o.failed_static, o.failed_generated, o.errored, o.seconds
+    );
+    if let Some(k) = &o.killer_static {
+        text.push_str(&format!("           killed by {k}\n"));
+    }
+    if let Some(k) = &o.killer_generated {
+        text.push_str(&format!("           and by    {k}\n"));
+    }
+    if !o.killed && o.errored > 0 {
+        text.push_str(
+            "           (errored cases only: the mutant's harness is broken, not caught)\n",
+        );
+    }
+    text
+}
+
+/// Runs one mutant; whether it was killed and what to print about it.
+fn run_mutant(
+    citeproof: &Path,
+    root: &Path,
+    m: &Mutant,
+    seed: u64,
+    out: &Path,
+) -> Result<(bool, String)> {
+    if m.no_claim {
+        let o = run_no_claim(citeproof, root, m, seed, out)?;
+        Ok((o.killed, describe_no_claim(m, &o)))
+    } else {
+        let o = run_one(citeproof, root, m, seed, out)?;
+        Ok((o.killed, describe_failed(m, &o)))
+    }
+}
+
+/// Runs every mutant, `jobs` at a time (default: one per core); the names of the survivors.
+fn run_all(
+    citeproof: &Path,
+    root: &Path,
+    mutants: &[Mutant],
+    seed: u64,
+    out: &Path,
+    jobs: Option<usize>,
+) -> Result<Vec<String>> {
+    // Each run is a runner and an adapter answering each other in turn (about one core): the
+    // mutants run side by side, one per core, each printed whole when it ends.
+    let jobs = jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let next = AtomicUsize::new(0);
+    let survivors = Mutex::new(Vec::new());
+    let first_error = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, mutants.len()) {
+            scope.spawn(|| {
+                while let Some(m) = mutants.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    match run_mutant(citeproof, root, m, seed, out) {
+                        Ok((killed, text)) => {
+                            print!("{text}");
+                            if !killed {
+                                lock(&survivors).push(m.name.clone());
+                            }
+                        }
+                        Err(e) => {
+                            lock(&first_error).get_or_insert(e);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = lock(&first_error).take() {
+        return Err(e);
+    }
+    let mut survivors = lock(&survivors).clone();
+    survivors.sort();
+    Ok(survivors)
+}
+
+/// A lock that a panicked holder did not poison for the others (the data is a plain list).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
@@ -323,6 +416,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     }
     let mut seed = None;
     let mut release = false;
+    let mut jobs = None;
     let mut only = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -332,6 +426,10 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
                 seed = Some(v.parse::<u64>().context("--seed needs a number")?);
             }
             "--release" => release = true,
+            "--jobs" => {
+                let v = it.next().context("--jobs needs a number")?;
+                jobs = Some(v.parse::<usize>().context("--jobs needs a number")?);
+            }
             "--help" | "-h" | "--xtask-help" => {
                 print!("{USAGE}");
                 return Ok(ExitCode::SUCCESS);
@@ -372,34 +470,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
         mutants.len()
     );
     let clock = Instant::now();
-    let mut survivors = Vec::new();
-    for m in &mutants {
-        if m.no_claim {
-            let o = run_no_claim(&citeproof, root, m, seed, out.path())?;
-            if !report_no_claim(m, &o) {
-                survivors.push(m.name.clone());
-            }
-            continue;
-        }
-        let o = run_one(&citeproof, root, m, seed, out.path())?;
-        let verdict = if o.killed { "killed" } else { "SURVIVED" };
-        println!(
-            "  {verdict:<8} {:<24} {:<26} static {:>4} failed, generated {:>4} failed, {} errored ({:.1} s)",
-            m.name, m.class, o.failed_static, o.failed_generated, o.errored, o.seconds
-        );
-        if let Some(k) = &o.killer_static {
-            println!("           killed by {k}");
-        }
-        if let Some(k) = &o.killer_generated {
-            println!("           and by    {k}");
-        }
-        if !o.killed && o.errored > 0 {
-            println!("           (errored cases only: the mutant's harness is broken, not caught)");
-        }
-        if !o.killed {
-            survivors.push(m.name.clone());
-        }
-    }
+    let survivors = run_all(&citeproof, root, &mutants, seed, out.path(), jobs)?;
     let total = mutants.len();
     let killed = total - survivors.len();
     println!(
