@@ -937,6 +937,36 @@ def level2_verify():
     del s.resources[M1]
     out.append(bad("manifest-unreachable", "The manifest URL is not in the snapshot.", ["ACA-L2-001", "FETCH-008"], s,
                    ["aca-manifest-fetch-failed", "fetch-not-in-snapshot"], "Reporting rule 4: consumer code and cause code."))
+    # ACA-L2-001: the manifest URL of each tuple is fetched; an entry whose source is not a web
+    # URL or whose manifest parameter is repeated is no tuple and names no manifest, whatever
+    # else is wrong with an entry that is one. M3 and M4 are not in the snapshot, so a verifier
+    # that fetches them adds aca-manifest-fetch-failed and fetch-not-in-snapshot.
+    M3, M4 = AGENT + "/manifest-c", AGENT + "/manifest-d"
+    NOTES = "https://example.net/notes"
+    for cid, desc, extra, reqs, codes, why in [
+        ("manifest-of-invalid-source", "A third entry whose source (https:example.net/notes, no authority) is not a web URL names a manifest that is not in the snapshot.",
+         '<https:example.net/notes>; manifest="%s"; run="r1"' % M3, ["ACA-L1-004"], ["aca-url-invalid"],
+         "ACA-L1-004 fails; the entry is no tuple, so its manifest is not fetched."),
+        ("manifest-parameter-repeated", "A third entry with two manifest parameters, neither in the snapshot.",
+         '<%s>; manifest="%s"; manifest="%s"; run="r1"' % (NOTES, M3, M4), ["ACA-L1-005", "ACA-L1-006"], ["aca-header-param-duplicate"],
+         "ACA-L1-005 fails (at most one manifest); which one the entry names is ambiguous, so neither is fetched."),
+        ("manifest-of-entry-with-repeated-parameter", "A third entry whose other parameter rel is repeated names a manifest that is not in the snapshot.",
+         '<%s>; manifest="%s"; run="r1"; rel="a"; rel="b"' % (NOTES, M3), ["ACA-L1-006", "FETCH-008"],
+         ["aca-header-param-duplicate", "aca-manifest-fetch-failed", "fetch-not-in-snapshot"],
+         "ACA-L1-006 fails, but the entry is a tuple (a web URL and one well-formed manifest), so its manifest is fetched, and fails (reporting rule 4)."),
+        ("manifest-of-entry-with-run-token", "A third entry whose run parameter is a token (run=r1) names a manifest that is not in the snapshot.",
+         '<%s>; manifest="%s"; run=r1' % (NOTES, M3), ["ACA-L1-007", "ACA-L2-004", "FETCH-008"],
+         ["aca-header-param-form", "aca-run-missing", "aca-manifest-fetch-failed", "fetch-not-in-snapshot"],
+         "ACA-L1-007 fails and the entry has no run (ACA-L2-004), but it is a tuple, so its manifest is fetched, and fails (reporting rule 4)."),
+        ("manifest-of-duplicate-source", "A third entry lists the first source again with a manifest that is not in the snapshot.",
+         '<%s>; manifest="%s"; run="r1"' % (SRC_A, M3), ["ACA-L1-008", "FETCH-008"],
+         ["aca-header-duplicate-source", "aca-manifest-fetch-failed", "fetch-not-in-snapshot"],
+         "ACA-L1-008 fails, but the entry is a tuple, so its manifest is fetched, and fails (reporting rule 4)."),
+    ]:
+        s = Scenario(2)
+        s.header(BASE_HEADER + ", " + extra)
+        out.append(bad(cid, desc, ["ACA-L2-001"] + reqs, s, codes,
+                       "Citation-Source: %s, %s. %s M1 (both other entries) is fetched and holds." % (BASE_HEADER, extra, why), level=0))
     s = Scenario(2)
     s.resources[M1] = stored(404, [["content-type", "text/plain"]], b"not found")
     out.append(bad("manifest-404", "The manifest answers 404.", ["ACA-L2-001", "FETCH-007"], s, ["aca-manifest-fetch-failed", "fetch-http-status"], "Only 200 is accepted."))
@@ -1328,15 +1358,22 @@ def level3_chain_validate():
             "A later step."),
         bad("inputs-missing", "A step with none of inputs, inputs_hash, inputs_ref.", ["ACA-L3-005"], m(lambda d: ch(d, 0).pop("inputs")), ["aca-chain-inputs-missing"], "ACA-L3-005."),
         bad("inputs-not-object", "inputs is a string.", ["ACA-L3-005"], m(lambda d: ch(d, 0).__setitem__("inputs", "programmatic geo")), ["schema-violation"], "inputs is a JSON object."),
-        # The chain has no JSON Schema in front of the hash grammar: these reach the parser of
-        # content hashes itself (mutants/RUNS.md, hash.rs).
-        bad("inputs-hash-63-digits", "inputs_hash with 63 lowercase hex digits (the last one of a JCS hash dropped).", ["ACA-L3-005", "CANON-002"],
-            m(lambda d: ch(d, 1).__setitem__("inputs_hash", sha256_hash(jcs({"api_key_id": "internal-7"}))[:-1])), ["canon-hash-syntax"],
-            "CANON-002: exactly 64 hex digits; 63 < 64.", [boundary("hash-digits", "outside")]),
-        bad("inputs-hash-65-digits", "inputs_hash with 65 lowercase hex digits (a JCS hash and one more digit).", ["ACA-L3-005", "CANON-002"],
-            m(lambda d: ch(d, 1).__setitem__("inputs_hash", sha256_hash(jcs({"api_key_id": "internal-7"})) + "0")), ["canon-hash-syntax"],
-            "CANON-002: exactly 64 hex digits; 65 > 64.", [boundary("hash-digits", "outside")]),
-        bad("inputs-hash-syntax", "inputs_hash in uppercase hex.", ["ACA-L3-005", "CANON-002"], m(lambda d: ch(d, 1).__setitem__("inputs_hash", "sha256:" + "AB" * 32)), ["canon-hash-syntax"], "CANON-002."),
+        # The manifest's JSON Schema only backs up the profile's checks (it adds its findings
+        # when they found no error), so a hash the parser wrongly accepted still ends with the
+        # schema's canon-hash-syntax, unless the step also has `inputs` to compare it with: then
+        # the wrongly accepted hash reports aca-chain-inputs-hash-mismatch instead. So these
+        # are on step 1, which has inputs (mutants/RUNS.md, hash.rs 66:25 and 87:28).
+        bad("inputs-hash-63-digits", "inputs with an inputs_hash of 63 lowercase hex digits (their JCS hash, the last digit dropped).", ["ACA-L3-005", "CANON-002"],
+            m(lambda d: ch(d, 0).__setitem__("inputs_hash", sha256_hash(jcs(ch(d, 0)["inputs"]))[:-1])), ["canon-hash-syntax"],
+            "CANON-002: exactly 64 hex digits; 63 < 64. Not a content hash, so it is compared with nothing "
+            "(read as 31 bytes and a zero byte it would be a mismatch: the JCS hash ends in a9).", [boundary("hash-digits", "outside")]),
+        bad("inputs-hash-65-digits", "inputs with an inputs_hash of 65 lowercase hex digits (a 0 put before their JCS hash).", ["ACA-L3-005", "CANON-002"],
+            m(lambda d: ch(d, 0).__setitem__("inputs_hash", "sha256:0" + sha256_hash(jcs(ch(d, 0)["inputs"]))[7:])), ["canon-hash-syntax"],
+            "CANON-002: exactly 64 hex digits; 65 > 64. Not a content hash, so it is compared with nothing "
+            "(its first 64 digits, 0867cc...08a, are not the JCS hash 867cc9...08a9: a mismatch if it were read).", [boundary("hash-digits", "outside")]),
+        bad("inputs-hash-syntax", "inputs with an inputs_hash in uppercase hex of letters only (sha256:ABAB...).", ["ACA-L3-005", "CANON-002"],
+            m(lambda d: ch(d, 0).__setitem__("inputs_hash", "sha256:" + "AB" * 32)), ["canon-hash-syntax"],
+            "CANON-002: lowercase hex only. Not a content hash, so it is compared with nothing (read case-blind it would be a mismatch)."),
         bad("inputs-hash-mismatch", "inputs and an inputs_hash of other inputs.", ["ACA-L3-005"],
             m(lambda d: ch(d, 0).__setitem__("inputs_hash", sha256_hash(jcs({"q": "something else"})))), ["aca-chain-inputs-hash-mismatch"],
             "The JCS hash of inputs differs."),

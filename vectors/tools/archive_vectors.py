@@ -1077,6 +1077,14 @@ log_case("genesis-not-zero", "The first record's prev is not the zero hash.", ["
          head=head_of(BASE_LOG), errors=["archive-log-broken"], flags=["chain"],
          detail="Record 0's prev must be sha256:000...; record 1's prev no longer matches the changed record 0 either (one code).")
 
+long_prev = copy.deepcopy(BASE_LOG)
+long_prev[5]["prev"] = long_prev[5]["prev"] + "0"
+log_case("prev-65-digits", "The last record's prev is the hash of the record before with one more hex digit (65).", ["ARCHIVE-025", "CANON-002"],
+         long_prev, errors=["archive-log-broken", "archive-log-record-invalid"], flags=["chain", "form", boundary("hash-digits", "outside")],
+         detail="prev must be a content hash (CANON-002: exactly 64 hex digits), so the record has no form and its prev "
+                "is not the hash of record 4 (a reader that decoded only the first 64 digits would see the chain unbroken); "
+                "the head is the hash of the record as it stands.")
+
 # form
 bad_type = records(BASE_EVENTS + [(700, {"type": "note", "requester": "req-7f3a"})])
 log_case("unknown-record-type", "A record of type `note`.", ["ARCHIVE-025"], bad_type, errors=["archive-log-record-invalid"], flags=["form"])

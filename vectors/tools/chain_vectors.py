@@ -603,6 +603,11 @@ def verify_l1_cases():
         ["CHAIN-003", "JSON-005"], sign(envelope(c)), ["schema-timestamp-invalid"], hand("JSON-005: seconds 00-59"),
         flags=["structure"])
     c = seed_claim()
+    c["lastVerified"] = "0000-01-01"
+    bad("last-verified-date-year-0000", "lastVerified is the date 0000-01-01 (RFC 3339's full-date allows year 0000, the profile does not).",
+        ["CHAIN-003", "JSON-005"], sign(envelope(c)), ["schema-timestamp-invalid"],
+        hand("JSON-005: years 0001-9999, for a date as for a timestamp"), flags=["structure", boundary("year-range", "outside")])
+    c = seed_claim()
     c["x-internal"] = {"reviewer": "a"}
     c["lastVerified"] = "2026-05-16"
     c["publishedAt"] = "2026-05-16T00:00:00Z"
@@ -639,16 +644,21 @@ def verify_l1_cases():
         output={"level": 0, "signing_inputs": {SEED_ID: "deployed-js"}, "verdicts": {SEED_ID: "unverified"},
                 "unsigned": unsigned_of(env)},
         flags=["deployed-js", "forward-compatible", "partial"], accept_partial=True)
-    for did, date in [("year", "2017"), ("year-month", "2017-06")]:
+    for did, date, more in [("year", "2017", []), ("year-month", "2017-06", []),
+                            ("year-0001", "0001", [boundary("reduced-precision-range", "inside")]),
+                            ("month-12", "2017-12", [boundary("reduced-precision-range", "inside")])]:
         c = seed_claim()
         c["sources"][0]["publishedDate"] = date
         ok("published-date-" + did, "A source publishedDate of %s (reduced precision, as papers are often dated): accepted with a warning." % date,
            ["CHAIN-017", "CHAIN-003"], sign(envelope(c)), warnings=["chain-date-reduced-precision"],
-           flags=["structure", "forward-compatible", "warning"])
-    c = seed_claim()
-    c["sources"][0]["publishedDate"] = "2017-13"
-    bad("published-date-month-13", "A year-month publishedDate with month 13 is not a date.", ["CHAIN-003", "CHAIN-017"],
-        sign(envelope(c)), ["schema-timestamp-invalid"], hand("months are 01-12"), flags=["structure"])
+           flags=["structure", "forward-compatible", "warning"] + more)
+    for did, date, why in [("month-13", "2017-13", "months are 01-12"), ("month-00", "2017-00", "months are 01-12"),
+                           ("year-0000", "0000", "years are 0001-9999")]:
+        c = seed_claim()
+        c["sources"][0]["publishedDate"] = date
+        bad("published-date-" + did, "A reduced-precision publishedDate %s is not a date." % date, ["CHAIN-003", "CHAIN-017"],
+            sign(envelope(c)), ["schema-timestamp-invalid"], hand(why + " (CHAIN-017), and %s is no RFC 3339 date or timestamp" % date),
+            flags=["structure", boundary("reduced-precision-range", "outside")])
     # --- dates in the future (CHAIN-016) ---
     c = seed_claim()
     c["lastVerified"] = "2099-01-01"
@@ -666,6 +676,17 @@ def verify_l1_cases():
     ok("last-verified-date-ahead-in-utc-plus-14", "At 12:00Z on 2026-05-20 it is already 2026-05-21 at UTC+14:00: that date is not in the future.",
        ["CHAIN-016"], sign(envelope(c)), d=hand("earliest instant 2026-05-20T10:00:00Z <= 2026-05-20T12:00:00Z"),
        flags=["dates"], now=NOW + 12 * 3600)
+    c = seed_claim()
+    c["lastVerified"] = "2026-05-21"
+    ok("last-verified-date-earliest-instant-at-skew", "At 09:55:00Z on 2026-05-20, the date 2026-05-21 (earliest instant 10:00:00Z) is just within the clock skew tolerance.",
+       ["CHAIN-016"], sign(envelope(c)), d=hand("2026-05-21T00:00:00+14:00 = 2026-05-20T10:00:00Z = 09:55:00Z + 300 s: not later than now + 300 s"),
+       flags=["dates", boundary("chain-date-earliest-offset", "inside")], now=NOW + 9 * 3600 + 55 * 60)
+    c = seed_claim()
+    c["lastVerified"] = "2026-05-21"
+    bad("last-verified-date-earliest-instant-past-skew", "At 09:54:59Z on 2026-05-20, the date 2026-05-21 (earliest instant 10:00:00Z) is one second too far ahead.",
+        ["CHAIN-016"], sign(envelope(c)), ["chain-date-in-future"],
+        hand("2026-05-20T10:00:00Z - 09:54:59Z = 301 s > 300 s: read at UTC+14:00, the earliest offset in use"),
+        flags=["dates", boundary("chain-date-earliest-offset", "outside")], now=NOW + 9 * 3600 + 54 * 60 + 59)
     env = sign(envelope(seed_claim(), signed_at="2026-05-21T00:00:00Z"))
     bad("signed-at-future", "signedAt a day after the verification time.", ["CHAIN-016"], env, ["chain-date-in-future"],
         hand("86400 s > 300 s"), flags=["dates"])

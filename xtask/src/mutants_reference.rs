@@ -74,6 +74,7 @@ pub const REFERENCE_FILES: &[&str] = &[
     "crates/citeproof-aef/src/validate.rs",
     "crates/citeproof-chain/src/checks.rs",
     "crates/citeproof-chain/src/envelope.rs",
+    "crates/citeproof-chain/src/dates.rs",
     "crates/citeproof-ledger/src/document.rs",
     "crates/citeproof-archive/src/citation.rs",
 ];
