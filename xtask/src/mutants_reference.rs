@@ -8,8 +8,11 @@
 //! missing (or an equivalent mutant, recorded as such in `mutants/RUNS.md` with its reason).
 //!
 //! Each mutant rebuilds the crates above the mutated one, so a full run takes hours on two
-//! cores: `--file` picks files, `--shard K/N` a part of their mutants, and CI runs the small
-//! fixed subset `--ci` (the identifier grammar). Survivors are printed by file and function;
+//! cores: `--file` picks files, `--shard K/N` a part of their mutants, and `--ci` is a small
+//! fixed subset (the identifier grammar, 10 mutants) for a quick check by hand. `.ci/run` does
+//! not run it: installing cargo-mutants and rebuilding every crate above the model for each
+//! mutant would cost CI minutes it does not have (mutants/RUNS.md); CI runs the broken adapters
+//! (`cargo xtask mutants`). Survivors are printed by file and function;
 //! `--record` keeps every mutant's verdict in `mutants/outcomes.json` and writes the table of
 //! `mutants/RUNS.md` from it (`mutants_record`).
 //!
@@ -40,7 +43,7 @@ cargo xtask mutants --reference [--file PATH]... [--shard K/N] [--ci] [--list] [
   --file PATH     mutate this file (repeatable; default: every file of REFERENCE_FILES, the
                   model's grammars first); a glob as cargo-mutants reads it
   --shard K/N     run the K-th of N parts of the mutants (0-based, as cargo-mutants counts)
-  --ci            the fixed subset CI runs: crates/citeproof-model/src/ids.rs
+  --ci            a small fixed subset for a quick check: crates/citeproof-model/src/ids.rs
   --list          list the mutants and exit
   --record        keep the verdicts in mutants/outcomes.json (a whole-file run replaces the
                   file's mutants, a shard adds or replaces its own) and rewrite the file's row
