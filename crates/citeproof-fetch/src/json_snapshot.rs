@@ -215,7 +215,7 @@ fn find_bodies(bytes: &[u8], chunk: usize) -> Option<Vec<Cut>> {
 /// while it is still in the cache. Only the last piece may end with padding: a piece that does
 /// would decode on its own but not as part of the whole.
 pub(crate) fn decode_hashing(text: &[u8], chunk: usize) -> Option<Decoded> {
-    debug_assert!(chunk % 4 == 0 && chunk > 0);
+    debug_assert!(chunk.is_multiple_of(4) && chunk > 0);
     let mut body = Vec::with_capacity(text.len() / 4 * 3);
     let mut hasher = Sha256::new();
     let mut pieces = text.chunks(chunk).peekable();
