@@ -35,7 +35,7 @@ fn build(spec: &SyntheticSpec) -> Result<SyntheticRun> {
     build_synthetic_run(spec, &key()).map_err(|e| anyhow::anyhow!("synthetic run: {e}"))
 }
 
-fn release_binary(root: &Path, quiet: bool) -> Result<PathBuf> {
+pub fn release_binary(root: &Path, quiet: bool) -> Result<PathBuf> {
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.current_dir(root)
         .args(["build", "--release", "-p", "citeproof-cli"]);

@@ -9,6 +9,7 @@ use anyhow::{Result, bail};
 
 mod bench;
 mod bench_checks;
+mod bench_peer;
 mod boundaries;
 mod claims;
 mod conformance;
@@ -26,10 +27,11 @@ const HELP: &str = "\
 cargo xtask <task>
 
 Tasks:
-  bench [--json] [--checks | --all] [-- CRITERION ARGS]
+  bench [--json] [--checks | --peer | --all] [-- CRITERION ARGS]
                         run the criterion benchmarks once and print every metric (ratios
                         measured in the same run, targets, met or not); --checks runs the
-                        scale checks on the release binary instead, --all both; --json
+                        scale checks on the release binary instead, --peer the plain
+                        Python peer (benches/peer_aca.py) whole process, --all all; --json
                         prints one JSON object; fails when a target is missed
   test [-- CARGO TEST ARGS]
                         the README's test command: sets up .venv/ from requirements-dev.txt

@@ -82,6 +82,10 @@ impl<F: Fetcher> Fetcher for BudgetedFetcher<F> {
     fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
         self.within_budget(url, |u| self.inner.head(u))
     }
+
+    fn known_sha256(&self, body: &bytes::Bytes) -> Option<citeproof_model::ContentHash> {
+        self.inner.known_sha256(body)
+    }
 }
 
 impl<F: Fetcher> BudgetedFetcher<F> {

@@ -35,6 +35,7 @@ mod address;
 mod budget;
 mod error;
 mod http;
+mod json_snapshot;
 mod policy;
 mod record;
 mod rules;
@@ -48,6 +49,7 @@ pub use bytes::Bytes;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use citeproof_model::ContentHash;
 use citeproof_model::snapshot::StoredResponse;
 
 pub use address::{AddressClass, classify_ip, classify_ipv4, classify_ipv6};
@@ -57,6 +59,7 @@ pub use budget::{
 };
 pub use error::{FetchError, SnapshotProblem};
 pub use http::HttpFetcher;
+pub use json_snapshot::{JsonSnapshotError, read_json_snapshot};
 pub use policy::{
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TOTAL_TIMEOUT,
     FORBIDDEN_PORTS, FetchPolicy, MAX_URL_BYTES, check_url,
@@ -86,6 +89,15 @@ pub trait Fetcher {
         response.body.clear();
         Ok(response)
     }
+
+    /// The SHA-256 of `body` (a body this fetcher returned) when the fetcher already computed
+    /// it, so that a verifier hashes each distinct body once: a JSON snapshot hashes its bodies
+    /// while decoding them. `None`: hash it yourself. A digest is only ever that of exactly
+    /// these bytes (bodies are immutable and kept alive by the fetcher that knows them).
+    fn known_sha256(&self, body: &Bytes) -> Option<ContentHash> {
+        let _ = body;
+        None
+    }
 }
 
 impl<F: Fetcher + ?Sized> Fetcher for &F {
@@ -95,6 +107,10 @@ impl<F: Fetcher + ?Sized> Fetcher for &F {
 
     fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
         (**self).head(url)
+    }
+
+    fn known_sha256(&self, body: &Bytes) -> Option<ContentHash> {
+        (**self).known_sha256(body)
     }
 }
 
@@ -106,6 +122,10 @@ impl<F: Fetcher + ?Sized> Fetcher for Box<F> {
     fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
         (**self).head(url)
     }
+
+    fn known_sha256(&self, body: &Bytes) -> Option<ContentHash> {
+        (**self).known_sha256(body)
+    }
 }
 
 impl<F: Fetcher + ?Sized> Fetcher for Arc<F> {
@@ -115,6 +135,10 @@ impl<F: Fetcher + ?Sized> Fetcher for Arc<F> {
 
     fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
         (**self).head(url)
+    }
+
+    fn known_sha256(&self, body: &Bytes) -> Option<ContentHash> {
+        (**self).known_sha256(body)
     }
 }
 

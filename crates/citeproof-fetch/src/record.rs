@@ -187,4 +187,8 @@ impl<F: Fetcher> Fetcher for RecordingFetcher<F> {
             });
         Ok(response)
     }
+
+    fn known_sha256(&self, body: &crate::Bytes) -> Option<citeproof_model::ContentHash> {
+        self.inner.known_sha256(body)
+    }
 }

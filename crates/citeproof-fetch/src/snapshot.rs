@@ -1,14 +1,16 @@
 //! Replaying a [`WebSnapshot`] offline.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
+use citeproof_model::ContentHash;
 use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
 use url::Url;
 
 use crate::error::{FetchError, SnapshotProblem, sanitize};
+use crate::json_snapshot::{DecodedBodies, Slot};
 use crate::policy::{FetchPolicy, check_url, redirect_target};
 use crate::{FetchedResponse, Fetcher};
 
@@ -76,6 +78,16 @@ pub struct SnapshotFetcher {
 pub struct ResourceFetcher {
     policy: FetchPolicy,
     entries: BTreeMap<String, Entry>,
+    /// SHA-256 of bodies hashed while they were decoded, by [`body_key`].
+    digests: Digests,
+}
+
+/// Digests by body identity: the address and length of the shared bytes, which an entry keeps
+/// alive (and immutable) as long as the fetcher lives, so a key names exactly one byte string.
+type Digests = HashMap<(usize, usize), ContentHash>;
+
+fn body_key(body: &Bytes) -> (usize, usize) {
+    (body.as_ptr() as usize, body.len())
 }
 
 fn invalid(url: Option<&str>, problem: SnapshotProblem) -> FetchError {
@@ -142,6 +154,16 @@ fn check_entry(url: &str, stored: &Entry) -> Result<(), FetchError> {
 impl SnapshotFetcher {
     /// Validates `snapshot` (see the type's documentation) and serves it under `policy`.
     pub fn new(snapshot: &WebSnapshot, policy: FetchPolicy) -> Result<Self, FetchError> {
+        Self::with_decoded(snapshot, policy, DecodedBodies::new())
+    }
+
+    /// [`new`](SnapshotFetcher::new) where the bodies of some slots were already decoded (and
+    /// hashed) from the document: those are taken instead of their `body_base64`.
+    pub(crate) fn with_decoded(
+        snapshot: &WebSnapshot,
+        policy: FetchPolicy,
+        mut decoded: DecodedBodies,
+    ) -> Result<Self, FetchError> {
         if snapshot.snapshot_version != SNAPSHOT_VERSION {
             return Err(invalid(
                 None,
@@ -149,13 +171,42 @@ impl SnapshotFetcher {
             ));
         }
         let SnapshotResponse { url: agent_url, .. } = &snapshot.response;
-        let agent_entry = decode_entry(agent_url, &snapshot.response.stored())?;
+        let mut digests = Digests::new();
+        let mut entry = |slot: Slot, url: &str, stored: &StoredResponse| match decoded.remove(&slot)
+        {
+            Some(d) => {
+                let entry = Entry {
+                    status: stored.status,
+                    headers: stored.headers.clone(),
+                    body: d.body,
+                };
+                check_entry(url, &entry)?;
+                digests.insert(body_key(&entry.body), d.sha256);
+                Ok(entry)
+            }
+            None => decode_entry(url, stored),
+        };
+        let agent_entry = entry(Slot::Agent, agent_url, &snapshot.response.stored())?;
         let resources = snapshot
             .resources
             .iter()
-            .map(|(url, stored)| decode_entry(url, stored).map(|e| (url.clone(), e)))
+            .map(|(url, stored)| {
+                entry(Slot::Resource(url.clone()), url, stored).map(|e| (url.clone(), e))
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        Self::from_entries(agent_url, agent_entry, resources, policy)
+        let mut fetcher = Self::from_entries(agent_url, agent_entry, resources, policy)?;
+        // Only the digests of bodies the fetcher keeps: a body dropped as a duplicate is freed,
+        // and its address may be reused by other bytes.
+        let kept = &fetcher.resources.entries;
+        fetcher.resources.digests = kept
+            .values()
+            .filter_map(|e| {
+                digests
+                    .get(&body_key(&e.body))
+                    .map(|h| (body_key(&e.body), *h))
+            })
+            .collect();
+        Ok(fetcher)
     }
 
     /// A fetcher over decoded entries (a WARC file, or a snapshot built in memory), checked as
@@ -200,6 +251,10 @@ impl Fetcher for SnapshotFetcher {
     fn fetch(&self, input: &str) -> Result<FetchedResponse, FetchError> {
         self.resources.fetch(input)
     }
+
+    fn known_sha256(&self, body: &Bytes) -> Option<ContentHash> {
+        self.resources.known_sha256(body)
+    }
 }
 
 impl ResourceFetcher {
@@ -235,7 +290,11 @@ impl ResourceFetcher {
                 }
             }
         }
-        Ok(ResourceFetcher { policy, entries })
+        Ok(ResourceFetcher {
+            policy,
+            entries,
+            digests: Digests::new(),
+        })
     }
 
     pub fn policy(&self) -> &FetchPolicy {
@@ -282,5 +341,9 @@ impl Fetcher for ResourceFetcher {
                 body: entry.body.clone(),
             });
         }
+    }
+
+    fn known_sha256(&self, body: &Bytes) -> Option<ContentHash> {
+        self.digests.get(&body_key(body)).copied()
     }
 }

@@ -16,6 +16,7 @@
 
 use std::io::{BufRead, Read, Write};
 
+use bytes::Bytes;
 use warc::{RecordBuilder, RecordType, WarcHeader, WarcWriter};
 
 use crate::error::{FetchError, SnapshotProblem, sanitize};
@@ -257,8 +258,8 @@ fn warcinfo_agent(block: &[u8]) -> Option<String> {
     })
 }
 
-/// A record's WARC fields and its block.
-type RawRecord = (Vec<(String, String)>, Vec<u8>);
+/// A record's WARC fields and its block (read once; a response body is a slice of it).
+type RawRecord = (Vec<(String, String)>, Bytes);
 
 /// The next record: its WARC fields and its block. `None` at a clean end of file.
 fn next_record(input: &mut dyn BufRead) -> Result<Option<RawRecord>, FetchError> {
@@ -313,12 +314,12 @@ fn next_record(input: &mut dyn BufRead) -> Result<Option<RawRecord>, FetchError>
     if u64::try_from(read).unwrap_or(u64::MAX) != length {
         return Err(bad("end of file inside a record block"));
     }
-    Ok(Some((fields, block)))
+    Ok(Some((fields, block.into())))
 }
 
 /// An HTTP/1.1 response message: status, fields in order, body (framed by Content-Length,
-/// chunked, or the rest of the block).
-fn parse_http_response(message: &[u8]) -> Result<StoredEntry, String> {
+/// chunked, or the rest of the block). The body shares the block's bytes unless it was chunked.
+fn parse_http_response(message: &Bytes) -> Result<StoredEntry, String> {
     let mut fields = [httparse::EMPTY_HEADER; 256];
     let mut response = httparse::Response::new(&mut fields);
     let head_len = match response.parse(message).map_err(|e| e.to_string())? {
@@ -340,7 +341,7 @@ fn parse_http_response(message: &[u8]) -> Result<StoredEntry, String> {
     }
     let rest = message.get(head_len..).unwrap_or_default();
     let body = if chunked {
-        let body = dechunk(rest)?;
+        let body = Bytes::from(dechunk(rest)?);
         // A Content-Length next to chunked framing is ignored (RFC 9112 §6.3) and dropped.
         headers.retain(|(n, _)| !n.eq_ignore_ascii_case("content-length"));
         body
@@ -351,17 +352,18 @@ fn parse_http_response(message: &[u8]) -> Result<StoredEntry, String> {
         {
             Some((_, v)) => {
                 let n: usize = v.trim().parse().map_err(|_| "a bad Content-Length")?;
-                rest.get(..n)
-                    .ok_or("a body shorter than its Content-Length")?
-                    .to_vec()
+                if n > rest.len() {
+                    return Err("a body shorter than its Content-Length".into());
+                }
+                message.slice(head_len..head_len + n)
             }
-            None => rest.to_vec(),
+            None => message.slice(head_len.min(message.len())..),
         }
     };
     Ok(StoredEntry {
         status,
         headers,
-        body: body.into(),
+        body,
     })
 }
 

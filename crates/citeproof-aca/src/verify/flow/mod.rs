@@ -27,8 +27,8 @@ pub use report::{
 use std::collections::{BTreeMap, BTreeSet};
 
 use citeproof_fetch::{
-    BudgetedFetcher, FetchError, FetchPolicy, FetchedResponse, Fetcher, SnapshotFetcher,
-    parse_snapshot,
+    BudgetedFetcher, FetchError, FetchPolicy, FetchedResponse, Fetcher, JsonSnapshotError,
+    SnapshotFetcher, read_json_snapshot,
 };
 use citeproof_model::{
     ContentHash, Findings, Incident, IncidentCode, LeveledIncident, Location, Outcome, Report,
@@ -132,12 +132,22 @@ pub fn verify_snapshot(snapshot: &WebSnapshot, opts: &VerifyOptions) -> AcaRepor
     report
 }
 
-/// [`verify_snapshot`] from the snapshot's JSON bytes.
+/// [`verify_snapshot`] from the snapshot's JSON bytes (bodies decoded straight from them and
+/// hashed while decoded: [`read_json_snapshot`]).
 pub fn verify_snapshot_bytes(bytes: &[u8], opts: &VerifyOptions) -> AcaReport {
-    match parse_snapshot(bytes) {
-        Ok(s) => verify_snapshot(&s, opts),
-        Err(e) => snapshot_failure(&e, "", opts),
-    }
+    let policy = FetchPolicy {
+        allow_private: opts.allow_private,
+        ..FetchPolicy::default()
+    };
+    let mut report = match read_json_snapshot(bytes, policy) {
+        Ok(fetcher) => verify_response(fetcher.agent_response(), &fetcher, opts),
+        Err(JsonSnapshotError::Unreadable(e)) => snapshot_failure(&e, "", opts),
+        Err(JsonSnapshotError::Invalid { agent_url, error }) => {
+            snapshot_failure(&error, &agent_url, opts)
+        }
+    };
+    report.subject.kind = SubjectKind::Snapshot;
+    report
 }
 
 /// The report of a snapshot that could not be read at all (`fetch-snapshot-invalid`, Level 0).

@@ -22,7 +22,11 @@ pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) 
                 }
                 let got = match run.fetch_ok(u, IncidentCode::AcaSourceFetchFailed, "source") {
                     Ok(r) => {
-                        let hash = sha256_bytes(&r.body);
+                        // A JSON snapshot hashed the body while decoding it.
+                        let hash = run
+                            .fetcher
+                            .known_sha256(&r.body)
+                            .unwrap_or_else(|| sha256_bytes(&r.body));
                         Some((r, hash))
                     }
                     Err(incidents) => {
