@@ -71,7 +71,7 @@ enum Open<'a> {
     Object {
         start: usize,
         ascending: bool,
-        index: Option<Box<HashSet<Cow<'a, str>>>>,
+        index: Option<HashSet<Cow<'a, str>>>,
     },
 }
 
@@ -367,7 +367,7 @@ impl<'a> Reader<'a> {
             if !*ascending && self.names.len() - *start >= LINEAR_NAMES {
                 let names = self.names.get(*start..).unwrap_or_default();
                 index
-                    .get_or_insert_with(|| Box::new(names.iter().cloned().collect()))
+                    .get_or_insert_with(|| names.iter().cloned().collect())
                     .insert(name.clone());
             }
             self.names.push(name.clone());
