@@ -133,7 +133,7 @@ pub fn parse_strict(input: &[u8]) -> Result<Value, JsonError> {
 /// [`parse_strict`] with another size limit, for containers of documents that are larger by
 /// nature (a web snapshot holds every fetched body).
 pub fn parse_strict_limited(input: &[u8], max_bytes: usize) -> Result<Value, JsonError> {
-    build(&mut Reader::new(input, Mode::Strict, max_bytes)?)
+    tree::build_value(&mut Reader::new(input, Mode::Strict, max_bytes)?)
 }
 
 /// [`parse_strict`], and whether `input` is byte for byte the RFC 8785 (JCS) form of the value
@@ -159,7 +159,7 @@ pub fn parse_strict_limited(input: &[u8], max_bytes: usize) -> Result<Value, Jso
 /// documents (`tests/json_strict.rs`) and by the `json_strict` fuzz target.
 pub fn parse_strict_jcs(input: &[u8]) -> Result<(Value, bool), JsonError> {
     let mut reader = Reader::new(input, Mode::Strict, MAX_DOCUMENT_BYTES)?.with_jcs_form();
-    let value = build(&mut reader)?;
+    let value = tree::build_value(&mut reader)?;
     Ok((value, reader.is_jcs_form()))
 }
 
@@ -177,6 +177,32 @@ fn excerpt(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The duplicate check on its three paths: sorted names (no search while each is greater
+    /// than the last), unsorted names under and over the hashed-index threshold, and a name that
+    /// breaks the order of a long sorted object.
+    #[test]
+    fn duplicates_are_found_sorted_or_not() {
+        let object = |names: &[String]| {
+            let members: Vec<String> = names.iter().map(|n| format!("\"{n}\":0")).collect();
+            format!("{{\"x\":[{{{}}}]}}", members.join(","))
+        };
+        let sorted: Vec<String> = (10..40).map(|i| format!("k{i}")).collect();
+        let reversed: Vec<String> = sorted.iter().rev().cloned().collect();
+        for names in [&sorted[..3], &sorted[..], &reversed[..3], &reversed[..]] {
+            assert!(parse_strict(object(names).as_bytes()).is_ok());
+            for dup in [0, names.len() / 2, names.len() - 1] {
+                let mut with = names.to_vec();
+                with.push(names[dup].clone());
+                let e = parse_strict(object(&with).as_bytes()).unwrap_err();
+                assert_eq!(e.code, IncidentCode::JsonDuplicateMember);
+                assert_eq!(e.pointer.as_deref(), Some(&*format!("/x/0/{}", names[dup])));
+                let text = object(&with);
+                let second = text.rfind(&format!("\"{}\"", names[dup])).unwrap();
+                assert_eq!(e.offset, Some(second as u64));
+            }
+        }
+    }
 
     #[test]
     fn excerpt_truncates() {

@@ -58,44 +58,21 @@ const MAX_FINDINGS: usize = 16;
 /// Objects with more members than this index their names for the duplicate check.
 const LINEAR_NAMES: usize = 16;
 
-/// The names of an object's members so far, in order.
-#[derive(Debug, Default)]
-struct Names<'a> {
-    order: Vec<Cow<'a, str>>,
-    index: HashSet<Cow<'a, str>>,
-}
-
-impl<'a> Names<'a> {
-    fn contains(&self, name: &str) -> bool {
-        if self.index.is_empty() {
-            self.order.iter().any(|n| n == name)
-        } else {
-            self.index.contains(name)
-        }
-    }
-
-    fn push(&mut self, name: Cow<'a, str>) {
-        if self.order.len() >= LINEAR_NAMES {
-            if self.index.is_empty() {
-                self.index.extend(self.order.iter().cloned());
-            }
-            self.index.insert(name.clone());
-        }
-        self.order.push(name);
-    }
-
-    fn last(&self) -> Option<&str> {
-        self.order.last().map(|n| n.as_ref())
-    }
-}
-
 /// An open container.
 #[derive(Debug)]
 enum Open<'a> {
     /// `index` is the index of the element being read.
     Array { index: usize },
-    /// The last name is that of the member whose value is being read.
-    Object(Names<'a>),
+    /// Its names are `Reader::names[start..]` up to the next open object's, the last one that
+    /// of the member whose value is being read. While every name is greater (byte order) than
+    /// the one before (`ascending`: sorted input, JCS among it), a name greater than the last is
+    /// new without a search; otherwise `index` hashes the names once there are more than
+    /// [`LINEAR_NAMES`].
+    Object {
+        start: usize,
+        ascending: bool,
+        index: Option<HashSet<Cow<'a, str>>>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,6 +98,9 @@ pub struct Reader<'a> {
     pub(super) pos: usize,
     pub(super) mode: Mode,
     stack: Vec<Open<'a>>,
+    /// The member names of every open object, outermost first: one buffer for the whole input,
+    /// so that reading an object allocates nothing for its duplicate check.
+    names: Vec<Cow<'a, str>>,
     state: State,
     /// Whether the JCS form is tracked ([`Reader::with_jcs_form`]).
     track_jcs: bool,
@@ -167,6 +147,7 @@ impl<'a> Reader<'a> {
             pos: 0,
             mode,
             stack: Vec::new(),
+            names: Vec::new(),
             state: State::Value,
             track_jcs: false,
             canonical: true,
@@ -252,7 +233,7 @@ impl<'a> Reader<'a> {
                             }
                             (State::Value, b']', "',' or ']' after an array element")
                         }
-                        Some(Open::Object(_)) => {
+                        Some(Open::Object { .. }) => {
                             (State::Name, b'}', "',' or '}' after an object member")
                         }
                     };
@@ -288,7 +269,11 @@ impl<'a> Reader<'a> {
                 self.check_depth()?;
                 self.pos += 1;
                 return Ok(if open == b'{' {
-                    self.stack.push(Open::Object(Names::default()));
+                    self.stack.push(Open::Object {
+                        start: self.names.len(),
+                        ascending: true,
+                        index: None,
+                    });
                     self.state = State::FirstName;
                     self.token(Event::BeginObject, start)
                 } else {
@@ -314,7 +299,10 @@ impl<'a> Reader<'a> {
         self.pos += 1;
         self.state = State::AfterValue;
         let event = match self.stack.pop() {
-            Some(Open::Object(_)) => Event::EndObject,
+            Some(Open::Object { start, .. }) => {
+                self.names.truncate(start);
+                Event::EndObject
+            }
             _ => Event::EndArray,
         };
         self.token(event, start)
@@ -329,13 +317,19 @@ impl<'a> Reader<'a> {
         self.in_name = true;
         let name = self.string()?;
         let end = self.pos;
-        let Some(Open::Object(names)) = self.stack.last() else {
+        let Some(Open::Object {
+            start: first,
+            ascending,
+            index,
+        }) = self.stack.last()
+        else {
             return Err(JsonError::at(
                 IncidentCode::JsonSyntax,
                 start,
                 "internal error: a member name outside an object".into(),
             ));
         };
+        let names = self.names.get(*first..).unwrap_or_default();
         if self.track_jcs
             && self.canonical
             && let Some(previous) = names.last()
@@ -343,7 +337,13 @@ impl<'a> Reader<'a> {
         {
             self.canonical = false;
         }
-        if names.contains(&name) {
+        let after_last = names.last().is_none_or(|last| **last < *name);
+        let duplicate = match index {
+            _ if *ascending && after_last => false,
+            Some(index) => index.contains(&name),
+            None => names.contains(&name),
+        };
+        if duplicate {
             return Err(JsonError::at(
                 IncidentCode::JsonDuplicateMember,
                 start,
@@ -357,8 +357,20 @@ impl<'a> Reader<'a> {
             return Err(self.unexpected(self.pos, "':' after a member name"));
         }
         self.pos += 1;
-        if let Some(Open::Object(names)) = self.stack.last_mut() {
-            names.push(name.clone());
+        if let Some(Open::Object {
+            start,
+            ascending,
+            index,
+        }) = self.stack.last_mut()
+        {
+            *ascending &= after_last;
+            if !*ascending && self.names.len() - *start >= LINEAR_NAMES {
+                let names = self.names.get(*start..).unwrap_or_default();
+                index
+                    .get_or_insert_with(|| names.iter().cloned().collect())
+                    .insert(name.clone());
+            }
+            self.names.push(name.clone());
         }
         self.state = State::Value;
         Ok(Token {
@@ -490,16 +502,25 @@ impl<'a> Reader<'a> {
             true => self.stack.len().saturating_sub(1),
             false => self.stack.len(),
         };
+        // The last name of each open object: its names end where the next object's begin.
+        let mut end = self.names.len();
+        let mut last: Vec<&str> = vec![""; self.stack.len()];
+        for (frame, slot) in self.stack.iter().zip(last.iter_mut()).rev() {
+            if let Open::Object { start, .. } = frame {
+                if end > *start {
+                    *slot = self.names.get(end - 1).map_or("", |n| n.as_ref());
+                }
+                end = *start;
+            }
+        }
         let mut pointer = String::new();
-        for frame in self.stack.iter().take(frames) {
+        for (frame, name) in self.stack.iter().zip(last).take(frames) {
             pointer.push('/');
             match frame {
                 Open::Array { index } => {
                     let _ = write!(pointer, "{index}");
                 }
-                Open::Object(names) => {
-                    pointer.push_str(&crate::pointer::escape(names.last().unwrap_or_default()));
-                }
+                Open::Object { .. } => pointer.push_str(&crate::pointer::escape(name)),
             }
         }
         if let Some(name) = member {

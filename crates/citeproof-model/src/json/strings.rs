@@ -14,13 +14,23 @@ impl<'a> Reader<'a> {
         self.pos += 1; // opening quote
         // Most strings have no escape. Anything else (an escape, a control character, the end
         // of input) takes the general loop below, which reports errors at the same offsets.
+        // One pass finds the end of the run and whether it may hold a noncharacter.
         let rest = self.bytes.get(self.pos..).unwrap_or_default();
-        if let Some(len) = rest
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-            && rest.get(len) == Some(&b'"')
-        {
-            let run = self.checked_run(self.pos, self.pos + len)?;
+        let mut len = 0;
+        let mut high = false;
+        while let Some(&b) = rest.get(len) {
+            match STRING_BYTES[usize::from(b)] {
+                PLAIN => {}
+                MAYBE_NONCHARACTER => high = true,
+                _ => break,
+            }
+            len += 1;
+        }
+        if rest.get(len) == Some(&b'"') {
+            let run = match high {
+                true => self.checked_run(self.pos, self.pos + len)?,
+                false => self.slice(self.pos, self.pos + len)?,
+            };
             self.pos += len + 1;
             return Ok(Cow::Borrowed(run));
         }
@@ -193,6 +203,29 @@ impl<'a> Reader<'a> {
         .with_pointer(self.pointer(None))
     }
 }
+
+/// [`STRING_BYTES`]: a byte that continues a run of a string.
+const PLAIN: u8 = 0;
+/// A byte that ends a run: `"`, `\`, a control character.
+const END: u8 = 1;
+/// A byte that continues a run and may begin a noncharacter: every noncharacter is encoded with
+/// a first byte of 0xEF or more (U+FDD0 is EF B7 90, U+1FFFE is F0 9F BF BE).
+const MAYBE_NONCHARACTER: u8 = 2;
+
+/// The class of every byte inside a string, read once per byte by the run scan.
+static STRING_BYTES: [u8; 256] = {
+    let mut table = [PLAIN; 256];
+    let mut b = 0;
+    while b < 256 {
+        if b == b'"' as usize || b == b'\\' as usize || b < 0x20 {
+            table[b] = END;
+        } else if b >= 0xEF {
+            table[b] = MAYBE_NONCHARACTER;
+        }
+        b += 1;
+    }
+    table
+};
 
 fn hex_digit(b: u8) -> Option<u32> {
     char::from(b).to_digit(16)

@@ -75,6 +75,71 @@ pub fn build<T: Tree>(reader: &mut Reader<'_>) -> Result<T, JsonError> {
     Err(out_of_order(reader.pos))
 }
 
+/// [`build`] for `serde_json::Value`, the tree of [`super::parse_strict`]: the elements of every
+/// open array wait in one buffer for the whole input, so reading an array allocates the array
+/// and nothing else, and members go straight into their object's map (a `Vec` per container and
+/// a map built from a `Vec` per object were most of a manifest's parse).
+pub(super) fn build_value(reader: &mut Reader<'_>) -> Result<Value, JsonError> {
+    /// An open container: where an array's pending elements begin, or an object's map and the
+    /// name of the member being read.
+    enum Open {
+        Array(usize),
+        Object(Map<String, Value>, Option<String>),
+    }
+    let mut open: Vec<Open> = Vec::new();
+    let mut items: Vec<Value> = Vec::new();
+    while let Some(token) = reader.next_token()? {
+        let offset = token.offset;
+        let value = match token.event {
+            Event::BeginArray => {
+                open.push(Open::Array(items.len()));
+                continue;
+            }
+            Event::BeginObject => {
+                open.push(Open::Object(Map::new(), None));
+                continue;
+            }
+            Event::Name(name) => match open.last_mut() {
+                Some(Open::Object(_, key)) => {
+                    *key = Some(name.into_owned());
+                    continue;
+                }
+                _ => return Err(out_of_order(offset)),
+            },
+            Event::EndArray => match open.pop() {
+                Some(Open::Array(start)) if start <= items.len() => {
+                    Value::Array(items.split_off(start))
+                }
+                _ => return Err(out_of_order(offset)),
+            },
+            Event::EndObject => match open.pop() {
+                Some(Open::Object(map, None)) => Value::Object(map),
+                _ => return Err(out_of_order(offset)),
+            },
+            Event::String(s) => Value::String(s.into_owned()),
+            Event::Number(n) => Value::Number(n),
+            Event::Bool(b) => Value::Bool(b),
+            Event::Null => Value::Null,
+        };
+        match open.last_mut() {
+            None => {
+                return match reader.next_token()? {
+                    None => Ok(value),
+                    Some(token) => Err(out_of_order(token.offset)),
+                };
+            }
+            Some(Open::Array(_)) => items.push(value),
+            Some(Open::Object(map, key)) => match key.take() {
+                Some(key) => {
+                    map.insert(key, value);
+                }
+                None => return Err(out_of_order(offset)),
+            },
+        }
+    }
+    Err(out_of_order(reader.pos))
+}
+
 /// A token stream the reader never yields (a bug, reported rather than panicked on).
 fn out_of_order(offset: usize) -> JsonError {
     JsonError::at(

@@ -54,9 +54,8 @@ pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
             ),
         );
     }
-    match parse_strict_jcs(&resp.body) {
-        Ok((value, canonical)) => {
-            let findings = check_manifest(&value, Some(url));
+    match read_manifest(&resp.body, Some(url)) {
+        Ok((findings, canonical)) => {
             run.extend(2, findings.level2.iter().cloned());
             state.report.run_id = findings.manifest.run_id.clone();
             state.report.response_url = findings.manifest.response_url.clone();

@@ -32,9 +32,7 @@ use citeproof_fetch::{
 };
 use citeproof_model::{
     ContentHash, Findings, Incident, IncidentCode, LeveledIncident, Location, Outcome, Report,
-    Severity, Subject, SubjectKind, aef_text_hash,
-    json::{parse_strict, parse_strict_jcs},
-    sha256_bytes,
+    Severity, Subject, SubjectKind, aef_text_hash, json::parse_strict, sha256_bytes,
     snapshot::WebSnapshot,
 };
 
@@ -42,7 +40,7 @@ use crate::verify::binding::ResponseText;
 use crate::verify::discovery::{DISCOVERY_PATH, PublishedKey, check_discovery, check_jwk_set};
 use crate::verify::header::parse_citation_source;
 use crate::verify::jsonpath::Ctx;
-use crate::verify::manifest::{CheckedSource, ManifestFindings, check_manifest};
+use crate::verify::manifest::{CheckedSource, ManifestFindings, read_manifest};
 use crate::verify::signature::{
     KeyMiss, KeyResolver, ReceivedResponse, SignatureCheck, check_response_signature,
 };

@@ -3,20 +3,22 @@
 //! code the profile names (reporting rule 2) with a JSON pointer, and so that the parts that are
 //! valid can still be used by the later steps (reporting rule 3).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::HashMap;
 
+use citeproof_model::json::{JsonError, parse_strict_jcs};
 use citeproof_model::{ContentHash, Incident, IncidentCode, Timestamp};
 use serde_json::{Map, Value};
 
+mod across;
 mod chain;
+mod typed;
 
+use across::{Chain, check_across};
 use chain::check_chain;
 
 use crate::verify::header::{is_claim_id, is_run_id};
-use crate::verify::jsonpath::{
-    Ctx, child, content_hash, index, instant_cmp, kind, profile_integer, timestamp,
-};
-use crate::verify::url::{EqualityKeys, web_url_problem};
+use crate::verify::jsonpath::{Ctx, child, content_hash, index, kind, profile_integer, timestamp};
+use crate::verify::url::web_url_problem;
 
 /// What the checker found in one manifest. Incidents are split by the level they count toward:
 /// everything about `chain` (and the source-in-chain rule) is Level 3.
@@ -132,6 +134,36 @@ fn unknown_members(
         .collect()
 }
 
+/// Reads and checks a manifest's bytes (what the verifier does with every manifest it fetches):
+/// the findings of [`check_manifest`] and whether the bytes are their own JCS form
+/// (ACA-L3-012), or the strict parser's error. A valid manifest is read straight from the
+/// parser's tokens without a `Value` tree; any other goes through [`read_manifest_tree`], so
+/// both give the same result (a test holds them equal over the vectors).
+pub fn read_manifest(
+    bytes: &[u8],
+    url: Option<&str>,
+) -> Result<(ManifestFindings, bool), JsonError> {
+    match read_manifest_tokens(bytes, url) {
+        Some(read) => Ok(read),
+        None => read_manifest_tree(bytes, url),
+    }
+}
+
+/// The typed reading of [`read_manifest`] alone: `None` when it leaves the document to the
+/// `Value` walk (anything to report but the rules across claims and steps, or not I-JSON).
+pub fn read_manifest_tokens(bytes: &[u8], url: Option<&str>) -> Option<(ManifestFindings, bool)> {
+    typed::read(bytes, url)
+}
+
+/// [`read_manifest`] through a `serde_json::Value`: the strict parse, then [`check_manifest`].
+pub fn read_manifest_tree(
+    bytes: &[u8],
+    url: Option<&str>,
+) -> Result<(ManifestFindings, bool), JsonError> {
+    let (value, canonical) = parse_strict_jcs(bytes)?;
+    Ok((check_manifest(&value, url), canonical))
+}
+
 /// Checks a parsed manifest. `url` is where it was fetched from (for incident locations).
 #[allow(
     clippy::too_many_lines,
@@ -232,85 +264,21 @@ pub fn check_manifest(value: &Value, url: Option<&str>) -> ManifestFindings {
         )),
     }
 
-    // ACA-L2-007 (first half): claim ids unique within the manifest.
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
-    for claim in &f.manifest.claims {
-        if let Some(id) = &claim.claim_id
-            && !seen.insert(id.as_str())
-        {
-            f.level2.push(ctx.at_claim(
-                IncidentCode::AcaClaimIdDuplicate,
-                &child(&claim.pointer, "claim_id"),
-                Some(id),
-                format!("claim_id `{id}` is used by more than one claim of this manifest"),
-            ));
-        }
-    }
-
-    // ACA-L2-010: retrieval before emission.
-    if let Some(emitted) = &f.manifest.emitted_at {
-        for claim in &f.manifest.claims {
-            for source in &claim.sources {
-                if let Some(retrieved) = &source.retrieved_at
-                    && instant_cmp(retrieved, emitted) == std::cmp::Ordering::Greater
-                {
-                    f.level2.push(ctx.at_claim(
-                        IncidentCode::AcaRetrievedAfterEmitted,
-                        &child(&source.pointer, "retrieved_at"),
-                        claim.claim_id.as_deref(),
-                        format!("retrieved_at {retrieved} is later than emitted_at {emitted}"),
-                    ));
-                }
-            }
-        }
-    }
-
-    // Level 3: the chain.
     f.manifest.has_chain_member = obj.contains_key("chain");
-    match obj.get("chain") {
-        None => f.level3.push(ctx.at(
-            IncidentCode::AcaChainMissing,
-            "",
-            "the manifest has no `chain` (required for Level 3)".into(),
-        )),
-        Some(Value::Array(steps)) if steps.is_empty() => f.level3.push(ctx.at(
-            IncidentCode::AcaChainMissing,
-            "/chain",
-            "the manifest's `chain` is empty (Level 3 needs at least one step)".into(),
-        )),
-        Some(Value::Array(steps)) => {
-            let checked = check_chain(&ctx, steps, &mut f.level3);
-            // ACA-L3-006: every cited source appears in the chain.
-            let mut keys = EqualityKeys::default();
-            let chain_sources: HashSet<String> = checked
-                .iter()
-                .flat_map(|s| s.sources.iter())
-                .map(|u| keys.key(u).to_owned())
-                .collect();
-            for claim in &f.manifest.claims {
-                for source in &claim.sources {
-                    if let Some(u) = &source.url
-                        && !chain_sources.contains(keys.key(u))
-                    {
-                        f.level3.push(ctx.at_claim(
-                            IncidentCode::AcaSourceNotInChain,
-                            &child(&source.pointer, "url"),
-                            claim.claim_id.as_deref(),
-                            format!(
-                                "source `{u}` is cited but no chain step lists it in `sources`"
-                            ),
-                        ));
-                    }
-                }
-            }
-            f.manifest.chain = Some(checked);
+    let chain = match obj.get("chain") {
+        None => Chain::Absent,
+        Some(Value::Array(steps)) if steps.is_empty() => Chain::Empty,
+        Some(Value::Array(steps)) => Chain::Steps(check_chain(&ctx, steps, &mut f.level3)),
+        Some(v) => {
+            f.level3.push(ctx.at(
+                IncidentCode::SchemaViolation,
+                "/chain",
+                format!("chain must be an array of step objects, found {}", kind(v)),
+            ));
+            Chain::Invalid
         }
-        Some(v) => f.level3.push(ctx.at(
-            IncidentCode::SchemaViolation,
-            "/chain",
-            format!("chain must be an array of step objects, found {}", kind(v)),
-        )),
-    }
+    };
+    check_across(&ctx, &mut f, chain);
     f
 }
 

@@ -1,0 +1,275 @@
+//! The two readings of a manifest agree: `read_manifest` (tokens straight into the checked
+//! manifest, the `Value` walk only when the document has something to report) and
+//! `read_manifest_tree` (always the `Value` walk) give the same findings, incidents in the same
+//! order with the same codes, messages and pointers, and the same JCS flag, on every JSON body of
+//! the ACA vectors and on every one-member mutation of valid manifests.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use citeproof_aca::sign::SigningKey;
+use citeproof_aca::sign::synthetic::{SyntheticSpec, build_synthetic_run};
+use citeproof_aca::verify::manifest::{read_manifest, read_manifest_tokens, read_manifest_tree};
+use serde_json::{Value, json};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Both paths on `bytes`; panics with `what` when they differ. Returns whether the typed
+/// reading kept the document (so a test can show that valid manifests take it).
+fn same(bytes: &[u8], what: &str) -> bool {
+    let url = Some("https://agent.example/m");
+    let tree = format!("{:?}", read_manifest_tree(bytes, url));
+    let shown = || String::from_utf8_lossy(bytes).into_owned();
+    assert_eq!(
+        format!("{:?}", read_manifest(bytes, url)),
+        tree,
+        "{what}: read_manifest and the Value walk differ on {}",
+        shown()
+    );
+    let typed = read_manifest_tokens(bytes, url);
+    if let Some(typed) = &typed {
+        assert_eq!(
+            format!("{:?}", Ok::<_, ()>(typed)),
+            tree,
+            "{what}: the typed reading and the Value walk differ on {}",
+            shown()
+        );
+    }
+    typed.is_some()
+}
+
+/// Every JSON document of the ACA vectors: manifest documents and every body of every snapshot.
+fn vector_documents() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for level in ["level1", "level2", "level3"] {
+        let dir = root().join("vectors/aca").join(level);
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let file: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            for case in file["cases"].as_array().into_iter().flatten() {
+                let id = case["id"].as_str().unwrap_or("?").to_owned();
+                let input = &case["input"];
+                if let Some(doc) = input.get("document").and_then(Value::as_str) {
+                    out.push((id.clone(), doc.as_bytes().to_vec()));
+                }
+                if let Some(doc) = input.get("manifest") {
+                    out.push((id.clone(), serde_json::to_vec(doc).unwrap()));
+                }
+                let resources = input["snapshot"]["resources"].as_object();
+                for (url, r) in resources.into_iter().flatten() {
+                    if let Some(b64) = r["body_base64"].as_str() {
+                        let body = base64::engine::general_purpose::STANDARD
+                            .decode(b64)
+                            .unwrap();
+                        out.push((format!("{id} {url}"), body));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn both_paths_agree_on_every_vector_document() {
+    let docs = vector_documents();
+    assert!(docs.len() > 200, "only {} documents found", docs.len());
+    let fast = docs.iter().filter(|(id, bytes)| same(bytes, id)).count();
+    // The corpus reaches the typed path (valid manifests) and the Value walk (the rest).
+    assert!(fast > 20, "only {fast} documents read by the typed path");
+    assert!(
+        fast < docs.len() / 2,
+        "{fast} of {} documents typed",
+        docs.len()
+    );
+}
+
+/// A valid Level 3 manifest with every optional member: escapes in strings, an `x-` member,
+/// a step with `inputs` and its hash, references by string and by array, step sources.
+fn rich_manifest() -> Value {
+    let inputs = json!({"q": "caf\u{e9}", "n": [1, 2.5, {"k": null}]});
+    let hash = citeproof_model::sha256_bytes(&citeproof_model::jcs::canonicalize(&inputs));
+    json!({
+        "run_id": "r1",
+        "agent_id": "agent.example/v1",
+        "emitted_at": "2026-04-28T10:00:00Z",
+        "response_url": "https://agent.example/answer",
+        "x-note": {"a": [1, {"b": "c"}]},
+        "claims": [
+            {
+                "claim_id": "c1",
+                "text": "A \"quoted\" claim\n",
+                "confidence": "high",
+                "sources": [{
+                    "url": "https://example.com/a",
+                    "retrieved_at": "2026-04-28T09:00:00Z",
+                    "hash": format!("sha256:{}", "a".repeat(64)),
+                    "excerpt_offset": [0, 10],
+                    "excerpt_hash": format!("sha256:{}", "b".repeat(64)),
+                    "x-extra": true
+                }]
+            },
+            {
+                "claim_id": "c2",
+                "text": "Second",
+                "sources": [{
+                    "url": "https://example.org/b",
+                    "retrieved_at": "2026-04-28T09:30:00.5+01:00",
+                    "hash": format!("sha256:{}", "c".repeat(64)),
+                    "excerpt_offset": [3, 4]
+                }]
+            }
+        ],
+        "chain": [
+            {"step": 1, "tool": "web_search", "inputs": inputs, "inputs_hash": hash.to_string(),
+             "outputs_ref": "o1", "sources": ["https://example.com/a", "https://example.org/b"]},
+            {"step": 2, "tool": "fetch", "inputs_ref": "o1", "outputs_ref": "o2", "sources": []},
+            {"step": 3, "tool": "t", "inputs_ref": ["o1", "o2"], "outputs_ref": "o3", "x-y": 1}
+        ]
+    })
+}
+
+/// Every pointer to a value in `v`.
+fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, c) in m {
+                pointers(
+                    c,
+                    format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    out,
+                );
+            }
+        }
+        Value::Array(a) => {
+            for (i, c) in a.iter().enumerate() {
+                pointers(c, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+    out.push(at);
+}
+
+/// Replaces or removes the value at `pointer` (the root cannot be removed).
+fn mutate(v: &Value, pointer: &str, with: Option<&Value>) -> Value {
+    let mut v = v.clone();
+    match with {
+        Some(new) => *v.pointer_mut(pointer).unwrap() = new.clone(),
+        None => {
+            let (parent, last) = pointer.rsplit_once('/').unwrap();
+            match v.pointer_mut(parent).unwrap() {
+                Value::Object(m) => {
+                    m.remove(&last.replace("~1", "/").replace("~0", "~"));
+                }
+                Value::Array(a) => {
+                    a.remove(last.parse::<usize>().unwrap());
+                }
+                _ => unreachable!(),
+            }
+        }
+    }
+    v
+}
+
+fn check_mutations(base: &Value, name: &str) {
+    let replacements = [
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(1),
+        json!(2),
+        json!(1.5),
+        json!(9_007_199_254_740_992_u64),
+        json!(-1),
+        json!(""),
+        json!("x"),
+        json!("o1"),
+        json!("high"),
+        json!("ftp://example.com/a"),
+        json!("2026-04-28T11:00:00Z"),
+        json!(format!("sha256:{}", "a".repeat(64))),
+        json!([]),
+        json!(["o1"]),
+        json!(["o1", "o1"]),
+        json!([0, 0]),
+        json!({}),
+    ];
+    let mut all = Vec::new();
+    pointers(base, String::new(), &mut all);
+    assert!(same(&serde_json::to_vec(base).unwrap(), name));
+    assert!(same(&serde_json::to_vec_pretty(base).unwrap(), name));
+    for p in &all {
+        for r in &replacements {
+            let doc = mutate(base, p, Some(r));
+            same(
+                &serde_json::to_vec(&doc).unwrap(),
+                &format!("{name} {p} = {r}"),
+            );
+        }
+        if !p.is_empty() {
+            let doc = mutate(base, p, None);
+            same(
+                &serde_json::to_vec(&doc).unwrap(),
+                &format!("{name} {p} removed"),
+            );
+        }
+    }
+}
+
+#[test]
+fn both_paths_agree_on_every_mutation_of_a_rich_manifest() {
+    let base = rich_manifest();
+    check_mutations(&base, "rich");
+    // A member no rule knows, in every object.
+    let mut all = Vec::new();
+    pointers(&base, String::new(), &mut all);
+    for p in all {
+        if let Some(Value::Object(_)) = base.pointer(&p) {
+            let mut doc = base.clone();
+            doc.pointer_mut(&p)
+                .unwrap()
+                .as_object_mut()
+                .unwrap()
+                .insert("unknown".into(), json!(1));
+            same(
+                &serde_json::to_vec(&doc).unwrap(),
+                &format!("rich {p} + unknown"),
+            );
+        }
+    }
+}
+
+#[test]
+fn both_paths_agree_on_a_signed_synthetic_manifest_and_its_mutations() {
+    let spec = SyntheticSpec {
+        chain_steps: 4,
+        ..SyntheticSpec::new(3)
+    };
+    let run = build_synthetic_run(&spec, &SigningKey::from_secret_bytes(&[42u8; 32])).unwrap();
+    let body = &run.responses["https://agent.example/runs/r/manifest/0"].body;
+    assert!(same(body, "synthetic"), "the synthetic manifest is valid");
+    let (_, canonical) = read_manifest(body, None).unwrap();
+    assert!(canonical, "the signer writes JCS");
+    check_mutations(&serde_json::from_slice(body).unwrap(), "synthetic");
+}
+
+#[test]
+fn both_paths_agree_on_malformed_json() {
+    for text in [
+        "",
+        "{",
+        "[]",
+        "{\"run_id\":\"r\",\"run_id\":\"r\"}",
+        "{\"claims\":[{\"text\":\"\\ud800\"}]}",
+        "{\"chain\":[{\"step\":1e400}]}",
+        "\u{feff}{}",
+        "{} x",
+    ] {
+        same(text.as_bytes(), text);
+    }
+}
