@@ -12,8 +12,9 @@ use crate::{
 };
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use citeproof_model::operation_input;
 use citeproof_model::spec::{
-    DocumentRule, Operation, OperationInput, RequiredLevel, Spec, SpecDescriptor, present, read,
+    DocumentRule, Operation, OperationInput, Optional, RequiredLevel, Spec, SpecDescriptor, read,
 };
 use citeproof_model::{Incident, IncidentCode, Location, Severity};
 use schemars::JsonSchema;
@@ -44,16 +45,14 @@ pub const SPEC: SpecDescriptor = SpecDescriptor {
     ],
 };
 
-/// `aca-header-parse`: the values of every `Citation-Source` field line, in order.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct HeaderParse {
-    values: Vec<String>,
+operation_input! {
+    /// `aca-header-parse`: the values of every `Citation-Source` field line, in order.
+    struct HeaderParse = "aca-header-parse" {
+        values: Vec<String>,
+    }
 }
 
 impl OperationInput for HeaderParse {
-    const NAME: &'static str = "aca-header-parse";
-
     fn run(self) -> Reply {
         let lines: Vec<&str> = self.values.iter().map(String::as_str).collect();
         let parsed = parse_citation_source(&lines);
@@ -62,41 +61,36 @@ impl OperationInput for HeaderParse {
     }
 }
 
-/// `aca-header-emit`: entries in the output shape of `aca-header-parse`.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct HeaderEmit {
-    entries: Vec<EmitEntry>,
+operation_input! {
+    /// `aca-header-emit`: entries in the output shape of `aca-header-parse`.
+    struct HeaderEmit = "aca-header-emit" {
+        entries: Vec<EmitEntry>,
+    }
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct EmitEntry {
     source: String,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "String")]
-    manifest: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "String")]
-    run: Option<String>,
+    #[serde(default)]
+    manifest: Optional<String>,
+    #[serde(default)]
+    run: Optional<String>,
     /// `[name, value]` pairs.
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "Vec<(String, String)>")]
-    params: Option<Vec<(String, String)>>,
+    #[serde(default)]
+    params: Optional<Vec<(String, String)>>,
 }
 
 impl OperationInput for HeaderEmit {
-    const NAME: &'static str = "aca-header-emit";
-
     fn run(self) -> Reply {
         let texts: Vec<EntryText<'_>> = self
             .entries
             .iter()
             .map(|e| EntryText {
                 source: &e.source,
-                manifest: e.manifest.as_deref(),
-                run: e.run.as_deref(),
-                params: e.params.as_deref().unwrap_or_default(),
+                manifest: e.manifest.0.as_deref(),
+                run: e.run.0.as_deref(),
+                params: e.params.0.as_deref().unwrap_or_default(),
             })
             .collect();
         let value = format_citation_source(&texts);
@@ -111,47 +105,42 @@ impl OperationInput for HeaderEmit {
     }
 }
 
-/// `aca-manifest-validate`: the raw JSON text of a manifest.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct ManifestValidate {
-    document: String,
+operation_input! {
+    /// `aca-manifest-validate`: the raw JSON text of a manifest.
+    struct ManifestValidate = "aca-manifest-validate" {
+        document: String,
+    }
 }
 
 impl OperationInput for ManifestValidate {
-    const NAME: &'static str = "aca-manifest-validate";
-
     fn run(self) -> Reply {
         from_incidents(&validate_manifest_bytes(self.document.as_bytes()), None)
     }
 }
 
-/// `aca-discovery-validate`: the raw JSON text of a discovery document.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct DiscoveryValidate {
-    document: String,
+operation_input! {
+    /// `aca-discovery-validate`: the raw JSON text of a discovery document.
+    struct DiscoveryValidate = "aca-discovery-validate" {
+        document: String,
+    }
 }
 
 impl OperationInput for DiscoveryValidate {
-    const NAME: &'static str = "aca-discovery-validate";
-
     fn run(self) -> Reply {
         from_incidents(&validate_discovery_bytes(self.document.as_bytes()), None)
     }
 }
 
-/// `aca-verify-snapshot`: a web snapshot and the verification's options.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct VerifySnapshot {
-    /// The web snapshot (`schemas/web-snapshot.schema.json`), judged by the verifier itself.
-    snapshot: Value,
-    now: i64,
-    required_level: RequiredLevel<3>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "Vec<Sighting>")]
-    history: Option<Vec<Sighting>>,
+operation_input! {
+    /// `aca-verify-snapshot`: a web snapshot and the verification's options.
+    struct VerifySnapshot = "aca-verify-snapshot" {
+        /// The web snapshot (`schemas/web-snapshot.schema.json`), judged by the verifier itself.
+        snapshot: Value,
+        now: i64,
+        required_level: RequiredLevel<3>,
+        #[serde(default)]
+        history: Optional<Vec<Sighting>>,
+    }
 }
 
 /// The members of `aca-verify-snapshot` other than the snapshot.
@@ -160,8 +149,8 @@ struct VerifySnapshot {
 struct SnapshotMembers {
     now: i64,
     required_level: RequiredLevel<3>,
-    #[serde(default, deserialize_with = "present")]
-    history: Option<Vec<Sighting>>,
+    #[serde(default)]
+    history: Optional<Vec<Sighting>>,
 }
 
 /// One earlier sighting of a manifest (ACA-L2-022).
@@ -170,14 +159,11 @@ struct SnapshotMembers {
 struct Sighting {
     digest: String,
     response_url: String,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "String")]
-    run_id: Option<String>,
+    #[serde(default)]
+    run_id: Optional<String>,
 }
 
 impl OperationInput for VerifySnapshot {
-    const NAME: &'static str = "aca-verify-snapshot";
-
     fn run(self) -> Reply {
         let Ok(bytes) = serde_json::to_vec(&self.snapshot) else {
             return bad("`snapshot` cannot be serialized");
@@ -206,13 +192,13 @@ fn verify_snapshot_members(bytes: &[u8], members: SnapshotMembers) -> Reply {
     let RequiredLevel(required) = members.required_level;
     let mut opts = VerifyOptions::new(members.now);
     opts.required_level = Some(required);
-    if let Some(history) = members.history {
+    if let Some(history) = members.history.0 {
         let sightings: Vec<(String, crate::Sighting)> = history
             .into_iter()
             .map(|s| {
                 let sighting = crate::Sighting {
                     response_url: s.response_url,
-                    run_id: s.run_id,
+                    run_id: s.run_id.0,
                 };
                 (s.digest, sighting)
             })
@@ -233,23 +219,20 @@ fn verify_snapshot_members(bytes: &[u8], members: SnapshotMembers) -> Reply {
     })
 }
 
-/// `aca-manifest-sign`: the manifest, the signing key and the signature's parameters.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct ManifestSign {
-    manifest: Value,
-    /// An OKP/Ed25519 JWK with `d`.
-    private_jwk: Value,
-    keyid: String,
-    created: i64,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "i64")]
-    expires: Option<i64>,
+operation_input! {
+    /// `aca-manifest-sign`: the manifest, the signing key and the signature's parameters.
+    struct ManifestSign = "aca-manifest-sign" {
+        manifest: Value,
+        /// An OKP/Ed25519 JWK with `d`.
+        private_jwk: Value,
+        keyid: String,
+        created: i64,
+        #[serde(default)]
+        expires: Optional<i64>,
+    }
 }
 
 impl OperationInput for ManifestSign {
-    const NAME: &'static str = "aca-manifest-sign";
-
     fn run(self) -> Reply {
         let mut incidents = validate_manifest_value(&self.manifest);
         let key = match serde_json::to_vec(&self.private_jwk) {
@@ -277,7 +260,7 @@ impl OperationInput for ManifestSign {
         let opts = ManifestSignOptions {
             keyid: self.keyid,
             created: self.created,
-            expires: self.expires,
+            expires: self.expires.0,
         };
         match sign_manifest_value(&self.manifest, &key, &opts) {
             Ok(signed) => Reply::valid(Some(json!({
@@ -290,28 +273,25 @@ impl OperationInput for ManifestSign {
     }
 }
 
-/// `httpsig-verify`: an HTTP/1.1 message, a JWK Set and the verification time.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct HttpsigVerify {
-    message: String,
-    /// A JWK Set; the signature's `keyid` selects the key by `kid`.
-    keys: Value,
-    now: i64,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "Vec<String>")]
-    required_components: Option<Vec<String>>,
+operation_input! {
+    /// `httpsig-verify`: an HTTP/1.1 message, a JWK Set and the verification time.
+    struct HttpsigVerify = "httpsig-verify" {
+        message: String,
+        /// A JWK Set; the signature's `keyid` selects the key by `kid`.
+        keys: Value,
+        now: i64,
+        #[serde(default)]
+        required_components: Optional<Vec<String>>,
+    }
 }
 
 impl OperationInput for HttpsigVerify {
-    const NAME: &'static str = "httpsig-verify";
-
     fn run(self) -> Reply {
         let outcome = match verify_http_message(
             self.message.as_bytes(),
             &self.keys,
             self.now,
-            self.required_components,
+            self.required_components.0,
         ) {
             Ok(outcome) => outcome,
             Err(e) => return bad(format!("`message` is not an HTTP/1.1 message: {e}")),
@@ -330,17 +310,15 @@ impl OperationInput for HttpsigVerify {
     }
 }
 
-/// `aca-support-check`: one claim and its excerpt texts.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct SupportCheck {
-    claim: String,
-    excerpts: Vec<String>,
+operation_input! {
+    /// `aca-support-check`: one claim and its excerpt texts.
+    struct SupportCheck = "aca-support-check" {
+        claim: String,
+        excerpts: Vec<String>,
+    }
 }
 
 impl OperationInput for SupportCheck {
-    const NAME: &'static str = "aca-support-check";
-
     /// ACA-L2-018 to -020 on one claim and its excerpts, without fetching anything.
     fn run(self) -> Reply {
         let excerpts: Vec<_> = self

@@ -4,10 +4,11 @@
 use std::collections::BTreeMap;
 
 use citeproof_model::aef::Span;
+use citeproof_model::operation_input;
 use citeproof_model::snapshot::StoredResponse;
 use citeproof_model::spec::{
-    Base64, DocumentRule, Operation, OperationInput, RequiredLevel, Spec, SpecDescriptor,
-    TextOrObject, present,
+    Base64, DocumentRule, Operation, OperationInput, Optional, RequiredLevel, Spec, SpecDescriptor,
+    TextOrObject,
 };
 use citeproof_model::{ContentHash, Incident};
 use schemars::JsonSchema;
@@ -36,16 +37,14 @@ pub const SPEC: SpecDescriptor = SpecDescriptor {
     ],
 };
 
-/// `aef-validate`: the raw JSON text of an evidence object.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct AefValidate {
-    document: String,
+operation_input! {
+    /// `aef-validate`: the raw JSON text of an evidence object.
+    struct AefValidate = "aef-validate" {
+        document: String,
+    }
 }
 
 impl OperationInput for AefValidate {
-    const NAME: &'static str = "aef-validate";
-
     fn run(self) -> Reply {
         let incidents = match citeproof_model::json::parse_strict(self.document.as_bytes()) {
             Ok(value) => crate::validate(&value),
@@ -55,12 +54,12 @@ impl OperationInput for AefValidate {
     }
 }
 
-/// `aef-verify-span`: an evidence object and the source it points into.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct AefVerifySpan {
-    evidence: Map<String, Value>,
-    source: SpanSource,
+operation_input! {
+    /// `aef-verify-span`: an evidence object and the source it points into.
+    struct AefVerifySpan = "aef-verify-span" {
+        evidence: Map<String, Value>,
+        source: SpanSource,
+    }
 }
 
 /// The bytes of a source and their media type.
@@ -72,8 +71,6 @@ struct SpanSource {
 }
 
 impl OperationInput for AefVerifySpan {
-    const NAME: &'static str = "aef-verify-span";
-
     fn run(self) -> Reply {
         let span: Span = match self
             .evidence
@@ -117,27 +114,24 @@ impl OperationInput for AefVerifySpan {
     }
 }
 
-/// `aef-jws-sign`: an evidence object, the signing key (a JWK object or its text), a `kid`.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct AefJwsSign {
-    evidence: Map<String, Value>,
-    private_jwk: TextOrObject,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "String")]
-    kid: Option<String>,
+operation_input! {
+    /// `aef-jws-sign`: an evidence object, the signing key (a JWK object or its text), a `kid`.
+    struct AefJwsSign = "aef-jws-sign" {
+        evidence: Map<String, Value>,
+        private_jwk: TextOrObject,
+        #[serde(default)]
+        kid: Optional<String>,
+    }
 }
 
 impl OperationInput for AefJwsSign {
-    const NAME: &'static str = "aef-jws-sign";
-
     fn run(self) -> Reply {
         let key = match citeproof_jose::load_signing_key(&self.private_jwk.to_bytes()) {
             Ok(k) => k,
             Err(e) => return bad(format!("`private_jwk`: {e}")),
         };
         let options = EvidenceSignOptions {
-            kid: self.kid,
+            kid: self.kid.0,
             ..EvidenceSignOptions::default()
         };
         match sign_evidence(&Value::Object(self.evidence), &key, &options) {
@@ -153,17 +147,15 @@ impl OperationInput for AefJwsSign {
     }
 }
 
-/// `aef-jws-verify`: a signed evidence object and a key document (a JWK Set or its text).
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct AefJwsVerify {
-    evidence: Map<String, Value>,
-    key_document: TextOrObject,
+operation_input! {
+    /// `aef-jws-verify`: a signed evidence object and a key document (a JWK Set or its text).
+    struct AefJwsVerify = "aef-jws-verify" {
+        evidence: Map<String, Value>,
+        key_document: TextOrObject,
+    }
 }
 
 impl OperationInput for AefJwsVerify {
-    const NAME: &'static str = "aef-jws-verify";
-
     fn run(self) -> Reply {
         let key_document = self.key_document.to_bytes();
         let evidence = Value::Object(self.evidence);
@@ -172,28 +164,25 @@ impl OperationInput for AefJwsVerify {
     }
 }
 
-/// `aef-verify`: the raw JSON text of an evidence object, the recorded responses by URL and the
-/// verification's options.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct AefVerify {
-    document: String,
-    resources: BTreeMap<String, StoredResponse>,
-    now: i64,
-    required_level: RequiredLevel<3>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "Vec<String>")]
-    trusted_key_uris: Option<Vec<String>>,
+operation_input! {
+    /// `aef-verify`: the raw JSON text of an evidence object, the recorded responses by URL and the
+    /// verification's options.
+    struct AefVerify = "aef-verify" {
+        document: String,
+        resources: BTreeMap<String, StoredResponse>,
+        now: i64,
+        required_level: RequiredLevel<3>,
+        #[serde(default)]
+        trusted_key_uris: Optional<Vec<String>>,
+    }
 }
 
 impl OperationInput for AefVerify {
-    const NAME: &'static str = "aef-verify";
-
     fn run(self) -> Reply {
         let RequiredLevel(required) = self.required_level;
         let options = VerifyOptions {
             required_level: Some(required),
-            trusted_key_uris: self.trusted_key_uris.unwrap_or_default(),
+            trusted_key_uris: self.trusted_key_uris.0.unwrap_or_default(),
             now: Some(self.now),
             ..VerifyOptions::default()
         };

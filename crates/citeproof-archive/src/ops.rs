@@ -1,8 +1,9 @@
 //! The conformance operations of this spec (docs/ADAPTER.md §5.4), for `citeproof-reference`.
 //! Each operation reads its input into one typed struct.
 
+use citeproof_model::operation_input;
 use citeproof_model::protocol::{Reply, from_incidents};
-use citeproof_model::spec::{Operation, OperationInput, Spec, SpecDescriptor, present};
+use citeproof_model::spec::{Operation, OperationInput, Optional, Spec, SpecDescriptor};
 use citeproof_model::{ContentHash, Incident};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -32,31 +33,29 @@ fn load_store(archive: &Value) -> Result<Store, Reply> {
     }
 }
 
-/// `archive-verify`: the raw texts of a bundle and its display view, the archive, the time, and
-/// the trusted keys and secrets (judged by the verifier: a malformed one is a finding).
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct ArchiveVerify {
-    bundle: String,
-    display: String,
-    archive: Value,
-    /// Unix seconds.
-    now: i64,
-    #[serde(default, deserialize_with = "present")]
-    keys: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    secrets: Option<Value>,
+operation_input! {
+    /// `archive-verify`: the raw texts of a bundle and its display view, the archive, the time, and
+    /// the trusted keys and secrets (judged by the verifier: a malformed one is a finding).
+    struct ArchiveVerify = "archive-verify" {
+        bundle: String,
+        display: String,
+        archive: Value,
+        /// Unix seconds.
+        now: i64,
+        #[serde(default)]
+        keys: Optional<Value>,
+        #[serde(default)]
+        secrets: Optional<Value>,
+    }
 }
 
 impl OperationInput for ArchiveVerify {
-    const NAME: &'static str = "archive-verify";
-
     fn run(self) -> Reply {
         let store = match load_store(&self.archive) {
             Ok(s) => s,
             Err(r) => return r,
         };
-        let trust = match Trust::from_json(self.keys.as_ref(), self.secrets.as_ref()) {
+        let trust = match Trust::from_json(self.keys.0.as_ref(), self.secrets.0.as_ref()) {
             Ok(t) => t,
             Err(incidents) => return from_incidents(&incidents, None),
         };
@@ -71,21 +70,19 @@ impl OperationInput for ArchiveVerify {
     }
 }
 
-/// `archive-log-verify`: the raw text of a bundle log, the archive, the time, the logged
-/// bundles' raw texts and a head obtained earlier.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct ArchiveLogVerify {
-    log: String,
-    archive: Value,
-    /// Unix seconds.
-    now: i64,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "Vec<String>")]
-    bundles: Option<Vec<String>>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "Head")]
-    head: Option<Head>,
+operation_input! {
+    /// `archive-log-verify`: the raw text of a bundle log, the archive, the time, the logged
+    /// bundles' raw texts and a head obtained earlier.
+    struct ArchiveLogVerify = "archive-log-verify" {
+        log: String,
+        archive: Value,
+        /// Unix seconds.
+        now: i64,
+        #[serde(default)]
+        bundles: Optional<Vec<String>>,
+        #[serde(default)]
+        head: Optional<Head>,
+    }
 }
 
 /// A log head obtained independently (ARCHIVE-026).
@@ -97,8 +94,6 @@ struct Head {
 }
 
 impl OperationInput for ArchiveLogVerify {
-    const NAME: &'static str = "archive-log-verify";
-
     fn run(self) -> Reply {
         let store = match load_store(&self.archive) {
             Ok(s) => s,
@@ -106,13 +101,14 @@ impl OperationInput for ArchiveLogVerify {
         };
         let bundles: Vec<Vec<u8>> = self
             .bundles
+            .0
             .unwrap_or_default()
             .into_iter()
             .map(String::into_bytes)
             .collect();
         let options = LogOptions {
             now: self.now,
-            head: self.head.map(|h| (h.seq, h.hash)),
+            head: self.head.0.map(|h| (h.seq, h.hash)),
         };
         let report = verify_log(self.log.as_bytes(), &store, &bundles, &options);
         let incidents: Vec<Incident> = report.plain_incidents();

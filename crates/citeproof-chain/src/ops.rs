@@ -4,14 +4,13 @@
 use citeproof_fetch::{FetchPolicy, SnapshotFetcher};
 use std::collections::BTreeMap;
 
+use citeproof_model::operation_input;
 use citeproof_model::protocol::{Answer, Reply, ResultReply, bad_input as bad, from_incidents};
 use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
 use citeproof_model::spec::{
-    DocumentRule, Operation, OperationInput, RequiredLevel, Spec, SpecDescriptor, present,
+    DocumentRule, Operation, OperationInput, Optional, RequiredLevel, Spec, SpecDescriptor,
 };
 use citeproof_model::{Incident, IncidentCode, Location, Severity};
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::keys::TrustConfig;
@@ -53,16 +52,14 @@ fn validate_response(value: &Value) -> Vec<Incident> {
     crate::verify::validate_value(value, true)
 }
 
-/// `chain-claim-id`: a claim object.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct ChainClaimId {
-    claim: Map<String, Value>,
+operation_input! {
+    /// `chain-claim-id`: a claim object.
+    struct ChainClaimId = "chain-claim-id" {
+        claim: Map<String, Value>,
+    }
 }
 
 impl OperationInput for ChainClaimId {
-    const NAME: &'static str = "chain-claim-id";
-
     fn run(self) -> Reply {
         let bytes = match serde_json::to_vec(&self.claim) {
             Ok(b) => b,
@@ -82,16 +79,14 @@ impl OperationInput for ChainClaimId {
     }
 }
 
-/// `chain-signing-input`: the raw JSON text of an envelope.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct ChainSigningInput {
-    document: String,
+operation_input! {
+    /// `chain-signing-input`: the raw JSON text of an envelope.
+    struct ChainSigningInput = "chain-signing-input" {
+        document: String,
+    }
 }
 
 impl OperationInput for ChainSigningInput {
-    const NAME: &'static str = "chain-signing-input";
-
     fn run(self) -> Reply {
         signing_inputs(self.document.as_bytes())
     }
@@ -148,33 +143,34 @@ fn signing_inputs(document: &[u8]) -> Reply {
     })))
 }
 
-/// `chain-verify`: the raw JSON text of an envelope or response, the time, the level asked
-/// for, the trusted secrets and keys (judged by the verifier), the recorded responses by URL.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct ChainVerify {
-    document: String,
-    now: i64,
-    required_level: RequiredLevel<2>,
-    /// Signer → array of secret strings.
-    #[serde(default, deserialize_with = "present")]
-    secrets: Option<Value>,
-    /// Signer → JWK Set.
-    #[serde(default, deserialize_with = "present")]
-    keys: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "BTreeMap<String, StoredResponse>")]
-    resources: Option<BTreeMap<String, StoredResponse>>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "bool")]
-    accept_partial_signature: Option<bool>,
+operation_input! {
+    /// `chain-verify`: the raw JSON text of an envelope or response, the time, the level asked
+    /// for, the trusted secrets and keys (judged by the verifier), the recorded responses by URL.
+    struct ChainVerify = "chain-verify" {
+        document: String,
+        now: i64,
+        required_level: RequiredLevel<2>,
+        /// Signer → array of secret strings.
+        #[serde(default)]
+        secrets: Optional<Value>,
+        /// Signer → JWK Set.
+        #[serde(default)]
+        keys: Optional<Value>,
+        #[serde(default)]
+        resources: Optional<BTreeMap<String, StoredResponse>>,
+        #[serde(default)]
+        accept_partial_signature: Optional<bool>,
+    }
 }
 
 impl ChainVerify {
     /// `secrets` and `keys` as one trust file.
     fn trust(&mut self) -> Result<TrustConfig, Reply> {
         let mut config = Map::new();
-        for (name, value) in [("secrets", self.secrets.take()), ("keys", self.keys.take())] {
+        for (name, value) in [
+            ("secrets", self.secrets.0.take()),
+            ("keys", self.keys.0.take()),
+        ] {
             if let Some(v) = value {
                 config.insert(name.to_owned(), v);
             }
@@ -184,8 +180,6 @@ impl ChainVerify {
 }
 
 impl OperationInput for ChainVerify {
-    const NAME: &'static str = "chain-verify";
-
     fn run(mut self) -> Reply {
         let RequiredLevel(required) = self.required_level;
         let trust = match self.trust() {
@@ -202,14 +196,14 @@ impl OperationInput for ChainVerify {
                 headers: Vec::new(),
                 body_base64: String::new(),
             },
-            resources: self.resources.unwrap_or_default(),
+            resources: self.resources.0.unwrap_or_default(),
         };
         let fetcher = match SnapshotFetcher::new(&snapshot, FetchPolicy::default()) {
             Ok(f) => f,
             Err(e) => return bad(format!("`resources`: {e}")),
         };
         let mut options = VerifyOptions::new(self.now, required, trust);
-        options.accept_partial_signature = self.accept_partial_signature.unwrap_or(false);
+        options.accept_partial_signature = self.accept_partial_signature.0.unwrap_or(false);
         let report = verify(self.document.as_bytes(), &fetcher, &options);
         Reply::Result(ResultReply {
             result: Some(if report.details.accepted {

@@ -1,9 +1,10 @@
 //! The conformance operations of the ledger (docs/ADAPTER.md §5.4), for `citeproof-reference`.
 //! Each operation reads its input into one typed struct.
 
+use citeproof_model::operation_input;
 use citeproof_model::protocol::{Reply, bad_input as bad, from_incidents};
 use citeproof_model::spec::{
-    Base64, DocumentRule, Operation, OperationInput, Spec, SpecDescriptor, present,
+    Base64, DocumentRule, Operation, OperationInput, Optional, Spec, SpecDescriptor,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -52,55 +53,47 @@ enum Mode {
     Lenient,
 }
 
-/// `ledger-verify`: the ledger's raw JSON text, its audit file, whether it was emitted, the
-/// time, the API export's raw text, and a template ledger's mode and threshold.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct LedgerVerify {
-    ledger: String,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "String")]
-    export: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "Base64")]
-    export_base64: Option<Base64>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "bool")]
-    emitted: Option<bool>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "i64")]
-    now: Option<i64>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "String")]
-    api: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "Mode")]
-    mode: Option<Mode>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "f64")]
-    threshold: Option<f64>,
+operation_input! {
+    /// `ledger-verify`: the ledger's raw JSON text, its audit file, whether it was emitted, the
+    /// time, the API export's raw text, and a template ledger's mode and threshold.
+    struct LedgerVerify = "ledger-verify" {
+        ledger: String,
+        #[serde(default)]
+        export: Optional<String>,
+        #[serde(default)]
+        export_base64: Optional<Base64>,
+        #[serde(default)]
+        emitted: Optional<bool>,
+        #[serde(default)]
+        now: Optional<i64>,
+        #[serde(default)]
+        api: Optional<String>,
+        #[serde(default)]
+        mode: Optional<Mode>,
+        #[serde(default)]
+        threshold: Optional<f64>,
+    }
 }
 
 impl OperationInput for LedgerVerify {
-    const NAME: &'static str = "ledger-verify";
     const EXACTLY_ONE: &'static [&'static [&'static str]] = &[&["export", "export_base64"]];
 
     fn run(self) -> Reply {
-        let export = match export_bytes(self.export, self.export_base64) {
+        let export = match export_bytes(self.export.0, self.export_base64.0) {
             Ok(b) => b,
             Err(r) => return r,
         };
-        let template = match template_config(self.mode, self.threshold, &self.ledger) {
+        let template = match template_config(self.mode.0, self.threshold.0, &self.ledger) {
             Ok(t) => t,
             Err(r) => return r,
         };
         let options = VerifyOptions {
-            emitted: self.emitted.unwrap_or(true),
-            now: self.now,
+            emitted: self.emitted.0.unwrap_or(true),
+            now: self.now.0,
             template,
             ..VerifyOptions::default()
         };
-        let api = self.api.as_deref().map(str::as_bytes);
+        let api = self.api.0.as_deref().map(str::as_bytes);
         let report = verify(self.ledger.as_bytes(), &export, api, &options);
         let incidents: Vec<_> = report.plain_incidents();
         from_incidents(&incidents, None)
@@ -132,49 +125,42 @@ fn template_config(
     Ok(Some(TemplateConfig { mode, threshold }))
 }
 
-/// `ledger-audit`: an audit file, the mode and threshold of the audit, one ledger to audit,
-/// the time.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct LedgerAudit {
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "String")]
-    export: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "Base64")]
-    export_base64: Option<Base64>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "Mode")]
-    mode: Option<Mode>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "f64")]
-    threshold: Option<f64>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "String")]
-    ledger_id: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "i64")]
-    now: Option<i64>,
+operation_input! {
+    /// `ledger-audit`: an audit file, the mode and threshold of the audit, one ledger to audit,
+    /// the time.
+    struct LedgerAudit = "ledger-audit" {
+        #[serde(default)]
+        export: Optional<String>,
+        #[serde(default)]
+        export_base64: Optional<Base64>,
+        #[serde(default)]
+        mode: Optional<Mode>,
+        #[serde(default)]
+        threshold: Optional<f64>,
+        #[serde(default)]
+        ledger_id: Optional<String>,
+        #[serde(default)]
+        now: Optional<i64>,
+    }
 }
 
 impl OperationInput for LedgerAudit {
-    const NAME: &'static str = "ledger-audit";
     const EXACTLY_ONE: &'static [&'static [&'static str]] = &[&["export", "export_base64"]];
 
     fn run(self) -> Reply {
-        let export = match export_bytes(self.export, self.export_base64) {
+        let export = match export_bytes(self.export.0, self.export_base64.0) {
             Ok(b) => b,
             Err(r) => return r,
         };
-        let mut options = match self.mode {
+        let mut options = match self.mode.0 {
             None | Some(Mode::Strict) => AuditOptions::default(),
             Some(Mode::Lenient) => AuditOptions::lenient(),
         };
-        if let Some(t) = self.threshold {
+        if let Some(t) = self.threshold.0 {
             options.threshold = t;
         }
-        options.ledger_id = self.ledger_id;
-        options.now = self.now;
+        options.ledger_id = self.ledger_id.0;
+        options.now = self.now.0;
         let report = audit(&export, &options);
         let mut incidents = report.incidents.clone();
         incidents.extend(

@@ -15,8 +15,8 @@ use crate::protocol::OperationFn;
 mod input;
 
 pub use input::{
-    Base64, InputError, OperationInput, RequiredLevel, TextOrObject, member_names, parse, present,
-    read,
+    Base64, InputError, OperationInput, OperationName, Optional, RequiredLevel, TextOrObject,
+    member_names, parse, read,
 };
 
 pub use crate::vectors::Spec;
@@ -176,47 +176,41 @@ pub fn find_operation(
 
 #[cfg(test)]
 mod tests {
-    use schemars::JsonSchema;
-    use serde::Deserialize;
     use serde_json::json;
 
     use super::*;
+    use crate::operation_input;
     use crate::protocol::Reply;
 
-    /// `jcs-canonicalize`'s shape, with an optional member of a type.
-    #[derive(Deserialize, JsonSchema)]
-    #[serde(deny_unknown_fields)]
-    #[allow(dead_code)]
-    struct Jcs {
-        #[serde(default, deserialize_with = "present")]
-        #[schemars(with = "String")]
-        json: Option<String>,
-        #[serde(default, deserialize_with = "present")]
-        #[schemars(with = "Base64")]
-        json_base64: Option<Base64>,
-        #[serde(default, deserialize_with = "present")]
-        #[schemars(with = "u8")]
-        x_opt: Option<u8>,
+    operation_input! {
+        #[allow(dead_code)]
+        /// `jcs-canonicalize`'s shape, with an optional member of a type.
+        struct Jcs = "jcs-canonicalize" {
+            #[serde(default)]
+            json: Optional<String>,
+            #[serde(default)]
+            json_base64: Optional<Base64>,
+            #[serde(default)]
+            x_opt: Optional<u8>,
+        }
     }
 
     impl OperationInput for Jcs {
-        const NAME: &'static str = "jcs-canonicalize";
         const EXACTLY_ONE: &'static [&'static [&'static str]] = &[&["json", "json_base64"]];
         fn run(self) -> Reply {
             Reply::valid(None)
         }
     }
 
-    #[derive(Deserialize, JsonSchema)]
-    #[serde(deny_unknown_fields)]
-    #[allow(dead_code)]
-    struct Hash {
-        data_base64: Base64,
-        nested: Option<Vec<u8>>,
+    operation_input! {
+        #[allow(dead_code)]
+        struct Hash = "hash-bytes" {
+            data_base64: Base64,
+            nested: Option<Vec<u8>>,
+        }
     }
 
     impl OperationInput for Hash {
-        const NAME: &'static str = "hash-bytes";
         fn run(self) -> Reply {
             Reply::valid(None)
         }

@@ -16,10 +16,32 @@ use serde_json::Value;
 use crate::pointer;
 use crate::protocol::Reply;
 
-/// The input of one operation and the operation's body.
-pub trait OperationInput: DeserializeOwned + JsonSchema {
+/// The name of the operation whose input a struct is; [`crate::operation_input!`] writes it.
+pub trait OperationName {
     /// The operation's name (`hash-bytes`, `aca-verify-snapshot`, ...).
     const NAME: &'static str;
+}
+
+/// Declares the input struct of an operation: `operation_input! { /// doc
+/// pub struct HashBytes = "hash-bytes" { data_base64: Base64 } }` is the struct with
+/// `Deserialize` and `JsonSchema`, unknown members refused, and its [`OperationName`]. The
+/// crate implements [`OperationInput`] (the operation's body) for it.
+#[macro_export]
+macro_rules! operation_input {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident = $op:literal { $($body:tt)* }) => {
+        $(#[$meta])*
+        #[derive(::serde::Deserialize, ::schemars::JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        $vis struct $name { $($body)* }
+
+        impl $crate::spec::OperationName for $name {
+            const NAME: &'static str = $op;
+        }
+    };
+}
+
+/// The input of one operation and the operation's body.
+pub trait OperationInput: OperationName + DeserializeOwned + JsonSchema {
     /// Groups of members of which exactly one must be present (each member of a group is an
     /// optional field of the struct; the check and the schema's `oneOf` come from this list).
     const EXACTLY_ONE: &'static [&'static [&'static str]] = &[];
@@ -207,17 +229,45 @@ impl<const MAX: u8> JsonSchema for RequiredLevel<MAX> {
     }
 }
 
-/// For an optional member: absent is `None` (with `#[serde(default)]`), present must be a `T`
-/// (`null` is not "absent").
-pub fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-    d: D,
-) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
+/// An optional input member (the field needs `#[serde(default)]`): absent is `None`; present,
+/// it must be a `T` (`null` is not "absent"). Its schema is `T`'s.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Optional<T>(pub Option<T>);
+
+impl<T> Default for Optional<T> {
+    fn default() -> Self {
+        Optional(None)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Optional<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        T::deserialize(d).map(|t| Optional(Some(t)))
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Optional<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
 }
 
 /// Bytes given as standard base64 with padding (RFC 4648 §4), decoded when the input is read.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Base64(pub Vec<u8>);
+#[derive(Debug, Clone, PartialEq, Eq, Default, JsonSchema)]
+#[schemars(
+    transparent,
+    extend(
+        "contentEncoding" = "base64",
+        "pattern" = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+    )
+)]
+pub struct Base64(#[schemars(with = "String")] pub Vec<u8>);
 
 impl<'de> Deserialize<'de> for Base64 {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -234,19 +284,6 @@ impl Serialize for Base64 {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use base64::Engine as _;
         s.serialize_str(&base64::engine::general_purpose::STANDARD.encode(&self.0))
-    }
-}
-
-impl JsonSchema for Base64 {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Base64".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "contentEncoding": "base64",
-            "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
-        })
     }
 }
 
