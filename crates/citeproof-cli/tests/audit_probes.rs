@@ -19,7 +19,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+mod kit;
+
 use citeproof_audit::{Access, Record};
+use kit::CHAIN_SIGNER as SIGNER;
 use serde_json::Value;
 
 fn bin() -> PathBuf {
@@ -46,45 +49,14 @@ fn citeproof(dir: &Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-const CLAIM: &str = r#"{
-  "vertical": "ai-ml",
-  "subject": "Transformer architecture",
-  "predicate": "introduced_in_paper",
-  "object": "Attention Is All You Need (Vaswani et al., 2017)",
-  "confidence": 1.0,
-  "sources": [{"url": "https://arxiv.org/abs/1706.03762", "excerpt": "We propose a new simple network architecture"}],
-  "lastVerified": "2026-05-16"
-}"#;
-const SIGNER: &str = "did:web:sourcescore.org";
 /// 2026-05-20T00:00:00Z.
 const NOW: i64 = 1_779_235_200;
 
 /// A signed chain envelope (`envelope.json`) and its tampered twin (`tampered.json`) in `dir`,
 /// verified offline with `secret.txt`.
 fn envelopes(dir: &Path) {
-    std::fs::write(dir.join("claim.json"), CLAIM).unwrap();
-    std::fs::write(dir.join("secret.txt"), "a producer's shared secret 2026\n").unwrap();
-    let out = citeproof(
-        dir,
-        &[
-            "chain",
-            "sign",
-            "claim.json",
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            SIGNER,
-            "--signed-at",
-            "2026-05-16T00:00:00.000Z",
-            "--out",
-            "envelope.json",
-        ],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (status, _, err) = kit::sign_chain_envelope(dir);
+    assert_eq!(status, 0, "{err}");
     let envelope = std::fs::read_to_string(dir.join("envelope.json")).unwrap();
     std::fs::write(
         dir.join("tampered.json"),

@@ -45,10 +45,7 @@ struct Export<'v> {
 
 /// The shape of the document (its schema's rules); `None` when it is not an object.
 fn read_export<'v>(value: &'v Value, out: &mut Vec<Incident>) -> Option<Export<'v>> {
-    let mut s = Shape {
-        line: None,
-        incidents: out,
-    };
+    let mut s = Shape::document(out);
     let obj = s.object(value, "")?;
     s.members(
         obj,
