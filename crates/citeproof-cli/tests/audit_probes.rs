@@ -22,7 +22,7 @@ use std::time::Instant;
 mod kit;
 
 use citeproof_audit::{Access, Record};
-use kit::CHAIN_SIGNER as SIGNER;
+use kit::CHAIN_TRUST;
 use serde_json::Value;
 
 fn bin() -> PathBuf {
@@ -92,20 +92,9 @@ fn concurrent_batch_writers_lose_nothing() {
         .map(|w| {
             Command::new(bin())
                 .current_dir(d)
-                .args([
-                    "chain",
-                    "verify",
-                    "--batch",
-                    "list.txt",
-                    "--hmac-key-file",
-                    "secret.txt",
-                    "--signed-by",
-                    SIGNER,
-                    "--offline",
-                    "--record",
-                    "audit.db",
-                    "--now",
-                ])
+                .args(["chain", "verify", "--batch", "list.txt"])
+                .args(CHAIN_TRUST)
+                .args(["--offline", "--record", "audit.db", "--now"])
                 .arg((NOW + i64::try_from(w).unwrap()).to_string())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
@@ -148,21 +137,11 @@ fn concurrent_batch_writers_lose_nothing() {
 /// The `--json` report of a chain verification, without the envelope members: a real report of
 /// the common shape (items, sources, trust), recorded many times.
 fn real_report(dir: &Path, file: &str) -> Value {
+    let now = NOW.to_string();
+    let options = ["--offline", "--json", "--now", &now];
     let out = citeproof(
         dir,
-        &[
-            "chain",
-            "verify",
-            file,
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            SIGNER,
-            "--offline",
-            "--json",
-            "--now",
-            &NOW.to_string(),
-        ],
+        &[&["chain", "verify", file][..], &CHAIN_TRUST, &options].concat(),
     );
     let mut v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let obj = v.as_object_mut().unwrap();

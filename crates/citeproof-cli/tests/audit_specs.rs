@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::Value;
 
 mod kit;
-use kit::{CHAIN_SIGNER as SIGNER, root, run, start_demo};
+use kit::{CHAIN_SIGNER as SIGNER, CHAIN_TRUST, root, run, start_demo};
 
 fn audit(dir: &Path, args: &[&str]) -> (i32, String) {
     let (code, out, _) = run(dir, &[&["audit", "--db", "audit.db"][..], args].concat());
@@ -194,21 +194,15 @@ fn chain_record_find_show_export_and_check_the_chain() {
     );
 
     std::fs::write(d.join("list.txt"), "envelope.json\ntampered.json\n").unwrap();
+    let offline = ["--offline", "--now", "2026-05-20T00:00:00Z"];
     batch_records_and_resumes(
         d,
         &[
-            "chain",
-            "verify",
-            "--batch",
-            "list.txt",
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            SIGNER,
-            "--offline",
-            "--now",
-            "2026-05-20T00:00:00Z",
-        ],
+            &["chain", "verify", "--batch", "list.txt"][..],
+            &CHAIN_TRUST,
+            &offline,
+        ]
+        .concat(),
         2,
         1,
     );

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::Value;
 
 mod kit;
-use kit::{CHAIN_CLAIM as CLAIM, CHAIN_SIGNER as SIGNER, citeproof};
+use kit::{CHAIN_CLAIM as CLAIM, CHAIN_SIGNER as SIGNER, CHAIN_TRUST, citeproof};
 
 fn code(out: &std::process::Output) -> i32 {
     out.status.code().unwrap_or(-1)
@@ -34,15 +34,8 @@ fn sign_hmac(dir: &Path) -> String {
 fn verify(dir: &Path, file: &str, extra: &[&str]) -> std::process::Output {
     citeproof()
         .current_dir(dir)
-        .args([
-            "chain",
-            "verify",
-            file,
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            SIGNER,
-        ])
+        .args(["chain", "verify", file])
+        .args(CHAIN_TRUST)
         .args(["--offline", "--now", NOW])
         .args(extra)
         .output()

@@ -70,30 +70,20 @@ pub(crate) fn check(
     Some(doc)
 }
 
+/// The members of a ledger document, every one required.
+const MEMBERS: &[&str] = &[
+    "ledger_version",
+    "ledger_id",
+    "mode",
+    "threshold",
+    "claims",
+    "coverage",
+];
+
 fn shape(value: &Value, out: &mut Vec<Incident>) -> Option<Doc> {
     let before = out.len();
     let mut s = Shape::document(out);
-    let obj = s.object(value, "")?;
-    s.members(
-        obj,
-        "",
-        &[
-            "ledger_version",
-            "ledger_id",
-            "mode",
-            "threshold",
-            "claims",
-            "coverage",
-        ],
-        &[
-            "ledger_version",
-            "ledger_id",
-            "mode",
-            "threshold",
-            "claims",
-            "coverage",
-        ],
-    );
+    let obj = s.root(value, MEMBERS, MEMBERS)?;
     if let Some(v) = obj.get("ledger_version")
         && v != "1"
     {

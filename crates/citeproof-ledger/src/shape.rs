@@ -28,6 +28,18 @@ impl<'a> Shape<'a> {
         }
     }
 
+    /// The document's root object with its members checked (see [`Shape::members`]).
+    pub fn root<'v>(
+        &mut self,
+        value: &'v Value,
+        allowed: &[&str],
+        required: &[&str],
+    ) -> Option<&'v Map<String, Value>> {
+        let obj = self.object(value, "")?;
+        self.members(obj, "", allowed, required);
+        Some(obj)
+    }
+
     /// Each element of the array `name` of `obj` read by `item` (with its pointer), or a
     /// `schema-violation` when the member is not an array; empty when it is absent.
     pub fn array_of<T>(

@@ -106,13 +106,11 @@ fn dedup(doc: &Doc, out: &mut Vec<Incident>) {
 fn shape(value: &Value, config: Option<TemplateConfig>, out: &mut Vec<Incident>) -> Option<Doc> {
     let before = out.len();
     let mut s = Shape::document(out);
-    let obj = s.object(value, "")?;
-    s.members(
-        obj,
-        "",
+    let obj = s.root(
+        value,
         &["ledger_id", "claims", "metadata"],
         &["claims", "metadata"],
-    );
+    )?;
     let ledger_id = s.id(obj, "ledger_id", "", 128).map(str::to_owned);
     let claims = s.array_of(obj, "claims", claim);
     if let Some(m) = obj.get("metadata")

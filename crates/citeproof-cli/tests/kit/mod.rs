@@ -52,27 +52,23 @@ pub const CHAIN_CLAIM: &str = r#"{
 }"#;
 /// The signer of the chain tests' envelopes.
 pub const CHAIN_SIGNER: &str = "did:web:sourcescore.org";
+/// The trust options of a chain test: the HMAC secret of `secret.txt` for [`CHAIN_SIGNER`].
+pub const CHAIN_TRUST: [&str; 4] = ["--hmac-key-file", "secret.txt", "--signed-by", CHAIN_SIGNER];
 
 /// Writes [`CHAIN_CLAIM`] (`claim.json`) and an HMAC secret (`secret.txt`) into `dir` and signs
 /// the claim into `envelope.json` with `citeproof chain sign`; the run's status and output.
 pub fn sign_chain_envelope(dir: &Path) -> (i32, String, String) {
     std::fs::write(dir.join("claim.json"), CHAIN_CLAIM).unwrap();
     std::fs::write(dir.join("secret.txt"), "a producer's shared secret 2026\n").unwrap();
+    let when = [
+        "--signed-at",
+        "2026-05-16T00:00:00.000Z",
+        "--out",
+        "envelope.json",
+    ];
     run(
         dir,
-        &[
-            "chain",
-            "sign",
-            "claim.json",
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            CHAIN_SIGNER,
-            "--signed-at",
-            "2026-05-16T00:00:00.000Z",
-            "--out",
-            "envelope.json",
-        ],
+        &[&["chain", "sign", "claim.json"][..], &CHAIN_TRUST, &when].concat(),
     )
 }
 
