@@ -85,29 +85,15 @@ fn checked_origin(
         return None;
     };
     // AEF-L3-002 and AEF-L3-003.
-    let parsed = match parse_detached(signature) {
-        Ok(p) => p,
-        Err(e) => {
-            out.push(Incident::new(
-                jose_code(&e),
-                e.to_string(),
-                at(SIGNATURE_PTR),
-            ));
-            return None;
-        }
-    };
+    let at_signature =
+        |e: &JoseError| Incident::new(jose_code(e), e.to_string(), at(SIGNATURE_PTR));
+    let parsed = parse_detached(signature)
+        .map_err(|e| out.push(at_signature(&e)))
+        .ok()?;
     // AEF-5-003.
-    let payload = match evidence_signing_input(value) {
-        Ok(p) => p,
-        Err(e) => {
-            out.push(Incident::new(
-                jose_code(&e),
-                e.to_string(),
-                at(SIGNATURE_PTR),
-            ));
-            return None;
-        }
-    };
+    let payload = evidence_signing_input(value)
+        .map_err(|e| out.push(at_signature(&e)))
+        .ok()?;
     // AEF-L3-004.
     let kid = parsed.kid.as_deref();
     let (key, origin) = match keys {

@@ -12,9 +12,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use citeproof_aef::build::{EvidenceSignOptions, sign_evidence};
 use citeproof_aef::signature::{KeySource, check};
@@ -26,44 +24,11 @@ fn script() -> PathBuf {
 }
 
 fn probe() -> Result<Value, String> {
-    let out = Command::new("python3")
-        .arg(script())
-        .arg("--probe")
-        .output()
-        .map_err(|e| format!("cannot run python3: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "probe failed ({}): {}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("probe output: {e}"))
+    citeproof_testkit::run_json("python3", &script(), &["--probe"], &json!({}))
 }
 
 fn run(request: &Value) -> Value {
-    let mut child = Command::new("python3")
-        .arg(script())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&serde_json::to_vec(request).unwrap())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "aef_crosscheck.py failed ({}):\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    citeproof_testkit::run_json("python3", &script(), &[], request).unwrap()
 }
 
 fn evidence() -> Value {
@@ -97,17 +62,9 @@ fn evidence() -> Value {
 
 #[test]
 fn joserfc_and_citeproof_verify_each_others_evidence_signatures() {
-    let versions = match probe() {
-        Ok(v) => v,
-        Err(why) => {
-            if std::env::var_os("CITEPROOF_REQUIRE_PYTHON").is_some() {
-                panic!("CITEPROOF_REQUIRE_PYTHON is set but the cross-check cannot run: {why}");
-            }
-            println!("NOTICE: skipping the AEF joserfc cross-check: {why}");
-            return;
-        }
-    };
-    println!("cross-checking with {versions}");
+    if !citeproof_testkit::oracle_available("the AEF joserfc cross-check", probe()) {
+        return;
+    }
     let key = SigningKey::generate().unwrap();
     let ours = sign_evidence(
         &evidence(),

@@ -1,11 +1,15 @@
 //! The conformance operations of this spec (docs/ADAPTER.md §5.4), for `citeproof-reference`.
+//! Each operation reads its input into one typed struct.
 
 use citeproof_fetch::{FetchPolicy, SnapshotFetcher};
-use citeproof_model::protocol::{
-    Answer, Reply, ResultReply, bad_input as bad, from_incidents, resources_member, str_member,
+use std::collections::BTreeMap;
+
+use citeproof_model::operation_input;
+use citeproof_model::protocol::{Answer, Reply, ResultReply, bad_input as bad, from_incidents};
+use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
+use citeproof_model::spec::{
+    DocumentRule, Operation, OperationInput, Optional, RequiredLevel, Spec, SpecDescriptor,
 };
-use citeproof_model::snapshot::{SnapshotResponse, WebSnapshot};
-use citeproof_model::spec::{DocumentRule, Operation, Spec, SpecDescriptor};
 use citeproof_model::{Incident, IncidentCode, Location, Severity};
 use serde_json::{Map, Value, json};
 
@@ -15,7 +19,7 @@ use crate::signing::{SigningError, deployed_js, seed_python};
 use crate::verify::{VerifyOptions, verify};
 
 /// What this crate tells the workspace: its document checks and its operations (docs/ADAPTER.md,
-/// section 5: input members, output members, the reference's implementation).
+/// section 5: the typed input, the output members, the reference's implementation).
 pub const SPEC: SpecDescriptor = SpecDescriptor {
     spec: Spec::Chain,
     documents: &[
@@ -23,26 +27,12 @@ pub const SPEC: SpecDescriptor = SpecDescriptor {
         DocumentRule::new("chain-response", validate_response),
     ],
     operations: &[
-        Operation::new("chain-claim-id", &["claim"], &[], &["id"], chain_claim_id),
-        Operation::new(
-            "chain-signing-input",
-            &["document"],
-            &[],
-            &["seed_python", "deployed_js"],
-            chain_signing_input,
-        ),
-        Operation {
-            // The seed's verdicts ("⚠ unverified", "⚠ tampered") and the unsigned members of a
-            // partially signed envelope are what an invalid answer is about.
-            output_when_invalid: CHAIN_VERIFY_OUTPUT,
-            ..Operation::new(
-                "chain-verify",
-                &["document", "now", "required_level"],
-                &["secrets", "keys", "resources", "accept_partial_signature"],
-                CHAIN_VERIFY_OUTPUT,
-                chain_verify,
-            )
-        },
+        Operation::new::<ChainClaimId>(&["id"]),
+        Operation::new::<ChainSigningInput>(&["seed_python", "deployed_js"]),
+        // The seed's verdicts ("⚠ unverified", "⚠ tampered") and the unsigned members of a
+        // partially signed envelope are what an invalid answer is about.
+        Operation::new::<ChainVerify>(CHAIN_VERIFY_OUTPUT)
+            .with_output_when_invalid(CHAIN_VERIFY_OUTPUT),
     ],
 };
 
@@ -62,33 +52,48 @@ fn validate_response(value: &Value) -> Vec<Incident> {
     crate::verify::validate_value(value, true)
 }
 
-fn chain_claim_id(input: &Value) -> Reply {
-    let Some(claim) = input.get("claim").filter(|c| c.is_object()) else {
-        return bad("`claim` must be a JSON object");
-    };
-    let bytes = match serde_json::to_vec(claim) {
-        Ok(b) => b,
-        Err(e) => return bad(e.to_string()),
-    };
-    match crate::sign::claim_id_of(&bytes) {
-        Ok((id, _)) => Reply::valid(Some(json!({ "id": id }))),
-        Err(e) => {
-            let incidents = e.incidents();
-            if incidents.is_empty() {
-                bad(e.to_string())
-            } else {
-                from_incidents(&incidents, None)
+operation_input! {
+    /// `chain-claim-id`: a claim object.
+    struct ChainClaimId = "chain-claim-id" {
+        claim: Map<String, Value>,
+    }
+}
+
+impl OperationInput for ChainClaimId {
+    fn run(self) -> Reply {
+        let bytes = match serde_json::to_vec(&self.claim) {
+            Ok(b) => b,
+            Err(e) => return bad(e.to_string()),
+        };
+        match crate::sign::claim_id_of(&bytes) {
+            Ok((id, _)) => Reply::valid(Some(json!({ "id": id }))),
+            Err(e) => {
+                let incidents = e.incidents();
+                if incidents.is_empty() {
+                    bad(e.to_string())
+                } else {
+                    from_incidents(&incidents, None)
+                }
             }
         }
     }
 }
 
-fn chain_signing_input(input: &Value) -> Reply {
-    let document = match str_member(input, "document") {
-        Ok(d) => d,
-        Err(r) => return r,
-    };
-    let node = match lossless::parse(document.as_bytes()) {
+operation_input! {
+    /// `chain-signing-input`: the raw JSON text of an envelope.
+    struct ChainSigningInput = "chain-signing-input" {
+        document: String,
+    }
+}
+
+impl OperationInput for ChainSigningInput {
+    fn run(self) -> Reply {
+        signing_inputs(self.document.as_bytes())
+    }
+}
+
+fn signing_inputs(document: &[u8]) -> Reply {
+    let node = match lossless::parse(document) {
         Ok(n) => n,
         Err(e) => return from_incidents(&[e.to_incident()], None),
     };
@@ -138,77 +143,85 @@ fn chain_signing_input(input: &Value) -> Reply {
     })))
 }
 
-/// `secrets` (signer → array of secret strings) and `keys` (signer → JWK Set) of the input.
-fn trust_from_input(input: &Value) -> Result<TrustConfig, Reply> {
-    let mut config = Map::new();
-    for name in ["secrets", "keys"] {
-        if let Some(v) = input.get(name) {
-            config.insert(name.to_owned(), v.clone());
-        }
+operation_input! {
+    /// `chain-verify`: the raw JSON text of an envelope or response, the time, the level asked
+    /// for, the trusted secrets and keys (judged by the verifier), the recorded responses by URL.
+    struct ChainVerify = "chain-verify" {
+        document: String,
+        now: i64,
+        required_level: RequiredLevel<2>,
+        /// Signer → array of secret strings.
+        #[serde(default)]
+        secrets: Optional<Value>,
+        /// Signer → JWK Set.
+        #[serde(default)]
+        keys: Optional<Value>,
+        #[serde(default)]
+        resources: Optional<BTreeMap<String, StoredResponse>>,
+        #[serde(default)]
+        accept_partial_signature: Optional<bool>,
     }
-    TrustConfig::from_json(&Value::Object(config)).map_err(|e| bad(e.to_string()))
 }
 
-fn chain_verify(input: &Value) -> Reply {
-    let document = match str_member(input, "document") {
-        Ok(d) => d,
-        Err(r) => return r,
-    };
-    let Some(now) = input.get("now").and_then(Value::as_i64) else {
-        return bad("`now` must be an integer");
-    };
-    let required = match input.get("required_level").and_then(Value::as_u64) {
-        Some(n @ 1..=2) => n as u8,
-        _ => return bad("`required_level` must be 1 or 2"),
-    };
-    let trust = match trust_from_input(input) {
-        Ok(t) => t,
-        Err(r) => return r,
-    };
-    let resources = match resources_member(input, false) {
-        Ok(r) => r,
-        Err(r) => return r,
-    };
-    let snapshot = WebSnapshot {
-        snapshot_version: citeproof_fetch::SNAPSHOT_VERSION,
-        // The snapshot format carries an agent response; a chain verification has none, so a
-        // placeholder at a reserved name (RFC 6761 `.invalid`) stands in for it.
-        response: SnapshotResponse {
-            url: "https://chain.invalid/".into(),
-            status: 204,
-            headers: Vec::new(),
-            body_base64: String::new(),
-        },
-        resources,
-    };
-    let fetcher = match SnapshotFetcher::new(&snapshot, FetchPolicy::default()) {
-        Ok(f) => f,
-        Err(e) => return bad(format!("`resources`: {e}")),
-    };
-    let accept_partial_signature = match input.get("accept_partial_signature") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return bad("`accept_partial_signature` must be a boolean"),
-    };
-    let mut options = VerifyOptions::new(now, required, trust);
-    options.accept_partial_signature = accept_partial_signature;
-    let report = verify(document.as_bytes(), &fetcher, &options);
-    Reply::Result(ResultReply {
-        result: Some(if report.details.accepted {
-            Answer::Valid
-        } else {
-            Answer::Invalid
-        }),
-        errors: crate::report::codes(&report, Severity::Error)
-            .into_iter()
-            .map(str::to_owned)
-            .collect(),
-        warnings: crate::report::codes(&report, Severity::Warning)
-            .into_iter()
-            .map(str::to_owned)
-            .collect(),
-        output: Some(verify_output(&report)),
-    })
+impl ChainVerify {
+    /// `secrets` and `keys` as one trust file.
+    fn trust(&mut self) -> Result<TrustConfig, Reply> {
+        let mut config = Map::new();
+        for (name, value) in [
+            ("secrets", self.secrets.0.take()),
+            ("keys", self.keys.0.take()),
+        ] {
+            if let Some(v) = value {
+                config.insert(name.to_owned(), v);
+            }
+        }
+        TrustConfig::from_json(&Value::Object(config)).map_err(|e| bad(e.to_string()))
+    }
+}
+
+impl OperationInput for ChainVerify {
+    fn run(mut self) -> Reply {
+        let RequiredLevel(required) = self.required_level;
+        let trust = match self.trust() {
+            Ok(t) => t,
+            Err(r) => return r,
+        };
+        let snapshot = WebSnapshot {
+            snapshot_version: citeproof_fetch::SNAPSHOT_VERSION,
+            // The snapshot format carries an agent response; a chain verification has none, so a
+            // placeholder at a reserved name (RFC 6761 `.invalid`) stands in for it.
+            response: SnapshotResponse {
+                url: "https://chain.invalid/".into(),
+                status: 204,
+                headers: Vec::new(),
+                body_base64: String::new(),
+            },
+            resources: self.resources.0.unwrap_or_default(),
+        };
+        let fetcher = match SnapshotFetcher::new(&snapshot, FetchPolicy::default()) {
+            Ok(f) => f,
+            Err(e) => return bad(format!("`resources`: {e}")),
+        };
+        let mut options = VerifyOptions::new(self.now, required, trust);
+        options.accept_partial_signature = self.accept_partial_signature.0.unwrap_or(false);
+        let report = verify(self.document.as_bytes(), &fetcher, &options);
+        Reply::Result(ResultReply {
+            result: Some(if report.details.accepted {
+                Answer::Valid
+            } else {
+                Answer::Invalid
+            }),
+            errors: crate::report::codes(&report, Severity::Error)
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+            warnings: crate::report::codes(&report, Severity::Warning)
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+            output: Some(verify_output(&report)),
+        })
+    }
 }
 
 /// The `chain-verify` output (docs/ADAPTER.md), given for valid and invalid answers alike: the

@@ -14,9 +14,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use citeproof_chain::id::claim_id;
 use citeproof_chain::numfmt::ecmascript_number;
@@ -37,47 +35,11 @@ fn script() -> PathBuf {
 }
 
 fn node(mode: &str, request: &Value) -> Result<Value, String> {
-    let mut child = Command::new("node")
-        .arg(script())
-        .arg(mode)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run node: {e}"))?;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&serde_json::to_vec(request).unwrap())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    if !out.status.success() {
-        return Err(format!(
-            "node failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("node output: {e}"))
+    citeproof_testkit::run_json("node", &script(), &[mode], request)
 }
 
 fn available() -> bool {
-    match node("probe", &json!({})) {
-        Ok(v) => {
-            println!("interop with node {}", v["node"]);
-            true
-        }
-        Err(why) => {
-            if std::env::var_os("CITEPROOF_REQUIRE_PYTHON").is_some() {
-                panic!(
-                    "CITEPROOF_REQUIRE_PYTHON is set but the node interop test cannot run: {why}"
-                );
-            }
-            println!("NOTICE: skipping the node interop test: {why}");
-            false
-        }
-    }
+    citeproof_testkit::oracle_available("the node interop test", node("probe", &json!({})))
 }
 
 struct NoNetwork;

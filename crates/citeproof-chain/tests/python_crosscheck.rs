@@ -13,9 +13,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use citeproof_chain::lossless;
 use citeproof_chain::numfmt::python_float_repr;
@@ -36,48 +34,12 @@ fn script() -> PathBuf {
 }
 
 fn python(mode: &str, request: &Value) -> Result<Value, String> {
-    let mut child = Command::new("python3")
-        .arg(script())
-        .arg(mode)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run python3: {e}"))?;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&serde_json::to_vec(request).unwrap())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    if !out.status.success() {
-        return Err(format!(
-            "python3 failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("python output: {e}"))
+    citeproof_testkit::run_json("python3", &script(), &[mode], request)
 }
 
 /// `false` (with a notice) when Python cannot run and it is not required.
 fn available() -> bool {
-    match python("probe", &json!({})) {
-        Ok(v) => {
-            println!("cross-checking with CPython {}", v["python"]);
-            true
-        }
-        Err(why) => {
-            if std::env::var_os("CITEPROOF_REQUIRE_PYTHON").is_some() {
-                panic!(
-                    "CITEPROOF_REQUIRE_PYTHON is set but the Python cross-check cannot run: {why}"
-                );
-            }
-            println!("NOTICE: skipping the Python cross-check: {why}");
-            false
-        }
-    }
+    citeproof_testkit::oracle_available("the CPython cross-check", python("probe", &json!({})))
 }
 
 fn claims() -> Vec<String> {

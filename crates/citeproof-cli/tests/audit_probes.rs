@@ -19,7 +19,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+mod kit;
+
 use citeproof_audit::{Access, Record};
+use kit::CHAIN_TRUST;
 use serde_json::Value;
 
 fn bin() -> PathBuf {
@@ -46,45 +49,14 @@ fn citeproof(dir: &Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-const CLAIM: &str = r#"{
-  "vertical": "ai-ml",
-  "subject": "Transformer architecture",
-  "predicate": "introduced_in_paper",
-  "object": "Attention Is All You Need (Vaswani et al., 2017)",
-  "confidence": 1.0,
-  "sources": [{"url": "https://arxiv.org/abs/1706.03762", "excerpt": "We propose a new simple network architecture"}],
-  "lastVerified": "2026-05-16"
-}"#;
-const SIGNER: &str = "did:web:sourcescore.org";
 /// 2026-05-20T00:00:00Z.
 const NOW: i64 = 1_779_235_200;
 
 /// A signed chain envelope (`envelope.json`) and its tampered twin (`tampered.json`) in `dir`,
 /// verified offline with `secret.txt`.
 fn envelopes(dir: &Path) {
-    std::fs::write(dir.join("claim.json"), CLAIM).unwrap();
-    std::fs::write(dir.join("secret.txt"), "a producer's shared secret 2026\n").unwrap();
-    let out = citeproof(
-        dir,
-        &[
-            "chain",
-            "sign",
-            "claim.json",
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            SIGNER,
-            "--signed-at",
-            "2026-05-16T00:00:00.000Z",
-            "--out",
-            "envelope.json",
-        ],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (status, _, err) = kit::sign_chain_envelope(dir);
+    assert_eq!(status, 0, "{err}");
     let envelope = std::fs::read_to_string(dir.join("envelope.json")).unwrap();
     std::fs::write(
         dir.join("tampered.json"),
@@ -120,20 +92,9 @@ fn concurrent_batch_writers_lose_nothing() {
         .map(|w| {
             Command::new(bin())
                 .current_dir(d)
-                .args([
-                    "chain",
-                    "verify",
-                    "--batch",
-                    "list.txt",
-                    "--hmac-key-file",
-                    "secret.txt",
-                    "--signed-by",
-                    SIGNER,
-                    "--offline",
-                    "--record",
-                    "audit.db",
-                    "--now",
-                ])
+                .args(["chain", "verify", "--batch", "list.txt"])
+                .args(CHAIN_TRUST)
+                .args(["--offline", "--record", "audit.db", "--now"])
                 .arg((NOW + i64::try_from(w).unwrap()).to_string())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
@@ -176,21 +137,11 @@ fn concurrent_batch_writers_lose_nothing() {
 /// The `--json` report of a chain verification, without the envelope members: a real report of
 /// the common shape (items, sources, trust), recorded many times.
 fn real_report(dir: &Path, file: &str) -> Value {
+    let now = NOW.to_string();
+    let options = ["--offline", "--json", "--now", &now];
     let out = citeproof(
         dir,
-        &[
-            "chain",
-            "verify",
-            file,
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            SIGNER,
-            "--offline",
-            "--json",
-            "--now",
-            &NOW.to_string(),
-        ],
+        &[&["chain", "verify", file][..], &CHAIN_TRUST, &options].concat(),
     );
     let mut v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let obj = v.as_object_mut().unwrap();

@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::Value;
 
 mod kit;
-use kit::{root, run, start_demo};
+use kit::{CHAIN_SIGNER as SIGNER, CHAIN_TRUST, root, run, start_demo};
 
 fn audit(dir: &Path, args: &[&str]) -> (i32, String) {
     let (code, out, _) = run(dir, &[&["audit", "--db", "audit.db"][..], args].concat());
@@ -138,39 +138,11 @@ fn batch_records_and_resumes(dir: &Path, args: &[&str], lines: usize, worst: i32
 
 // ---------------------------------------------------------------- chain
 
-const CLAIM: &str = r#"{
-  "vertical": "ai-ml",
-  "subject": "Transformer architecture",
-  "predicate": "introduced_in_paper",
-  "object": "Attention Is All You Need (Vaswani et al., 2017)",
-  "confidence": 1.0,
-  "sources": [{"url": "https://arxiv.org/abs/1706.03762", "excerpt": "We propose a new simple network architecture"}],
-  "lastVerified": "2026-05-16"
-}"#;
-const SIGNER: &str = "did:web:sourcescore.org";
-
 #[test]
 fn chain_record_find_show_export_and_check_the_chain() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("claim.json"), CLAIM).unwrap();
-    std::fs::write(d.join("secret.txt"), "a producer's shared secret 2026\n").unwrap();
-    let (c, _, e) = run(
-        d,
-        &[
-            "chain",
-            "sign",
-            "claim.json",
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            SIGNER,
-            "--signed-at",
-            "2026-05-16T00:00:00.000Z",
-            "--out",
-            "envelope.json",
-        ],
-    );
+    let (c, _, e) = kit::sign_chain_envelope(d);
     assert_eq!(c, 0, "{e}");
     let envelope = std::fs::read_to_string(d.join("envelope.json")).unwrap();
     let tampered = envelope.replace("2017)", "2016)");
@@ -222,21 +194,15 @@ fn chain_record_find_show_export_and_check_the_chain() {
     );
 
     std::fs::write(d.join("list.txt"), "envelope.json\ntampered.json\n").unwrap();
+    let offline = ["--offline", "--now", "2026-05-20T00:00:00Z"];
     batch_records_and_resumes(
         d,
         &[
-            "chain",
-            "verify",
-            "--batch",
-            "list.txt",
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            SIGNER,
-            "--offline",
-            "--now",
-            "2026-05-20T00:00:00Z",
-        ],
+            &["chain", "verify", "--batch", "list.txt"][..],
+            &CHAIN_TRUST,
+            &offline,
+        ]
+        .concat(),
         2,
         1,
     );

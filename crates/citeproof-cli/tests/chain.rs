@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::Value;
 
 mod kit;
-use kit::citeproof;
+use kit::{CHAIN_CLAIM as CLAIM, CHAIN_SIGNER as SIGNER, CHAIN_TRUST, citeproof};
 
 fn code(out: &std::process::Output) -> i32 {
     out.status.code().unwrap_or(-1)
@@ -18,17 +18,7 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-const CLAIM: &str = r#"{
-  "vertical": "ai-ml",
-  "subject": "Transformer architecture",
-  "predicate": "introduced_in_paper",
-  "object": "Attention Is All You Need (Vaswani et al., 2017)",
-  "confidence": 1.0,
-  "sources": [{"url": "https://arxiv.org/abs/1706.03762", "excerpt": "We propose a new simple network architecture"}],
-  "lastVerified": "2026-05-16"
-}"#;
 const NOW: &str = "1779235200";
-const SIGNER: &str = "did:web:sourcescore.org";
 
 fn setup(dir: &Path) {
     std::fs::write(dir.join("claim.json"), CLAIM).unwrap();
@@ -36,41 +26,16 @@ fn setup(dir: &Path) {
 }
 
 fn sign_hmac(dir: &Path) -> String {
-    let out = citeproof()
-        .current_dir(dir)
-        .args([
-            "chain",
-            "sign",
-            "claim.json",
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            SIGNER,
-        ])
-        .args([
-            "--signed-at",
-            "2026-05-16T00:00:00.000Z",
-            "--out",
-            "envelope.json",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
-    text(&out.stdout)
+    let (status, out, err) = kit::sign_chain_envelope(dir);
+    assert_eq!(status, 0, "{err}");
+    out
 }
 
 fn verify(dir: &Path, file: &str, extra: &[&str]) -> std::process::Output {
     citeproof()
         .current_dir(dir)
-        .args([
-            "chain",
-            "verify",
-            file,
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            SIGNER,
-        ])
+        .args(["chain", "verify", file])
+        .args(CHAIN_TRUST)
         .args(["--offline", "--now", NOW])
         .args(extra)
         .output()

@@ -13,9 +13,7 @@
 
 mod common;
 
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use citeproof_jose::{
     KeySet, SigningKey, VerifyingKey, b64, parse_detached, sign_detached, verify_detached,
@@ -28,64 +26,18 @@ fn script() -> PathBuf {
 
 /// `Some(versions)` when python3 with joserfc and cryptography is usable.
 fn probe() -> Result<Value, String> {
-    let out = Command::new("python3")
-        .arg(script())
-        .arg("--probe")
-        .output()
-        .map_err(|e| format!("cannot run python3: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "python3 probe failed ({}): {}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("probe output: {e}"))
+    citeproof_testkit::run_json("python3", &script(), &["--probe"], &json!({}))
 }
 
 fn run(request: &Value) -> Value {
-    let mut child = Command::new("python3")
-        .arg(script())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&serde_json::to_vec(request).unwrap())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "jws_crosscheck.py failed ({}):\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    citeproof_testkit::run_json("python3", &script(), &[], request).unwrap()
 }
 
 #[test]
 fn joserfc_cross_check_both_directions() {
-    let versions = match probe() {
-        Ok(v) => v,
-        Err(why) => {
-            if std::env::var_os("CITEPROOF_REQUIRE_PYTHON").is_some() {
-                panic!(
-                    "CITEPROOF_REQUIRE_PYTHON is set but the Python cross-check cannot run: {why}"
-                );
-            }
-            println!("NOTICE: skipping the joserfc cross-check: {why}");
-            println!(
-                "NOTICE: install with `pip install joserfc cryptography`, or set CITEPROOF_REQUIRE_PYTHON=1 to make this a failure"
-            );
-            return;
-        }
-    };
-    println!("cross-checking with {versions}");
+    if !citeproof_testkit::oracle_available("the joserfc cross-check", probe()) {
+        return;
+    }
 
     // A JCS payload, as the AEF signer produces.
     let payload = citeproof_model::jcs::canonicalize(&json!({

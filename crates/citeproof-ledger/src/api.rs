@@ -45,17 +45,12 @@ struct Export<'v> {
 
 /// The shape of the document (its schema's rules); `None` when it is not an object.
 fn read_export<'v>(value: &'v Value, out: &mut Vec<Incident>) -> Option<Export<'v>> {
-    let mut s = Shape {
-        line: None,
-        incidents: out,
-    };
-    let obj = s.object(value, "")?;
-    s.members(
-        obj,
-        "",
+    let mut s = Shape::document(out);
+    let obj = s.root(
+        value,
         &["ledger_id", "output_summary", "attribution_map"],
         &["output_summary", "attribution_map"],
-    );
+    )?;
     let ledger_id = s.id(obj, "ledger_id", "", 128);
     let summary = s.string(obj, "output_summary", "", 0);
     let mut entries: Vec<[Option<&str>; 4]> = Vec::new();

@@ -70,33 +70,20 @@ pub(crate) fn check(
     Some(doc)
 }
 
+/// The members of a ledger document, every one required.
+const MEMBERS: &[&str] = &[
+    "ledger_version",
+    "ledger_id",
+    "mode",
+    "threshold",
+    "claims",
+    "coverage",
+];
+
 fn shape(value: &Value, out: &mut Vec<Incident>) -> Option<Doc> {
     let before = out.len();
-    let mut s = Shape {
-        line: None,
-        incidents: out,
-    };
-    let obj = s.object(value, "")?;
-    s.members(
-        obj,
-        "",
-        &[
-            "ledger_version",
-            "ledger_id",
-            "mode",
-            "threshold",
-            "claims",
-            "coverage",
-        ],
-        &[
-            "ledger_version",
-            "ledger_id",
-            "mode",
-            "threshold",
-            "claims",
-            "coverage",
-        ],
-    );
+    let mut s = Shape::document(out);
+    let obj = s.root(value, MEMBERS, MEMBERS)?;
     if let Some(v) = obj.get("ledger_version")
         && v != "1"
     {
@@ -121,25 +108,7 @@ fn shape(value: &Value, out: &mut Vec<Incident>) -> Option<Doc> {
         _ => None,
     };
     let threshold = s.number(obj, "threshold", "");
-    let mut claims = Vec::new();
-    match obj.get("claims") {
-        Some(Value::Array(items)) => {
-            for (i, item) in items.iter().enumerate() {
-                if let Some(c) = claim(&mut s, item, &format!("/claims/{i}")) {
-                    claims.push(c);
-                }
-            }
-        }
-        Some(other) => s.push(
-            IncidentCode::SchemaViolation,
-            format!(
-                "`claims` must be an array, not {}",
-                crate::shape::kind(other)
-            ),
-            "/claims",
-        ),
-        None => {}
-    }
+    let claims = s.array_of(obj, "claims", claim);
     if let Some(c) = obj.get("coverage") {
         coverage_shape(&mut s, c);
     }

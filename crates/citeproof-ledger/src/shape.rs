@@ -19,6 +19,54 @@ pub(crate) struct Shape<'a> {
 
 pub(crate) use citeproof_model::pointer::child;
 
+impl<'a> Shape<'a> {
+    /// The shape of a whole document (not a line of an audit file), its incidents into `out`.
+    pub fn document(out: &'a mut Vec<Incident>) -> Shape<'a> {
+        Shape {
+            line: None,
+            incidents: out,
+        }
+    }
+
+    /// The document's root object with its members checked (see [`Shape::members`]).
+    pub fn root<'v>(
+        &mut self,
+        value: &'v Value,
+        allowed: &[&str],
+        required: &[&str],
+    ) -> Option<&'v Map<String, Value>> {
+        let obj = self.object(value, "")?;
+        self.members(obj, "", allowed, required);
+        Some(obj)
+    }
+
+    /// Each element of the array `name` of `obj` read by `item` (with its pointer), or a
+    /// `schema-violation` when the member is not an array; empty when it is absent.
+    pub fn array_of<T>(
+        &mut self,
+        obj: &Map<String, Value>,
+        name: &str,
+        mut item: impl FnMut(&mut Self, &Value, &str) -> Option<T>,
+    ) -> Vec<T> {
+        let pointer = child("", name);
+        match obj.get(name) {
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, value)| item(self, value, &format!("{pointer}/{i}")))
+                .collect(),
+            Some(other) => {
+                self.violation(
+                    format!("`{name}` must be an array, not {}", kind(other)),
+                    &pointer,
+                );
+                Vec::new()
+            }
+            None => Vec::new(),
+        }
+    }
+}
+
 impl Shape<'_> {
     pub fn location(&self, pointer: &str) -> Location {
         Location {

@@ -105,37 +105,14 @@ fn dedup(doc: &Doc, out: &mut Vec<Incident>) {
 
 fn shape(value: &Value, config: Option<TemplateConfig>, out: &mut Vec<Incident>) -> Option<Doc> {
     let before = out.len();
-    let mut s = Shape {
-        line: None,
-        incidents: out,
-    };
-    let obj = s.object(value, "")?;
-    s.members(
-        obj,
-        "",
+    let mut s = Shape::document(out);
+    let obj = s.root(
+        value,
         &["ledger_id", "claims", "metadata"],
         &["claims", "metadata"],
-    );
+    )?;
     let ledger_id = s.id(obj, "ledger_id", "", 128).map(str::to_owned);
-    let mut claims = Vec::new();
-    match obj.get("claims") {
-        Some(Value::Array(items)) => {
-            for (i, item) in items.iter().enumerate() {
-                if let Some(c) = claim(&mut s, item, &format!("/claims/{i}")) {
-                    claims.push(c);
-                }
-            }
-        }
-        Some(other) => s.push(
-            IncidentCode::SchemaViolation,
-            format!(
-                "`claims` must be an array, not {}",
-                crate::shape::kind(other)
-            ),
-            "/claims",
-        ),
-        None => {}
-    }
+    let claims = s.array_of(obj, "claims", claim);
     if let Some(m) = obj.get("metadata")
         && let Some(m) = s.object(m, "/metadata")
     {

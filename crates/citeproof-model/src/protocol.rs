@@ -6,7 +6,6 @@
 
 use std::fmt;
 
-use base64::Engine as _;
 use serde_json::{Map, Value, json};
 
 use crate::{Incident, Severity};
@@ -186,39 +185,6 @@ pub fn from_incidents(incidents: &[Incident], output: Option<Value>) -> Reply {
             None
         },
     })
-}
-
-/// The `resources` member of the input: recorded responses by URL (`required`: whether an
-/// input without it is a bad input, or has none).
-pub fn resources_member(
-    input: &Value,
-    required: bool,
-) -> Result<std::collections::BTreeMap<String, crate::snapshot::StoredResponse>, Reply> {
-    match input
-        .get("resources")
-        .map(|r| serde_json::from_value(r.clone()))
-    {
-        Some(Ok(r)) => Ok(r),
-        Some(Err(e)) => Err(bad_input(format!("`resources`: {e}"))),
-        None if required => Err(bad_input("`resources` is required")),
-        None => Ok(std::collections::BTreeMap::new()),
-    }
-}
-
-/// A string member of the input.
-pub fn str_member<'a>(input: &'a Value, name: &str) -> Result<&'a str, Reply> {
-    input
-        .get(name)
-        .and_then(Value::as_str)
-        .ok_or_else(|| Reply::errored(format!("bad input: `{name}` must be a string")))
-}
-
-/// A standard-base64 (padded) member of the input, decoded.
-pub fn base64_member(input: &Value, name: &str) -> Result<Vec<u8>, Reply> {
-    let text = str_member(input, name)?;
-    base64::engine::general_purpose::STANDARD
-        .decode(text)
-        .map_err(|e| Reply::errored(format!("bad input: `{name}` is not standard base64: {e}")))
 }
 
 /// The reply for input the operation cannot use (a member of the wrong type, bad base64).

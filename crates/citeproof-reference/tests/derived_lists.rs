@@ -33,14 +33,14 @@ fn the_conformance_report_schema_names_every_spec() {
 
 /// `a`, `b` \| `c`, `d`? as docs/ADAPTER.md writes an input column.
 fn input_column(op: &Operation) -> String {
-    let required = op.required_input.iter().map(|group| {
+    let required = op.required_input().into_iter().map(|group| {
         group
             .split('|')
             .map(|m| format!("`{m}`"))
             .collect::<Vec<_>>()
             .join(" \\| ")
     });
-    let optional = op.optional_input.iter().map(|m| format!("`{m}`?"));
+    let optional = op.optional_input().into_iter().map(|m| format!("`{m}`?"));
     required.chain(optional).collect::<Vec<_>>().join(", ")
 }
 

@@ -89,19 +89,19 @@ fn sign_failure(file: &str, e: &SignError) -> Failure {
     }
 }
 
+/// The `--json` answer of a `chain id` or `chain sign` that failed: the error's incidents and
+/// exit status 1.
+fn failed_json(command: &str, e: &SignError) -> Result<ExitCode, Failure> {
+    let error = json!({ "error": e.to_string() });
+    crate::out::json_report(command, false, &e.incidents(), &error)?;
+    Ok(ExitCode::from(1))
+}
+
 fn id(args: IdArgs) -> Result<ExitCode, Failure> {
     let bytes = read_document(&args.file)?;
     let (id, written) = match claim_id_of(&bytes) {
         Ok(r) => r,
-        Err(e) if args.json => {
-            crate::out::json_report(
-                "chain id",
-                false,
-                &e.incidents(),
-                &json!({ "error": e.to_string() }),
-            )?;
-            return Ok(ExitCode::from(1));
-        }
+        Err(e) if args.json => return failed_json("chain id", &e),
         Err(e) => return Err(sign_failure(&args.file, &e)),
     };
     let matches = written.as_ref().is_none_or(|w| *w == id);
@@ -225,15 +225,7 @@ fn sign(args: SignArgs) -> Result<ExitCode, Failure> {
         ) => {
             return Err(Failure::Usage(e.to_string()));
         }
-        Err(e) if args.json => {
-            crate::out::json_report(
-                "chain sign",
-                false,
-                &e.incidents(),
-                &json!({ "error": e.to_string() }),
-            )?;
-            return Ok(ExitCode::from(1));
-        }
+        Err(e) if args.json => return failed_json("chain sign", &e),
         Err(e) => return Err(sign_failure(&args.file, &e)),
     };
     if let Some(path) = &args.out {

@@ -40,6 +40,38 @@ pub fn stderr_of(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// The seed's example claim (seed 004), signed by [`CHAIN_SIGNER`] in the chain tests.
+pub const CHAIN_CLAIM: &str = r#"{
+  "vertical": "ai-ml",
+  "subject": "Transformer architecture",
+  "predicate": "introduced_in_paper",
+  "object": "Attention Is All You Need (Vaswani et al., 2017)",
+  "confidence": 1.0,
+  "sources": [{"url": "https://arxiv.org/abs/1706.03762", "excerpt": "We propose a new simple network architecture"}],
+  "lastVerified": "2026-05-16"
+}"#;
+/// The signer of the chain tests' envelopes.
+pub const CHAIN_SIGNER: &str = "did:web:sourcescore.org";
+/// The trust options of a chain test: the HMAC secret of `secret.txt` for [`CHAIN_SIGNER`].
+pub const CHAIN_TRUST: [&str; 4] = ["--hmac-key-file", "secret.txt", "--signed-by", CHAIN_SIGNER];
+
+/// Writes [`CHAIN_CLAIM`] (`claim.json`) and an HMAC secret (`secret.txt`) into `dir` and signs
+/// the claim into `envelope.json` with `citeproof chain sign`; the run's status and output.
+pub fn sign_chain_envelope(dir: &Path) -> (i32, String, String) {
+    std::fs::write(dir.join("claim.json"), CHAIN_CLAIM).unwrap();
+    std::fs::write(dir.join("secret.txt"), "a producer's shared secret 2026\n").unwrap();
+    let when = [
+        "--signed-at",
+        "2026-05-16T00:00:00.000Z",
+        "--out",
+        "envelope.json",
+    ];
+    run(
+        dir,
+        &[&["chain", "sign", "claim.json"][..], &CHAIN_TRUST, &when].concat(),
+    )
+}
+
 /// Starts `citeproof demo serve` on a free loopback port; returns the child (kill it) and the
 /// base URL the server printed.
 pub fn start_demo() -> (Child, String) {
