@@ -21,11 +21,8 @@ pub const MAX_FILE_LINES: usize = 600;
 /// Files written before the rule, with the length they may not exceed. The list only shrinks:
 /// a listed file that grows fails, and so does a listed file that now fits (remove its line).
 const OVER_LENGTH: &[(&str, usize)] = &[
-    // These four, and the ceiling of tests/chain.rs, came from
-    // branches written in parallel with the rule and merged with it (2026-11-27): next to split.
-    ("crates/citeproof-cli/tests/audit_cli.rs", 774),
-    ("crates/citeproof-cli/tests/verify_surface.rs", 785),
-    ("crates/citeproof-cli/tests/chain.rs", 649),
+    // Empty since 2026-11-27: every file that was over the limit when the rule came is split.
+    // An entry here is a ceiling a file may not exceed, for a file merged over the limit.
 ];
 
 /// Functions over clippy's `too_many_lines` threshold (100 lines, clippy.toml), by file: each

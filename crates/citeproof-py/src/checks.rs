@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use serde_json::json;
 
-use crate::errors::{invalid_input, raise, to_json};
+use crate::errors::{invalid_input, raise, strict_json, to_json};
 use crate::pyobjects::{BuildError, Builder};
 
 static REFERENCE: LazyLock<Reference> = LazyLock::new(Reference::new);
@@ -39,8 +39,7 @@ fn check(py: Python<'_>, operation: &str, input_json: &str) -> PyResult<String> 
     if !REFERENCE.supports(operation) {
         return Err(invalid_input(py, format!("no check named `{operation}`")));
     }
-    let reply = py
-        .detach(|| serde_json::from_str(input_json).map(|input| REFERENCE.run(operation, &input)));
+    let reply = py.detach(|| strict_json(input_json).map(|input| REFERENCE.run(operation, &input)));
     let reply = reply.map_err(|e| invalid_input(py, format!("input: {e}")))?;
     verdict_json(py, reply)
 }
@@ -56,7 +55,7 @@ fn aca_verify_snapshot(
 ) -> PyResult<String> {
     let bytes = json_bytes(snapshot, "snapshot")?;
     let reply = py.detach(|| {
-        serde_json::from_str(members_json)
+        strict_json(members_json)
             .map(|members| citeproof_aca::ops::verify_snapshot_text(bytes, &members))
     });
     let reply = reply.map_err(|e| invalid_input(py, format!("input: {e}")))?;

@@ -31,6 +31,19 @@ pub fn to_json<T: serde::Serialize>(py: Python<'_>, value: &T) -> PyResult<Strin
         .map_err(|e| raise(py, "CiteproofError", e.to_string(), "internal", None))
 }
 
+/// Reads JSON text as the CLI and the adapter read it (strict I-JSON: a repeated member is an
+/// error, never the last one kept).
 pub fn from_json(py: Python<'_>, text: &str, what: &str) -> PyResult<serde_json::Value> {
-    serde_json::from_str(text).map_err(|e| invalid_input(py, format!("{what}: {e}")))
+    strict_json(text).map_err(|e| invalid_input(py, format!("{what}: {e}")))
+}
+
+/// [`from_json`] without the GIL's error type, for use inside `py.detach`.
+pub fn strict_json(text: &str) -> Result<serde_json::Value, String> {
+    citeproof_model::json::parse_strict(text.as_bytes()).map_err(|e| {
+        let at = e
+            .offset
+            .map(|o| format!(" at byte {o}"))
+            .unwrap_or_default();
+        format!("{} ({}){at}", e.message, e.code)
+    })
 }

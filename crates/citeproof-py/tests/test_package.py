@@ -56,6 +56,21 @@ def test_errors_carry_code_and_location() -> None:
     assert isinstance(e.value, citeproof.CiteproofError)
 
 
+def test_a_check_input_is_read_strictly_as_the_adapter_reads_it() -> None:
+    """A repeated member in a check's input is refused, never resolved "last wins" (the
+    adapter's strict reader refuses the same line); json.dumps cannot write one, the native
+    entry point can be handed one."""
+    from citeproof import _native
+    from citeproof.errors import InvalidInputError
+
+    with pytest.raises(InvalidInputError) as e:
+        _native.check("hash-bytes", '{"data_base64": "AA==", "data_base64": "AQ=="}')
+    assert "json-duplicate-member" in str(e.value)
+    with pytest.raises(InvalidInputError):
+        _native.aca_verify_snapshot(b"{}", '{"now": 1, "now": 2}')
+    assert json.loads(_native.check("hash-bytes", '{"data_base64": "AA=="}'))["result"] == "valid"
+
+
 def test_ledger_offsets_hashes_and_gate() -> None:
     body = "Intro.\nThe sky is blue at noon.\nMore text.\n".encode()
     quote = "The sky is blue at noon."
