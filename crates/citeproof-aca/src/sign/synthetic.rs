@@ -214,10 +214,6 @@ fn invalid(what: &'static str) -> SignError {
 }
 
 /// Builds the run of `spec`, signing its manifests with `key`.
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
 pub fn build_synthetic_run(
     spec: &SyntheticSpec,
     key: &SigningKey,
@@ -237,52 +233,79 @@ pub fn build_synthetic_run(
     let sources: Vec<Source> = (0..spec.sources)
         .map(|s| make_source(&spec.source_prefix, s, per_source, spec.source_bytes))
         .collect();
-    let source_urls: Vec<&str> = sources.iter().map(|s| s.url.as_str()).collect();
     let mut responses = BTreeMap::new();
     for s in &sources {
-        responses.insert(
-            s.url.clone(),
-            SyntheticResponse {
-                status: 200,
-                headers: vec![("content-type".into(), "text/plain; charset=utf-8".into())],
-                body: s.body.clone(),
-            },
-        );
+        responses.insert(s.url.clone(), text_response(s.body.clone(), Vec::new()));
     }
+    let agent_url = format!("{origin}/runs/{}", spec.run_id);
+    let (answer, manifest_urls) =
+        sign_manifests(spec, key, origin, &agent_url, &sources, &mut responses)?;
+    let source_urls: Vec<&str> = sources.iter().map(|s| s.url.as_str()).collect();
+    // One entry per manifest; the entries together list every source (ACA-L2-012).
+    let entries: Vec<EntryText<'_>> = (0..spec.manifests.max(spec.sources))
+        .filter_map(|i| {
+            Some(EntryText {
+                source: source_urls.get(i % spec.sources)?,
+                manifest: Some(manifest_urls.get(i % spec.manifests)?.as_str()),
+                run: Some(spec.run_id.as_str()),
+                params: &[],
+            })
+        })
+        .collect();
+    let header = ("citation-source".into(), format_citation_source(&entries));
+    responses.insert(
+        agent_url.clone(),
+        text_response(answer.into_bytes(), vec![header]),
+    );
+    responses.insert(
+        format!("{origin}{DISCOVERY_PATH}"),
+        discovery_response(spec, key, origin)?,
+    );
+    Ok(SyntheticRun {
+        agent_url,
+        source_prefix: spec.source_prefix.clone(),
+        responses,
+    })
+}
+
+/// A 200 `text/plain` response with `extra` headers after the content type.
+fn text_response(body: Vec<u8>, extra: Vec<(String, String)>) -> SyntheticResponse {
+    let mut headers = vec![("content-type".into(), "text/plain; charset=utf-8".into())];
+    headers.extend(extra);
+    SyntheticResponse {
+        status: 200,
+        headers,
+        body,
+    }
+}
+
+/// Signs the run's manifests into `responses`; returns the answer text (every claim's quote)
+/// and the manifests' URLs.
+fn sign_manifests(
+    spec: &SyntheticSpec,
+    key: &SigningKey,
+    origin: &str,
+    agent_url: &str,
+    sources: &[Source],
+    responses: &mut BTreeMap<String, SyntheticResponse>,
+) -> Result<(String, Vec<String>), SignError> {
+    let source_urls: Vec<&str> = sources.iter().map(|s| s.url.as_str()).collect();
     let chain = chain_value(&spec.run_id, spec.chain_steps, &source_urls)?;
     let opts = ManifestSignOptions {
         keyid: spec.kid.clone(),
         created: spec.created,
         expires: None,
     };
-    let agent_url = format!("{origin}/runs/{}", spec.run_id);
     let mut answer = String::new();
     let mut manifest_urls = Vec::with_capacity(spec.manifests);
     for m in 0..spec.manifests {
         let mut claims = Vec::with_capacity(spec.claims_per_manifest);
         for i in 0..spec.claims_per_manifest {
             let j = m * spec.claims_per_manifest + i;
-            let (s, k) = (j % spec.sources, j / spec.sources);
-            let src = sources.get(s).ok_or(invalid("sources"))?;
-            let &(a, b) = src.ranges.get(k).ok_or(invalid("sources"))?;
-            let quote = src.body.get(a..b).ok_or(invalid("sources"))?;
-            let text = String::from_utf8_lossy(quote).into_owned();
+            let (claim, text) = claim_value(spec, sources, j)?;
             answer.push_str(&text);
             answer.push(' ');
-            claims.push(json!({
-                "claim_id": format!("c{j}"),
-                "text": text,
-                "confidence": "high",
-                "sources": [{
-                    "url": src.url,
-                    "retrieved_at": spec.emitted_at,
-                    "hash": sha256_bytes(&src.body).to_string(),
-                    "excerpt_offset": [a, b],
-                    "excerpt_hash": aef_text_hash(quote)
-                        .map_err(|e| SignError::InvalidDocument(e.to_string()))?
-                        .to_string(),
-                }],
-            }));
+            claims.push(claim);
         }
         let manifest = json!({
             "run_id": spec.run_id,
@@ -305,28 +328,44 @@ pub fn build_synthetic_run(
         manifest_urls.push(url);
     }
     answer.push('\n');
-    // One entry per manifest; the entries together list every source (ACA-L2-012).
-    let entries: Vec<EntryText<'_>> = (0..spec.manifests.max(spec.sources))
-        .filter_map(|i| {
-            Some(EntryText {
-                source: source_urls.get(i % spec.sources)?,
-                manifest: Some(manifest_urls.get(i % spec.manifests)?.as_str()),
-                run: Some(spec.run_id.as_str()),
-                params: &[],
-            })
-        })
-        .collect();
-    responses.insert(
-        agent_url.clone(),
-        SyntheticResponse {
-            status: 200,
-            headers: vec![
-                ("content-type".into(), "text/plain; charset=utf-8".into()),
-                ("citation-source".into(), format_citation_source(&entries)),
-            ],
-            body: answer.into_bytes(),
-        },
-    );
+    Ok((answer, manifest_urls))
+}
+
+/// Claim `j` of the run and its text: the `j / sources`-th quoted sentence of source
+/// `j % sources`.
+fn claim_value(
+    spec: &SyntheticSpec,
+    sources: &[Source],
+    j: usize,
+) -> Result<(Value, String), SignError> {
+    let (s, k) = (j % spec.sources, j / spec.sources);
+    let src = sources.get(s).ok_or(invalid("sources"))?;
+    let &(a, b) = src.ranges.get(k).ok_or(invalid("sources"))?;
+    let quote = src.body.get(a..b).ok_or(invalid("sources"))?;
+    let text = String::from_utf8_lossy(quote).into_owned();
+    let claim = json!({
+        "claim_id": format!("c{j}"),
+        "text": text,
+        "confidence": "high",
+        "sources": [{
+            "url": src.url,
+            "retrieved_at": spec.emitted_at,
+            "hash": sha256_bytes(&src.body).to_string(),
+            "excerpt_offset": [a, b],
+            "excerpt_hash": aef_text_hash(quote)
+                .map_err(|e| SignError::InvalidDocument(e.to_string()))?
+                .to_string(),
+        }],
+    });
+    Ok((claim, text))
+}
+
+/// The origin's discovery document, listing `key` under the spec's kid.
+fn discovery_response(
+    spec: &SyntheticSpec,
+    key: &SigningKey,
+    origin: &str,
+) -> Result<SyntheticResponse, SignError> {
     let discovery = discovery_document(&DiscoveryConfig {
         manifest_schema: format!("{origin}/schema/manifest-v1.json"),
         contact: "attribution@agent.example".into(),
@@ -336,18 +375,10 @@ pub fn build_synthetic_run(
     })?;
     let discovery =
         serde_json::to_value(&discovery).map_err(|e| SignError::InvalidDocument(e.to_string()))?;
-    responses.insert(
-        format!("{origin}{DISCOVERY_PATH}"),
-        SyntheticResponse {
-            status: 200,
-            headers: vec![("content-type".into(), "application/json".into())],
-            body: canonicalize(&discovery),
-        },
-    );
-    Ok(SyntheticRun {
-        agent_url,
-        source_prefix: spec.source_prefix.clone(),
-        responses,
+    Ok(SyntheticResponse {
+        status: 200,
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: canonicalize(&discovery),
     })
 }
 
