@@ -15,14 +15,14 @@ use std::{collections::BTreeSet, fmt::Write as _, path::Path};
 
 use citeproof_model::{
     IncidentCode,
-    spec::{Spec, SpecDescriptor, find_operation},
+    spec::{Operation, Spec, SpecDescriptor, find_operation},
     vectors::Validity,
 };
 use citeproof_schema::{DocumentKind, SchemaValidator};
 
 use crate::{
     profile::{Keyword, Profile},
-    suite::Suite,
+    suite::{Case, Suite, VectorFile},
 };
 
 /// What the lint found.
@@ -36,10 +36,6 @@ pub struct LintReport {
 
 /// Lints every vector file under `vectors_dir` against `profile` and the operation contracts of
 /// `specs` (`citeproof_reference::SPECS`: the runner knows no spec).
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
 pub fn lint(
     vectors_dir: &Path,
     profile: &Profile,
@@ -69,10 +65,28 @@ pub fn lint(
         }
     };
     // Duplicate case ids are load errors (Suite::load_lenient), reported above.
-
+    let mut linter = FileLinter {
+        profile,
+        specs,
+        report: &mut report,
+    };
     for file in &suite.files {
-        let mut err = |msg: String| report.errors.push(format!("{}: {msg}", file.path));
-        if let Some(v) = &validator {
+        linter.file(file, validator);
+    }
+    (report, suite)
+}
+
+/// The per-file and per-case rules of [`lint`], writing into one report.
+struct FileLinter<'a> {
+    profile: &'a Profile,
+    specs: &'a [&'static SpecDescriptor],
+    report: &'a mut LintReport,
+}
+
+impl FileLinter<'_> {
+    fn file(&mut self, file: &VectorFile, validator: Option<&SchemaValidator>) {
+        let mut err = |msg: String| self.report.errors.push(format!("{}: {msg}", file.path));
+        if let Some(v) = validator {
             for incident in v.validate(&file.raw) {
                 err(format!(
                     "not schema-valid at {}: {}",
@@ -89,19 +103,14 @@ pub fn lint(
                 file.spec
             ));
         }
-        let dir_level = file
-            .path
-            .split('/')
-            .filter_map(|c| c.strip_prefix("level").and_then(|n| n.parse::<u8>().ok()))
-            .next();
-        let found = find_operation(specs, &file.operation);
+        let found = find_operation(self.specs, &file.operation);
         match found {
             None => err(format!(
                 "operation `{}` is not defined in docs/ADAPTER.md",
                 file.operation
             )),
             Some((spec, op)) if spec.name() != file.spec && file.spec != Spec::Canon.name() => {
-                report.warnings.push(format!(
+                self.report.warnings.push(format!(
                     "{}: operation `{}` belongs to spec `{spec}`, used in a `{}` file",
                     file.path, op.name, file.spec
                 ));
@@ -111,118 +120,139 @@ pub fn lint(
         let op = found.map(|(_, op)| op);
         let mut used_flags = BTreeSet::new();
         for case in &file.cases {
-            let mut err = |msg: String| {
-                report
-                    .errors
-                    .push(format!("{}: {}: {msg}", file.path, case.id))
-            };
-            let prefix = format!("{}-", file.spec);
-            if !case.id.starts_with(&prefix) {
-                err(format!("case id must start with `{prefix}`"));
-            }
-            if let Some(n) = dir_level
-                && case.level != n
-            {
-                err(format!("level {} in a `level{n}` directory", case.level));
-            }
-            for r in &case.requirements {
-                if profile.get(r).is_none() {
-                    err(format!("requirement `{r}` is not in docs/PROFILE.md"));
-                }
-            }
-            for flag in &case.flags {
-                used_flags.insert(flag.clone());
-                if !file.flags.contains_key(flag) {
-                    err(format!(
-                        "flag `{flag}` is not declared in the file's `flags`"
-                    ));
-                }
-            }
-            for code in &case.expected.errors {
-                if IncidentCode::from_code(code).is_none() {
-                    err(format!("incident code `{code}` is not in the registry"));
-                }
-            }
-            match case.expected.result {
-                Validity::Invalid => {
-                    if case.expected.errors.is_empty() {
-                        err("an `invalid` case must list at least one error code".into());
-                    }
-                    let allowed = op.map(|o| o.output_when_invalid).unwrap_or(&[]);
-                    if let Some(output) = &case.expected.output {
-                        let stray: Vec<&String> = output
-                            .as_object()
-                            .map(|o| {
-                                o.keys()
-                                    .filter(|k| !allowed.contains(&k.as_str()))
-                                    .collect()
-                            })
-                            .unwrap_or_default();
-                        if allowed.is_empty() || !stray.is_empty() {
-                            err(format!(
-                                "an `invalid` case of this operation has no output{}",
-                                if allowed.is_empty() {
-                                    String::new()
-                                } else {
-                                    format!(" but {}", allowed.join(", "))
-                                }
-                            ));
-                        }
-                    }
-                }
-                Validity::Valid => {
-                    if !case.expected.errors.is_empty() {
-                        err("a `valid` case lists no error codes".into());
-                    }
-                }
-            }
-            if let Some(op) = op {
-                for problem in op.check_input(&case.input) {
-                    err(problem);
-                }
-                if let Some(output) = &case.expected.output {
-                    match output.as_object() {
-                        None => err("`expected.output` must be an object".into()),
-                        Some(obj) => {
-                            for key in obj.keys() {
-                                if !op.output.contains(&key.as_str()) {
-                                    err(format!(
-                                        "output member `{key}` is not defined for `{}`",
-                                        op.name
-                                    ));
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            // Soft check: each expected code is named by one of the case's requirements.
-            for code in &case.expected.errors {
-                let named = case.requirements.iter().any(|r| {
-                    profile
-                        .get(r)
-                        .is_some_and(|req| req.incidents.iter().any(|c| c == code))
-                });
-                if !named && !case.requirements.iter().all(|r| profile.get(r).is_none()) {
-                    report.warnings.push(format!(
-                        "{}: {}: code `{code}` is not named in the Incidents of {}",
-                        file.path,
-                        case.id,
-                        case.requirements.join(", ")
-                    ));
-                }
-            }
+            used_flags.extend(case.flags.iter().cloned());
+            self.case(file, case, op);
         }
         for declared in file.flags.keys() {
             if !used_flags.contains(declared) {
-                report.errors.push(format!(
+                self.report.errors.push(format!(
                     "{}: flag `{declared}` is declared but no case uses it",
                     file.path
                 ));
             }
         }
     }
-    (report, suite)
+
+    fn case(&mut self, file: &VectorFile, case: &Case, op: Option<&Operation>) {
+        let profile = self.profile;
+        let mut err = |msg: String| {
+            self.report
+                .errors
+                .push(format!("{}: {}: {msg}", file.path, case.id))
+        };
+        let prefix = format!("{}-", file.spec);
+        if !case.id.starts_with(&prefix) {
+            err(format!("case id must start with `{prefix}`"));
+        }
+        let dir_level = file
+            .path
+            .split('/')
+            .filter_map(|c| c.strip_prefix("level").and_then(|n| n.parse::<u8>().ok()))
+            .next();
+        if let Some(n) = dir_level
+            && case.level != n
+        {
+            err(format!("level {} in a `level{n}` directory", case.level));
+        }
+        for r in &case.requirements {
+            if profile.get(r).is_none() {
+                err(format!("requirement `{r}` is not in docs/PROFILE.md"));
+            }
+        }
+        for flag in &case.flags {
+            if !file.flags.contains_key(flag) {
+                err(format!(
+                    "flag `{flag}` is not declared in the file's `flags`"
+                ));
+            }
+        }
+        for code in &case.expected.errors {
+            if IncidentCode::from_code(code).is_none() {
+                err(format!("incident code `{code}` is not in the registry"));
+            }
+        }
+        expected_result(case, op, &mut err);
+        if let Some(op) = op {
+            for problem in op.check_input(&case.input) {
+                err(problem);
+            }
+            expected_output_members(case, op, &mut err);
+        }
+        // Soft check: each expected code is named by one of the case's requirements.
+        for code in &case.expected.errors {
+            let named = case.requirements.iter().any(|r| {
+                profile
+                    .get(r)
+                    .is_some_and(|req| req.incidents.iter().any(|c| c == code))
+            });
+            if !named && !case.requirements.iter().all(|r| profile.get(r).is_none()) {
+                self.report.warnings.push(format!(
+                    "{}: {}: code `{code}` is not named in the Incidents of {}",
+                    file.path,
+                    case.id,
+                    case.requirements.join(", ")
+                ));
+            }
+        }
+    }
+}
+
+/// An `invalid` case lists codes and has no output but the members its operation allows; a
+/// `valid` case lists no codes.
+fn expected_result(case: &Case, op: Option<&Operation>, err: &mut impl FnMut(String)) {
+    match case.expected.result {
+        Validity::Invalid => {
+            if case.expected.errors.is_empty() {
+                err("an `invalid` case must list at least one error code".into());
+            }
+            let allowed = op.map(|o| o.output_when_invalid).unwrap_or(&[]);
+            if let Some(output) = &case.expected.output {
+                let stray: Vec<&String> = output
+                    .as_object()
+                    .map(|o| {
+                        o.keys()
+                            .filter(|k| !allowed.contains(&k.as_str()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if allowed.is_empty() || !stray.is_empty() {
+                    err(format!(
+                        "an `invalid` case of this operation has no output{}",
+                        if allowed.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" but {}", allowed.join(", "))
+                        }
+                    ));
+                }
+            }
+        }
+        Validity::Valid => {
+            if !case.expected.errors.is_empty() {
+                err("a `valid` case lists no error codes".into());
+            }
+        }
+    }
+}
+
+/// `expected.output` is an object of members the operation defines.
+fn expected_output_members(case: &Case, op: &Operation, err: &mut impl FnMut(String)) {
+    let Some(output) = &case.expected.output else {
+        return;
+    };
+    match output.as_object() {
+        None => err("`expected.output` must be an object".into()),
+        Some(obj) => {
+            for key in obj.keys() {
+                if !op.output.contains(&key.as_str()) {
+                    err(format!(
+                        "output member `{key}` is not defined for `{}`",
+                        op.name
+                    ));
+                }
+            }
+        }
+    }
 }
 
 /// Where the coverage exemptions live, relative to the vectors directory.
