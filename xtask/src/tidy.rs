@@ -43,7 +43,6 @@ const LONG_FUNCTIONS: &[(&str, usize)] = &[
     ("crates/citeproof-conformance/src/report/junit.rs", 1),
     ("crates/citeproof-conformance/src/report/markdown.rs", 1),
     ("crates/citeproof-conformance/src/lint.rs", 1),
-    ("crates/citeproof-fetch/src/http.rs", 1),
     ("xtask/src/bench.rs", 1),
 ];
 

@@ -120,10 +120,8 @@ fn remaining(deadline: Option<Instant>) -> Option<Duration> {
 }
 
 impl HttpFetcher {
-    #[allow(
-        clippy::too_many_lines,
-        reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-    )]
+    /// One request to `url` (GET, or HEAD when `head`): its final response, or the redirect it
+    /// answers with.
     fn hop(&self, url: &Url, deadline: Option<Instant>, head: bool) -> Result<Hop, FetchError> {
         // Re-check even though check_url ran: cheap, and keeps every hop on one path.
         check_parsed(url, &self.policy)?;
@@ -136,45 +134,7 @@ impl HttpFetcher {
                 ),
             });
         }
-        // One connect budget per hop covers resolution, TCP connect and TLS handshake.
-        let connect_deadline = Instant::now().checked_add(self.policy.connect_timeout);
-        let budget = |what: &str| -> Result<(Option<Duration>, Duration), FetchError> {
-            let left = remaining(deadline);
-            let connect_left = remaining(connect_deadline).unwrap_or(self.policy.connect_timeout);
-            let connect_left = left.map_or(connect_left, |l| l.min(connect_left));
-            if connect_left.is_zero() {
-                return Err(timeout_error(url, what));
-            }
-            Ok((left, connect_left))
-        };
-        let (_, resolve_budget) = budget("timeout before name resolution")?;
-        let addrs = self.resolve_checked(url, resolve_budget)?;
-        let (left, connect_budget) = budget("name resolution used up the connect timeout")?;
-        let user_agent = self.policy.user_agent.as_str();
-        if !user_agent
-            .bytes()
-            .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
-        {
-            return Err(FetchError::ProtocolError {
-                url: sanitize(url.as_str()),
-                reason: "the configured user agent is not a valid header value".to_owned(),
-            });
-        }
-        let config = Config::builder()
-            .http_status_as_error(false)
-            .max_redirects(0)
-            .proxy(None)
-            .https_only(false)
-            .user_agent(user_agent)
-            .accept_encoding("identity")
-            .timeout_global(left)
-            .timeout_connect(Some(connect_budget))
-            .build();
-        let host = url.host_str().unwrap_or_default().to_owned();
-        let port = url.port_or_known_default().unwrap_or(0);
-        let resolver = PinnedResolver { host, port, addrs };
-        let agent = Agent::with_parts(config, DefaultConnector::new(), resolver);
-
+        let agent = self.agent_for(url, deadline)?;
         let is_https = url.scheme() == "https";
         let request = if head {
             agent.head(url.as_str())
@@ -218,6 +178,66 @@ impl HttpFetcher {
                 body: crate::Bytes::new(),
             }));
         }
+        let body = self.read_body(response, url, is_https)?;
+        Ok(Hop::Final(FetchedResponse {
+            url: url.as_str().to_owned(),
+            status,
+            headers,
+            body: body.into(),
+        }))
+    }
+
+    /// An agent for one request to `url`: connected only to the addresses resolved and checked
+    /// here (the resolver is pinned), within the connect budget and what is left of `deadline`.
+    fn agent_for(&self, url: &Url, deadline: Option<Instant>) -> Result<Agent, FetchError> {
+        // One connect budget per hop covers resolution, TCP connect and TLS handshake.
+        let connect_deadline = Instant::now().checked_add(self.policy.connect_timeout);
+        let budget = |what: &str| -> Result<(Option<Duration>, Duration), FetchError> {
+            let left = remaining(deadline);
+            let connect_left = remaining(connect_deadline).unwrap_or(self.policy.connect_timeout);
+            let connect_left = left.map_or(connect_left, |l| l.min(connect_left));
+            if connect_left.is_zero() {
+                return Err(timeout_error(url, what));
+            }
+            Ok((left, connect_left))
+        };
+        let (_, resolve_budget) = budget("timeout before name resolution")?;
+        let addrs = self.resolve_checked(url, resolve_budget)?;
+        let (left, connect_budget) = budget("name resolution used up the connect timeout")?;
+        let user_agent = self.policy.user_agent.as_str();
+        if !user_agent
+            .bytes()
+            .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
+        {
+            return Err(FetchError::ProtocolError {
+                url: sanitize(url.as_str()),
+                reason: "the configured user agent is not a valid header value".to_owned(),
+            });
+        }
+        let config = Config::builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .proxy(None)
+            .https_only(false)
+            .user_agent(user_agent)
+            .accept_encoding("identity")
+            .timeout_global(left)
+            .timeout_connect(Some(connect_budget))
+            .build();
+        let host = url.host_str().unwrap_or_default().to_owned();
+        let port = url.port_or_known_default().unwrap_or(0);
+        let resolver = PinnedResolver { host, port, addrs };
+        let agent = Agent::with_parts(config, DefaultConnector::new(), resolver);
+        Ok(agent)
+    }
+
+    /// The body, at most `max_body_bytes` (refused early when `Content-Length` says more).
+    fn read_body(
+        &self,
+        response: ureq::http::Response<ureq::Body>,
+        url: &Url,
+        is_https: bool,
+    ) -> Result<Vec<u8>, FetchError> {
         let limit = self.policy.max_body_bytes;
         let too_large = || FetchError::TooLarge {
             url: sanitize(url.as_str()),
@@ -237,12 +257,7 @@ impl HttpFetcher {
         if u64::try_from(buf.len()).unwrap_or(u64::MAX) > limit {
             return Err(too_large());
         }
-        Ok(Hop::Final(FetchedResponse {
-            url: url.as_str().to_owned(),
-            status,
-            headers,
-            body: buf.into(),
-        }))
+        Ok(buf)
     }
 
     /// Resolves the URL's host (IP literals as they are) and checks every address.
