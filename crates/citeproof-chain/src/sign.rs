@@ -134,10 +134,6 @@ pub fn generated_statement(subject: &str, predicate: &str, object: &str) -> Stri
 }
 
 /// Builds and signs the envelope of the claim in `claim_bytes`.
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
 pub fn sign(
     claim_bytes: &[u8],
     key: SignKey<'_>,
@@ -161,66 +157,14 @@ pub fn sign(
         .ok()
         .filter(|t| t.profile_violation().is_none())
         .ok_or_else(|| SignError::SignedAt(options.signed_at.clone()))?;
-    let authority = did_web_authority(&options.signed_by).filter(|a| !a.is_empty());
-    let (canonical_base, methodology) =
-        match (&options.canonical_base, &options.methodology, &authority) {
-            (Some(c), Some(m), _) => (c.clone(), m.clone()),
-            (c, m, Some(a)) => (
-                c.clone().unwrap_or_else(|| format!("https://{a}/claims/")),
-                m.clone()
-                    .unwrap_or_else(|| format!("https://{a}/methodology/")),
-            ),
-            _ => return Err(SignError::NoCanonicalBase(options.signed_by.clone())),
-        };
-    let canonical = if canonical_base.ends_with('/') {
-        format!("{canonical_base}{id}/")
-    } else {
-        format!("{canonical_base}/{id}/")
-    };
-
-    // The claim with `id` first and a statement when it has none (as the producer builds it).
-    let mut out_members = vec![("id".to_owned(), Node::String(id.clone()))];
-    out_members.extend(members.iter().filter(|(k, _)| k != "id").cloned());
-    if claim.get("statement").is_none() {
-        let text = |n: &str| claim.get(n).and_then(Node::as_str).unwrap_or_default();
-        out_members.push((
-            "statement".to_owned(),
-            Node::String(generated_statement(
-                text("subject"),
-                text("predicate"),
-                text("object"),
-            )),
-        ));
-    }
-    let claim = Node::Object(out_members);
+    let (canonical, methodology) = addresses(options, &id)?;
+    let claim = with_id_and_statement(&claim, members, &id);
 
     let at = Node::String(signed_at.as_str().to_owned());
     let by = Node::String(options.signed_by.clone());
     let payload = seed_python(&claim, &at, &by).map_err(SignError::Signing)?;
-    let (algorithm, signature) = match key {
-        SignKey::Hmac(secret) => {
-            if secret.len() < MIN_SECRET_BYTES {
-                return Err(SignError::WeakSecret(secret.len()));
-            }
-            (
-                Algorithm::HmacSha256,
-                hex::encode(hmac_sign(secret.as_bytes(), &payload)),
-            )
-        }
-        SignKey::Ed25519(k) => (Algorithm::Ed25519, hex::encode(k.sign(&payload))),
-    };
-    let verified_on = match claim.get("lastVerified") {
-        Some(Node::String(d)) => d.chars().take(10).collect::<String>(),
-        _ => signed_at.as_str().chars().take(10).collect(),
-    };
-    let statement = claim
-        .get("statement")
-        .and_then(Node::as_str)
-        .unwrap_or_default()
-        .to_owned();
-    let short: String = signature.chars().take(8).collect();
-    let cited_as =
-        format!("{statement} — Claim {id} (verified {verified_on}, signed {short}…). {canonical}");
+    let (algorithm, signature) = signature_of(key, &payload)?;
+    let cited_as = cited_as(&claim, &signed_at, &id, &signature, &canonical);
     let envelope = Node::Object(vec![
         ("apiVersion".into(), Node::String("v1".into())),
         ("methodology".into(), Node::String(methodology)),
@@ -251,4 +195,82 @@ pub fn sign(
         claim_id: id,
         signature,
     })
+}
+
+/// The envelope's `canonical` (its claim's page: the canonical base and the id) and
+/// `methodology`: as given, else under the `did:web` authority of `signedBy`.
+fn addresses(options: &SignOptions, id: &str) -> Result<(String, String), SignError> {
+    let authority = did_web_authority(&options.signed_by).filter(|a| !a.is_empty());
+    let (canonical_base, methodology) =
+        match (&options.canonical_base, &options.methodology, &authority) {
+            (Some(c), Some(m), _) => (c.clone(), m.clone()),
+            (c, m, Some(a)) => (
+                c.clone().unwrap_or_else(|| format!("https://{a}/claims/")),
+                m.clone()
+                    .unwrap_or_else(|| format!("https://{a}/methodology/")),
+            ),
+            _ => return Err(SignError::NoCanonicalBase(options.signed_by.clone())),
+        };
+    let canonical = if canonical_base.ends_with('/') {
+        format!("{canonical_base}{id}/")
+    } else {
+        format!("{canonical_base}/{id}/")
+    };
+    Ok((canonical, methodology))
+}
+
+/// The claim with `id` first and a statement when it has none (as the producer builds it).
+fn with_id_and_statement(claim: &Node, members: &[(String, Node)], id: &str) -> Node {
+    let mut out_members = vec![("id".to_owned(), Node::String(id.to_owned()))];
+    out_members.extend(members.iter().filter(|(k, _)| k != "id").cloned());
+    if claim.get("statement").is_none() {
+        let text = |n: &str| claim.get(n).and_then(Node::as_str).unwrap_or_default();
+        out_members.push((
+            "statement".to_owned(),
+            Node::String(generated_statement(
+                text("subject"),
+                text("predicate"),
+                text("object"),
+            )),
+        ));
+    }
+    Node::Object(out_members)
+}
+
+/// The signature of `payload` in hex, with its algorithm; an HMAC secret shorter than
+/// [`MIN_SECRET_BYTES`] is refused.
+fn signature_of(key: SignKey<'_>, payload: &[u8]) -> Result<(Algorithm, String), SignError> {
+    Ok(match key {
+        SignKey::Hmac(secret) => {
+            if secret.len() < MIN_SECRET_BYTES {
+                return Err(SignError::WeakSecret(secret.len()));
+            }
+            (
+                Algorithm::HmacSha256,
+                hex::encode(hmac_sign(secret.as_bytes(), payload)),
+            )
+        }
+        SignKey::Ed25519(k) => (Algorithm::Ed25519, hex::encode(k.sign(payload))),
+    })
+}
+
+/// The envelope's `citedAs` line: statement, id, the day it was verified (its `lastVerified`,
+/// else the signing day), the signature's first 8 hex digits, the canonical address.
+fn cited_as(
+    claim: &Node,
+    signed_at: &Timestamp,
+    id: &str,
+    signature: &str,
+    canonical: &str,
+) -> String {
+    let verified_on = match claim.get("lastVerified") {
+        Some(Node::String(d)) => d.chars().take(10).collect::<String>(),
+        _ => signed_at.as_str().chars().take(10).collect(),
+    };
+    let statement = claim
+        .get("statement")
+        .and_then(Node::as_str)
+        .unwrap_or_default();
+    let short: String = signature.chars().take(8).collect();
+    format!("{statement} — Claim {id} (verified {verified_on}, signed {short}…). {canonical}")
 }
