@@ -35,7 +35,6 @@ const LONG_FUNCTIONS: &[(&str, usize)] = &[
     ("crates/citeproof-aca/src/verify/flow/verdicts.rs", 1),
     ("crates/citeproof-aca/src/verify/manifest/chain.rs", 1),
     ("crates/citeproof-aca/src/verify/manifest/mod.rs", 2),
-    ("crates/citeproof-chain/src/envelope.rs", 1),
     // Renderers: the demo site's pages and the conformance report formats.
     ("crates/citeproof-cli/src/demo/site.rs", 1),
     ("crates/citeproof-conformance/src/report/json.rs", 1),
