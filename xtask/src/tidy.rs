@@ -33,7 +33,6 @@ const LONG_FUNCTIONS: &[(&str, usize)] = &[
     ("crates/citeproof-aca/src/verify/flow/mod.rs", 1),
     ("crates/citeproof-aca/src/verify/flow/sources.rs", 1),
     ("crates/citeproof-aca/src/verify/flow/verdicts.rs", 1),
-    ("crates/citeproof-aca/src/verify/manifest/chain.rs", 1),
     ("crates/citeproof-aca/src/verify/manifest/mod.rs", 2),
     // Renderers: the demo site's pages and the conformance report formats.
     ("crates/citeproof-cli/src/demo/site.rs", 1),
