@@ -12,16 +12,20 @@ use base64::Engine as _;
 use citeproof_aca::sign::SigningKey;
 use citeproof_aca::sign::synthetic::{SyntheticSpec, build_synthetic_run};
 use citeproof_aca::verify::manifest::{read_manifest, read_manifest_tokens, read_manifest_tree};
+use citeproof_model::Severity;
+use citeproof_schema::{DocumentKind, SchemaValidator};
 use serde_json::{Value, json};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Both paths on `bytes`; panics with `what` when they differ. Returns whether the typed
-/// reading kept the document (so a test can show that valid manifests take it).
+/// Both paths on `bytes`; panics with `what` when they differ, or when the verifier's reading
+/// passes a document the manifest's JSON Schema refuses. Returns whether the typed reading kept
+/// the document (so a test can show that valid manifests take it).
 fn same(bytes: &[u8], what: &str) -> bool {
     let url = Some("https://agent.example/m");
+    no_schema_error_passes(bytes, what);
     let tree = format!("{:?}", read_manifest_tree(bytes, url));
     let shown = || String::from_utf8_lossy(bytes).into_owned();
     assert_eq!(
@@ -40,6 +44,43 @@ fn same(bytes: &[u8], what: &str) -> bool {
         );
     }
     typed.is_some()
+}
+
+/// The verifier does not run the JSON Schema of a manifest (only the validate operations do):
+/// its own rules must refuse everything the schema refuses, or a verdict could pass a manifest
+/// that `validate-manifest` fails. The schema is applied by the `jsonschema` crate, an
+/// implementation apart from the verifier's rules (and checked against Python's `jsonschema`
+/// in citeproof-schema's tests).
+fn no_schema_error_passes(bytes: &[u8], what: &str) {
+    let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
+        return;
+    };
+    if !value.is_object() || value.get("claims").is_none() {
+        return; // not a manifest (a source, a discovery document)
+    }
+    let schema = SchemaValidator::cached(DocumentKind::AcaManifest).unwrap();
+    let refused = schema.validate(&value);
+    if refused.is_empty() {
+        return;
+    }
+    let passed = match read_manifest(bytes, Some("https://agent.example/m")) {
+        Err(_) => false,
+        Ok((f, _)) => !f
+            .level2
+            .iter()
+            .chain(&f.level3)
+            .any(|i| i.severity == Severity::Error),
+    };
+    assert!(
+        !passed,
+        "{what}: the schema refuses the manifest ({}) and the verifier's rules pass it: {}",
+        refused
+            .iter()
+            .map(|i| format!("{} at {:?}", i.message, i.location.pointer))
+            .collect::<Vec<_>>()
+            .join("; "),
+        String::from_utf8_lossy(bytes)
+    );
 }
 
 /// Every JSON document of the ACA vectors: manifest documents and every body of every snapshot.
@@ -198,6 +239,15 @@ fn check_mutations(base: &Value, name: &str) {
         json!(["o1", "o1"]),
         json!([0, 0]),
         json!({}),
+        // Past the schema's length bounds (tool 256, outputs_ref 2048 characters), a timestamp
+        // without its offset, a hash in capitals, characters outside ASCII.
+        json!("t".repeat(257)),
+        json!("r".repeat(2049)),
+        json!("2026-04-28T11:00:00"),
+        json!(format!("sha256:{}", "A".repeat(64))),
+        json!("h\u{e9}llo \u{1F600}"),
+        json!([1, 0]),
+        json!([0, 1, 2]),
     ];
     let mut all = Vec::new();
     pointers(base, String::new(), &mut all);
