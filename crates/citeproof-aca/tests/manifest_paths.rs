@@ -14,6 +14,7 @@ use citeproof_aca::sign::synthetic::{SyntheticSpec, build_synthetic_run};
 use citeproof_aca::verify::manifest::{read_manifest, read_manifest_tokens, read_manifest_tree};
 use citeproof_model::Severity;
 use citeproof_schema::{DocumentKind, SchemaValidator};
+use citeproof_testkit::mutation::{one_member_mutations, pointers};
 use serde_json::{Value, json};
 
 fn root() -> PathBuf {
@@ -174,49 +175,6 @@ fn rich_manifest() -> Value {
     })
 }
 
-/// Every pointer to a value in `v`.
-fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
-    match v {
-        Value::Object(m) => {
-            for (k, c) in m {
-                pointers(
-                    c,
-                    format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
-                    out,
-                );
-            }
-        }
-        Value::Array(a) => {
-            for (i, c) in a.iter().enumerate() {
-                pointers(c, format!("{at}/{i}"), out);
-            }
-        }
-        _ => {}
-    }
-    out.push(at);
-}
-
-/// Replaces or removes the value at `pointer` (the root cannot be removed).
-fn mutate(v: &Value, pointer: &str, with: Option<&Value>) -> Value {
-    let mut v = v.clone();
-    match with {
-        Some(new) => *v.pointer_mut(pointer).unwrap() = new.clone(),
-        None => {
-            let (parent, last) = pointer.rsplit_once('/').unwrap();
-            match v.pointer_mut(parent).unwrap() {
-                Value::Object(m) => {
-                    m.remove(&last.replace("~1", "/").replace("~0", "~"));
-                }
-                Value::Array(a) => {
-                    a.remove(last.parse::<usize>().unwrap());
-                }
-                _ => unreachable!(),
-            }
-        }
-    }
-    v
-}
-
 fn check_mutations(base: &Value, name: &str) {
     let replacements = [
         json!(null),
@@ -249,25 +207,13 @@ fn check_mutations(base: &Value, name: &str) {
         json!([1, 0]),
         json!([0, 1, 2]),
     ];
-    let mut all = Vec::new();
-    pointers(base, String::new(), &mut all);
     assert!(same(&serde_json::to_vec(base).unwrap(), name));
     assert!(same(&serde_json::to_vec_pretty(base).unwrap(), name));
-    for p in &all {
-        for r in &replacements {
-            let doc = mutate(base, p, Some(r));
-            same(
-                &serde_json::to_vec(&doc).unwrap(),
-                &format!("{name} {p} = {r}"),
-            );
-        }
-        if !p.is_empty() {
-            let doc = mutate(base, p, None);
-            same(
-                &serde_json::to_vec(&doc).unwrap(),
-                &format!("{name} {p} removed"),
-            );
-        }
+    for (label, doc) in one_member_mutations(base, &replacements) {
+        same(
+            &serde_json::to_vec(&doc).unwrap(),
+            &format!("{name} {label}"),
+        );
     }
 }
 
@@ -276,9 +222,7 @@ fn both_paths_agree_on_every_mutation_of_a_rich_manifest() {
     let base = rich_manifest();
     check_mutations(&base, "rich");
     // A member no rule knows, in every object.
-    let mut all = Vec::new();
-    pointers(&base, String::new(), &mut all);
-    for p in all {
+    for p in pointers(&base) {
         if let Some(Value::Object(_)) = base.pointer(&p) {
             let mut doc = base.clone();
             doc.pointer_mut(&p)

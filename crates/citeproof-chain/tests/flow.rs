@@ -18,6 +18,8 @@ use citeproof_jose::{KeySet, SigningKey};
 use citeproof_model::{IncidentCode, Severity};
 use serde_json::{Value, json};
 
+#[path = "flow/schema.rs"]
+mod schema;
 #[path = "flow/signer.rs"]
 mod signer;
 

@@ -8,6 +8,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
+pub mod mutation;
+
 /// Runs `program script args...` with `request` as JSON on standard input; its standard output
 /// read as JSON. `Err` says why not (the program cannot start, fails, or writes no JSON).
 pub fn run_json(
