@@ -7,6 +7,7 @@ import calendar
 import re
 
 import strict_json
+from findings import Findings
 from strict_json import JsonError
 
 # Smallest accepted `retrieval.rank` (the published schema's `minimum`).
@@ -80,20 +81,6 @@ def _is_int(v):
 
 def _is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-class Findings:
-    def __init__(self):
-        self.errors = []
-        self.warnings = []
-
-    def error(self, code):
-        if code not in self.errors:
-            self.errors.append(code)
-
-    def warn(self, code):
-        if code not in self.warnings:
-            self.warnings.append(code)
 
 
 def validate(document_text):

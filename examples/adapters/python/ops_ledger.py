@@ -11,6 +11,7 @@ import re
 from datetime import datetime
 
 import strict_json
+from findings import Findings
 
 MAX_FILE = 64 * 1024 * 1024
 MAX_LINE = 1024 * 1024
@@ -22,19 +23,6 @@ _CLAIM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 # LEDGER-008: a member name "ledger_id", optional JSON whitespace, ':', a complete unescaped id.
 _NAMED_ID = re.compile(rb'"ledger_id"[ \t\r\n]*:[ \t\r\n]*"([A-Za-z0-9][A-Za-z0-9._:-]{0,127})"')
 _SOURCE_MEMBERS = {"identifier", "category", "tool_call_id", "fetched_at", "endpoint", "metadata"}
-
-
-class Findings:
-    def __init__(self):
-        self.errors, self.warnings = [], []
-
-    def error(self, code):
-        if code not in self.errors:
-            self.errors.append(code)
-
-    def warn(self, code):
-        if code not in self.warnings:
-            self.warnings.append(code)
 
 
 def instant(text):
