@@ -62,6 +62,22 @@ def members(obj, allowed, required, f):
     return ok
 
 
+def objects(obj, key, allowed, required, f):
+    """The items of the array member `key` (none when absent), each an object held to `members`;
+    an array that is not one, or an item that is not an object, is a schema violation and left
+    out (the caller stops at the first violation, before reading the items)."""
+    items = obj.get(key, [])
+    if not isinstance(items, list):
+        f.error("schema-violation")
+        return []
+    for item in items:
+        if not isinstance(item, dict):
+            f.error("schema-violation")
+        else:
+            members(item, allowed, required, f)
+    return [item for item in items if isinstance(item, dict)]
+
+
 def string(obj, k, f, min_len=0):
     if k not in obj:
         return True
@@ -399,16 +415,9 @@ def check_ledger(doc, emitted, now, f):
         g.error("schema-violation")
     if "threshold" in doc and not is_num(doc["threshold"]):
         g.error("schema-violation")
-    claims = doc.get("claims", [])
-    if not isinstance(claims, list):
-        g.error("schema-violation")
-        claims = []
+    claims = objects(doc, "claims", {"claim_id", "text", "requires_attribution", "recorded_at", "source"},
+                     ["text", "requires_attribution", "recorded_at", "source"], g)
     for c in claims:
-        if not isinstance(c, dict):
-            g.error("schema-violation")
-            continue
-        members(c, {"claim_id", "text", "requires_attribution", "recorded_at", "source"},
-                ["text", "requires_attribution", "recorded_at", "source"], g)
         ident(c, "claim_id", _CLAIM_ID, g)
         string(c, "text", g, 1)
         if "requires_attribution" in c and not isinstance(c["requires_attribution"], bool):
@@ -484,16 +493,9 @@ def check_template(doc, mode, t, emitted, now, f):
     g = Findings()
     members(doc, {"ledger_id", "claims", "metadata"}, ["claims", "metadata"], g)
     ident(doc, "ledger_id", _RUN_ID, g)
-    claims = doc.get("claims", [])
-    if not isinstance(claims, list):
-        g.error("schema-violation")
-        claims = []
     names = ["text", "source_id", "source_type", "requires_proof", "recorded_at"]
+    claims = objects(doc, "claims", set(names), names, g)
     for c in claims:
-        if not isinstance(c, dict):
-            g.error("schema-violation")
-            continue
-        members(c, set(names), names, g)
         string(c, "text", g)
         nullable_string(c, "source_id", g)
         nullable_string(c, "source_type", g)
@@ -539,16 +541,9 @@ def check_api(api, ledger, f):
     members(api, {"ledger_id", "output_summary", "attribution_map"}, ["output_summary", "attribution_map"], g)
     ident(api, "ledger_id", _RUN_ID, g)
     string(api, "output_summary", g)
-    entries = api.get("attribution_map", [])
-    if not isinstance(entries, list):
-        g.error("schema-violation")
-        entries = []
     names = ["claim", "source_id", "source_category", "timestamp"]
+    entries = objects(api, "attribution_map", set(names), names, g)
     for e in entries:
-        if not isinstance(e, dict):
-            g.error("schema-violation")
-            continue
-        members(e, set(names), names, g)
         string(e, "claim", g)
         nullable_string(e, "source_id", g)
         nullable_string(e, "source_category", g)
