@@ -250,12 +250,7 @@ def read_record(v, f):
     if template:
         members(v, {"ledger_id", "seq", "text", "source_id", "source_type", "requires_proof", "recorded_at"},
                 ["text", "source_id", "source_type", "requires_proof", "recorded_at"], g)
-        string(v, "text", g)
-        nullable_string(v, "source_id", g)
-        nullable_string(v, "source_type", g)
-        if "requires_proof" in v and not isinstance(v["requires_proof"], bool):
-            g.error("schema-violation")
-        timestamp(v, "recorded_at", g)
+        template_claim(v, g)
     else:
         members(v, {"ledger_id", "seq", "claim_id", "claim", "source", "requires_proof",
                     "requires_attribution", "logged_at"}, ["claim", "source", "logged_at"], g)
@@ -284,6 +279,30 @@ def read_record(v, f):
                 key=(src["identifier"], source_key(src)) if src is not None else None, source=src,
                 claim_id=v.get("claim_id"), undefined=undefined(src),
                 times=[v["logged_at"]] + ([src["fetched_at"]] if src is not None else []))
+
+
+def coverage_members(obj, counts, g):
+    """The coverage of a ledger, or the metadata of the seed template's: the counts are
+    non-negative integers, coverage_score a number, is_compliant a boolean, validated_at a
+    timestamp (each when present; `members` requires them)."""
+    for k in counts:
+        if k in obj and not (is_int(obj[k]) and obj[k] >= 0):
+            g.error("schema-violation")
+    if "coverage_score" in obj and not is_num(obj["coverage_score"]):
+        g.error("schema-violation")
+    if "is_compliant" in obj and not isinstance(obj["is_compliant"], bool):
+        g.error("schema-violation")
+    timestamp(obj, "validated_at", g)
+
+
+def template_claim(c, g):
+    """The members of a claim of the seed template (LEDGER-019): in its ledger and in its records."""
+    string(c, "text", g)
+    nullable_string(c, "source_id", g)
+    nullable_string(c, "source_type", g)
+    if "requires_proof" in c and not isinstance(c["requires_proof"], bool):
+        g.error("schema-violation")
+    timestamp(c, "recorded_at", g)
 
 
 def records(entries):
@@ -433,17 +452,10 @@ def check_ledger(doc, emitted, now, f):
             req = ["total_claims", "required_claims", "cited_claims", "coverage_score", "is_compliant",
                    "uncited_claims"]
             members(cov, set(req) | {"validated_at"}, req, g)
-            for k in req[:3]:
-                if k in cov and not (is_int(cov[k]) and cov[k] >= 0):
-                    g.error("schema-violation")
-            if "coverage_score" in cov and not is_num(cov["coverage_score"]):
-                g.error("schema-violation")
-            if "is_compliant" in cov and not isinstance(cov["is_compliant"], bool):
-                g.error("schema-violation")
             if "uncited_claims" in cov and not (isinstance(cov["uncited_claims"], list) and
                                                 all(isinstance(x, str) for x in cov["uncited_claims"])):
                 g.error("schema-violation")
-            timestamp(cov, "validated_at", g)
+            coverage_members(cov, req[:3], g)
     for c in g.errors:
         f.error(c)
     if g.errors:
@@ -496,25 +508,14 @@ def check_template(doc, mode, t, emitted, now, f):
     names = ["text", "source_id", "source_type", "requires_proof", "recorded_at"]
     claims = objects(doc, "claims", set(names), names, g)
     for c in claims:
-        string(c, "text", g)
-        nullable_string(c, "source_id", g)
-        nullable_string(c, "source_type", g)
-        if "requires_proof" in c and not isinstance(c["requires_proof"], bool):
-            g.error("schema-violation")
-        timestamp(c, "recorded_at", g)
+        template_claim(c, g)
     meta = doc.get("metadata")
     if not isinstance(meta, dict):
         g.error("schema-violation")
     else:
         mnames = ["coverage_score", "is_compliant", "total_claims", "validated_at"]
         members(meta, set(mnames), mnames, g)
-        if "coverage_score" in meta and not is_num(meta["coverage_score"]):
-            g.error("schema-violation")
-        if "is_compliant" in meta and not isinstance(meta["is_compliant"], bool):
-            g.error("schema-violation")
-        if "total_claims" in meta and not (is_int(meta["total_claims"]) and meta["total_claims"] >= 0):
-            g.error("schema-violation")
-        timestamp(meta, "validated_at", g)
+        coverage_members(meta, ["total_claims"], g)
     for c in g.errors:
         f.error(c)
     if g.errors:
