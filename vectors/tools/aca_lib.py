@@ -3,8 +3,7 @@
 Standard library plus pyca/cryptography (Ed25519); citeproof is never imported or run. Every
 helper is written from the spec text it cites:
 
-- jcs(): RFC 8785 for the values used here (objects, arrays, strings, integers, booleans):
-  members sorted by UTF-16 code units, no whitespace, minimal string escapes.
+- jcs(), jcs_text(): RFC 8785, from common_json (shared by the generators).
 - aef_text_hash(): AEF SPEC.md section 5 steps 1-5 as profiled by CANON-003 (b).
 - content_digest(): RFC 9530 section 2, `sha-256=:<base64>:`.
 - signature_base(): RFC 9421 section 2.5, for the components these vectors cover.
@@ -17,6 +16,8 @@ import json
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from common_json import jcs, jcs_text  # noqa: F401 (re-exported to the ACA generator)
 
 NOW = 1777370400  # 2026-04-28T10:00:00Z
 NOW_TEXT = "2026-04-28T10:00:00Z"
@@ -32,58 +33,6 @@ def b64url(data: bytes) -> str:
 
 def sha256_hash(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
-
-
-def _jcs_string(s: str) -> str:
-    out = ['"']
-    for ch in s:
-        cp = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif cp < 0x20:
-            out.append("\\u%04x" % cp)
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
-def jcs_text(v) -> str:
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, int):
-        assert abs(v) < 2 ** 53, "only safe integers are used in these vectors"
-        return str(v)
-    if isinstance(v, float):
-        raise AssertionError("no floats in ACA vectors")
-    if isinstance(v, str):
-        return _jcs_string(v)
-    if isinstance(v, list):
-        return "[" + ",".join(jcs_text(x) for x in v) + "]"
-    if isinstance(v, dict):
-        keys = sorted(v.keys(), key=lambda k: k.encode("utf-16-be"))
-        return "{" + ",".join(_jcs_string(k) + ":" + jcs_text(v[k]) for k in keys) + "}"
-    raise AssertionError(type(v))
-
-
-def jcs(v) -> bytes:
-    return jcs_text(v).encode("utf-8")
 
 
 def aef_text_hash(data: bytes) -> str:

@@ -16,6 +16,8 @@ import html.parser
 import json
 import xml.etree.ElementTree as ET
 
+from common_json import jcs
+
 # ---------------------------------------------------------------------------------------------
 # AEF §5 (CANON-003 b)
 
@@ -193,41 +195,7 @@ def string_value(elem) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# RFC 8785 for the values of evidence objects (strings, integers, simple floats, objects, arrays)
-
-
-def es_number(x) -> str:
-    if isinstance(x, bool):
-        raise TypeError("bool")
-    if isinstance(x, int):
-        return str(x)
-    if x == int(x) and abs(x) < 1e21:
-        return str(int(x))
-    r = repr(x)
-    assert "e" not in r and "E" not in r, f"number {r} needs the full ES6 algorithm"
-    return r
-
-
-def jcs(value) -> bytes:
-    def ser(v):
-        if v is None:
-            return "null"
-        if v is True:
-            return "true"
-        if v is False:
-            return "false"
-        if isinstance(v, (int, float)):
-            return es_number(v)
-        if isinstance(v, str):
-            return json.dumps(v, ensure_ascii=False)
-        if isinstance(v, list):
-            return "[" + ",".join(ser(x) for x in v) + "]"
-        if isinstance(v, dict):
-            keys = sorted(v, key=lambda k: k.encode("utf-16-be"))
-            return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + ser(v[k]) for k in keys) + "}"
-        raise TypeError(type(v))
-
-    return ser(value).encode("utf-8")
+# RFC 8785 (jcs, from common_json) of an evidence object
 
 
 def signing_payload(evidence: dict) -> bytes:

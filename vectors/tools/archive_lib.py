@@ -21,6 +21,8 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from cryptography.exceptions import InvalidSignature
 import base64
 
+from common_json import jcs
+
 GENESIS = "sha256:" + "0" * 64
 SKEW = 300
 RELATIONS = ["direct_quote", "paraphrase", "inference_from", "metadata_fact"]
@@ -43,41 +45,7 @@ HANDLE_RE = re.compile(r"^Source [A-Z]{1,3}$")
 
 # --- canonical forms ------------------------------------------------------------------------
 
-def jcs_text(v) -> str:
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if v is None:
-        return "null"
-    if isinstance(v, int):
-        assert abs(v) < 2 ** 53
-        return str(v)
-    if isinstance(v, str):
-        out = ['"']
-        for ch in v:
-            if ch == '"':
-                out.append('\\"')
-            elif ch == "\\":
-                out.append("\\\\")
-            elif ch in "\b\f\n\r\t":
-                out.append({"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch])
-            elif ord(ch) < 0x20:
-                out.append("\\u%04x" % ord(ch))
-            else:
-                out.append(ch)
-        out.append('"')
-        return "".join(out)
-    if isinstance(v, list):
-        return "[" + ",".join(jcs_text(x) for x in v) + "]"
-    if isinstance(v, dict):
-        keys = sorted(v, key=lambda k: k.encode("utf-16-be"))
-        return "{" + ",".join(jcs_text(k) + ":" + jcs_text(v[k]) for k in keys) + "}"
-    raise TypeError(type(v))
-
-
-def jcs(v) -> bytes:
-    return jcs_text(v).encode("utf-8")
+# jcs_text(), jcs(): RFC 8785, from common_json (shared by the generators).
 
 
 def h(data: bytes) -> str:

@@ -19,6 +19,8 @@ import hashlib
 import hmac
 import json
 
+from common_json import es_number, jcs, quote as es_quote
+
 # ECMA-262 WhiteSpace (TAB VT FF ZWNBSP USP=Zs) and LineTerminator (LF CR LS PS).
 ES_WHITESPACE = "\t\n\u000b\u000c\r \u00a0\u1680" + "".join(
     chr(c) for c in range(0x2000, 0x200B)) + "\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -50,65 +52,7 @@ def hmac_hex(secret, payload):
 
 # ---- ECMAScript JSON.stringify with a property-list replacer ----
 
-def _shortest(x):
-    """Shortest round-trip digits of |x| and the decimal point position (0.d1d2.. x 10^n),
-    from Python's repr (the same digits ECMAScript's Number::toString uses)."""
-    r = repr(abs(x))
-    mant, _, exp = r.partition("e")
-    exp = int(exp) if exp else 0
-    ip = mant.index(".") if "." in mant else len(mant)
-    digits = mant.replace(".", "")
-    n = ip + exp
-    stripped = digits.lstrip("0")
-    n -= len(digits) - len(stripped)
-    digits = stripped.rstrip("0")
-    return digits, n
-
-
-def es_number(x):
-    x = float(x)
-    if x == 0:
-        return "0"
-    digits, n = _shortest(x)
-    sign = "-" if x < 0 else ""
-    k = len(digits)
-    if k <= n <= 21:
-        return sign + digits + "0" * (n - k)
-    if 0 < n <= 21:
-        return sign + digits[:n] + "." + digits[n:]
-    if -6 < n <= 0:
-        return sign + "0." + "0" * (-n) + digits
-    e = n - 1
-    es = ("+" if e >= 0 else "-") + str(abs(e))
-    if k == 1:
-        return sign + digits + "e" + es
-    return sign + digits[0] + "." + digits[1:] + "e" + es
-
-
-def es_quote(s):
-    out = ['"']
-    for ch in s:
-        c = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif c < 0x20:
-            out.append("\\u%04x" % c)
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+# QuoteJSONString and Number::toString: es_quote and es_number, from common_json.
 
 
 def es_stringify(value, keys):
@@ -156,23 +100,11 @@ def deployed_js_payload(envelope):
 
 
 def jcs_payload(envelope):
-    """The earlier draft's JCS payload, for the case showing it does not verify. Only for
-    claims whose members are ASCII and whose numbers JCS and ECMAScript write alike."""
+    """The earlier draft's RFC 8785 (JCS) payload, for the case showing it does not verify."""
     claim = dict(envelope["claim"])
     claim["signedAt"] = envelope["signature"]["signedAt"]
     claim["signedBy"] = envelope["signature"]["signedBy"]
-
-    def enc(v):
-        if isinstance(v, dict):
-            return "{" + ",".join(es_quote(k) + ":" + enc(v[k]) for k in sorted(v)) + "}"
-        if isinstance(v, list):
-            return "[" + ",".join(enc(x) for x in v) + "]"
-        if isinstance(v, bool) or v is None:
-            return json.dumps(v)
-        if isinstance(v, (int, float)):
-            return es_number(v)
-        return es_quote(v)
-    return enc(claim).encode()
+    return jcs(claim)
 
 
 # ---- what the deployed-js input leaves unsigned (profile CHAIN-014) ----

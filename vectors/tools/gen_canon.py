@@ -6,7 +6,7 @@ Independent derivation, standard library only; citeproof is never called:
 - jcs.json: RFC 8785 test data (published: the RFC text and the reference implementation's
   test files, read from crates/citeproof-model/tests/data/rfc8785/, see its README for origin
   and license) and hand-derived cases whose expected canonical text is typed below. The hand
-  number cases are cross-checked against an ECMA-262 Number::toString written here on top of
+  number cases are cross-checked against an ECMA-262 Number::toString (common_json.py) on top of
   Python's shortest round-trip repr (the check guards against typing mistakes; the value in
   the file is the hand-typed one).
 - hash-*.json: expected digests computed with Python hashlib. AEF §5 text normalization
@@ -15,41 +15,17 @@ Independent derivation, standard library only; citeproof is never called:
 Run: python3 vectors/tools/gen_canon.py
 """
 
-import decimal
 import hashlib
 import os
 import struct
 
+from common_json import es_number
 from vectorlib import REPO, b64, boundary, case, derivation, write
 
 RFC = os.path.join(REPO, "crates/citeproof-model/tests/data/rfc8785")
 
 # ---------------------------------------------------------------------------------------------
-# Independent helpers (checks only)
-
-
-def es_number(x: float) -> str:
-    """ECMA-262 Number::toString(x) for finite x, from Python's shortest round-trip digits."""
-    if x == 0:
-        return "0"
-    if x < 0:
-        return "-" + es_number(-x)
-    d = decimal.Decimal(repr(x)).normalize()
-    _, digits, exp = d.as_tuple()
-    s = "".join(map(str, digits))
-    k = len(s)
-    n = exp + k
-    if k <= n <= 21:
-        return s + "0" * (n - k)
-    if 0 < n <= 21:
-        return s[:n] + "." + s[n:]
-    if -6 < n <= 0:
-        return "0." + "0" * (-n) + s
-    e = n - 1
-    sign = "+" if e >= 0 else "-"
-    if k == 1:
-        return f"{s}e{sign}{abs(e)}"
-    return f"{s[0]}.{s[1:]}e{sign}{abs(e)}"
+# Independent helpers (checks only; es_number is ECMA-262 Number::toString from common_json)
 
 
 def hex_double(h: str) -> float:

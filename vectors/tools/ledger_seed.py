@@ -23,6 +23,7 @@ What is verbatim and what is not:
 """
 
 import datetime as _stdlib_datetime
+import inspect
 import json
 import os
 from dataclasses import dataclass, field
@@ -121,17 +122,20 @@ def _isoformat(value):
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-def export_audit_log_iso(ledger: AttributionLedger, filepath: str) -> None:
-    """`export_audit_log` with `json.dumps(record, default=_isoformat)`: the only change."""
-    with open(filepath, "a", encoding="utf-8") as stream:
-        for entry in ledger._entries:
-            record = {
-                "claim": entry.text,
-                "source": vars(entry.source) if entry.source else None,
-                "requires_proof": entry.requires_attribution,
-                "logged_at": datetime.now(timezone.utc).isoformat()
-            }
-            stream.write(json.dumps(record, default=_isoformat) + "\n")
+def _with_one_change(function, old, new, name):
+    """`function` redefined from its own source under `name`, with one literal replaced (it must
+    stand there exactly once): the seed's code stays verbatim, and the change is exactly one."""
+    source = inspect.getsource(function)
+    assert source.count(old) == 1, f"{function.__name__}: {old!r} found {source.count(old)} times"
+    source = source.replace(old, new).replace(f"def {function.__name__}(", f"def {name}(", 1)
+    scope = {}
+    exec(compile(source, __file__, "exec"), globals(), scope)
+    return scope[name]
+
+
+# `export_audit_log` with `json.dumps(record, default=_isoformat)`: the only change.
+export_audit_log_iso = _with_one_change(export_audit_log, "json.dumps(record)",
+                                        "json.dumps(record, default=_isoformat)", "export_audit_log_iso")
 
 
 # ---- Configuration Template (seed) ----

@@ -15,7 +15,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ledger_seed as seed  # noqa: E402
-from vectorlib import boundary, case, derivation, write  # noqa: E402
+from vectorlib import boundary, case, derivation, given, write  # noqa: E402
 
 T0 = 1778925600  # 2026-05-16T10:00:00Z
 FLAGS = {
@@ -94,10 +94,7 @@ def seed_coverage(claims, threshold):
 
 def source(ident, category, call, fetched, url=None, meta=None):
     s = {"identifier": ident, "category": category, "tool_call_id": call, "fetched_at": iso(fetched)}
-    if url is not None:
-        s["endpoint"] = url
-    if meta is not None:
-        s["metadata"] = meta
+    s.update(given(endpoint=url, metadata=meta))
     return s
 
 
@@ -186,6 +183,13 @@ def dumps(v):
     return json.dumps(v, indent=1)
 
 
+def export_input(text, raw=None):
+    """The audit file of an input: as text, or (raw bytes given) as base64."""
+    if raw is not None:
+        return {"export_base64": base64.b64encode(raw).decode()}
+    return {"export": text}
+
+
 # ---- ledger-verify ----
 
 def verify_cases():
@@ -194,21 +198,9 @@ def verify_cases():
 
     def v(id, desc, reqs, doc, recs_text, result, errors=None, warnings=None, flags=(), emitted=True,
           api=None, now=None, detail=None, export_base64=None, mode=None, threshold=None):
-        inp = {"ledger": dumps(doc)}
-        if export_base64 is not None:
-            inp["export_base64"] = base64.b64encode(export_base64).decode()
-        else:
-            inp["export"] = recs_text
-        if emitted is not None:
-            inp["emitted"] = emitted
-        if mode is not None:
-            inp["mode"] = mode
-        if threshold is not None:
-            inp["threshold"] = threshold
-        if api is not None:
-            inp["api"] = json.dumps(api)
-        if now is not None:
-            inp["now"] = now
+        inp = dict({"ledger": dumps(doc)}, **export_input(recs_text, export_base64),
+                   **given(emitted=emitted, mode=mode, threshold=threshold,
+                           api=None if api is None else json.dumps(api), now=now))
         d = derivation("hand", detail) if detail else pub
         cases.append(case("ledger-verify-" + id, desc, reqs, 1, inp, result, errors=errors,
                           warnings=warnings, derivation_=d, flags=list(flags)))
@@ -590,13 +582,8 @@ def template_verify_cases():
 
     def t(id, desc, reqs, ledger, export, result, errors=None, warnings=None, flags=(), mode=None, threshold=None,
           emitted=True):
-        inp = {"ledger": dumps(ledger), "export": export}
-        if emitted is not None:
-            inp["emitted"] = emitted
-        if mode is not None:
-            inp["mode"] = mode
-        if threshold is not None:
-            inp["threshold"] = threshold
+        inp = dict({"ledger": dumps(ledger), "export": export},
+                   **given(emitted=emitted, mode=mode, threshold=threshold))
         cases.append(case("ledger-verify-template-" + id, desc, reqs, 1, inp, result, errors=errors,
                           warnings=warnings, derivation_=derivation("independent-tool", detail),
                           flags=["template-ledger"] + list(flags)))
@@ -701,17 +688,8 @@ def audit_cases():
 
     def a(id, desc, reqs, export, result, ledgers=None, errors=None, warnings=None, flags=(), mode=None,
           threshold=None, ledger_id=None, export_base64=None):
-        inp = {}
-        if export_base64 is not None:
-            inp["export_base64"] = base64.b64encode(export_base64).decode()
-        else:
-            inp["export"] = export
-        if mode is not None:
-            inp["mode"] = mode
-        if threshold is not None:
-            inp["threshold"] = threshold
-        if ledger_id is not None:
-            inp["ledger_id"] = ledger_id
+        inp = dict(export_input(export, export_base64),
+                   **given(mode=mode, threshold=threshold, ledger_id=ledger_id))
         out = {"ledgers": ledgers} if ledgers is not None else None
         cases.append(case("ledger-audit-" + id, desc, reqs, 1, inp, result, errors=errors, warnings=warnings,
                           output=out, derivation_=derivation("independent-tool", detail), flags=list(flags)))

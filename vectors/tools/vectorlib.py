@@ -51,6 +51,12 @@ def case(id, description, requirements, level, input, result, errors=None, outpu
     return c
 
 
+def given(**members) -> dict:
+    """The members whose value is given (not None), in the order named: the optional members
+    of an input or an object."""
+    return {k: v for k, v in members.items() if v is not None}
+
+
 BOUNDARY_SIDES = {
     "inside": "just inside the boundary (the rule holds at its limit)",
     "outside": "just outside the boundary (one step past the limit: the rule fails)",

@@ -7,6 +7,7 @@ The tests run against the installed wheel (`cargo xtask test` builds and install
 
 from __future__ import annotations
 
+import base64
 import os
 import subprocess
 import sys
@@ -27,6 +28,17 @@ def citeproof_bin() -> str:
         if candidate.exists():
             return str(candidate)
     pytest.fail("no citeproof binary: build it (cargo build -p citeproof-cli) or set CITEPROOF_BIN")
+
+
+def flip_source_byte(snap: dict, doc: int) -> None:
+    """Changes one byte of the cited source `https://sources.example/doc/<doc>` of a parsed
+    synthetic snapshot, inside its text `Record <doc>.0`: its hash no longer matches the
+    manifest's."""
+    source = snap["resources"][f"https://sources.example/doc/{doc}"]
+    body = bytearray(base64.b64decode(source["body_base64"]))
+    i = body.index(f"Record {doc}.0".encode()) + len(b"Record ")
+    body[i] ^= 0x01
+    source["body_base64"] = base64.b64encode(bytes(body)).decode()
 
 
 def run_cli(*args: str, check: bool = False, timeout: float = 600) -> subprocess.CompletedProcess[str]:

@@ -18,7 +18,7 @@ import citeproof
 from citeproof import _native, aca
 from citeproof.audit import AuditStore
 from citeproof.errors import AuditError, InvalidInputError
-from conftest import run_cli
+from conftest import flip_source_byte, run_cli
 
 NOW = _native.SYNTHETIC_NOW
 
@@ -32,11 +32,7 @@ def tampered(snapshot: str) -> str:
     """The snapshot with one byte of a cited source changed (its hash no longer matches the
     manifest's): found by the verifier, never by this test's own judgement."""
     snap = json.loads(snapshot)
-    source = snap["resources"]["https://sources.example/doc/0"]
-    body = bytearray(base64.b64decode(source["body_base64"]))
-    i = body.index(b"Record 0.0") + len(b"Record ")
-    body[i] ^= 0x01
-    source["body_base64"] = base64.b64encode(bytes(body)).decode()
+    flip_source_byte(snap, 0)
     return json.dumps(snap)
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from citeproof import _native, aca
 from citeproof.audit import AuditStore
-from conftest import run_cli
+from conftest import flip_source_byte, run_cli
 
 NOW = _native.SYNTHETIC_NOW
 
@@ -47,11 +47,7 @@ def tampered(snapshot: str) -> str:
     """One byte of a cited source changed and the run's signed manifest re-served under an
     unpublished key id: claim, source and Level 3 failures, judged by the verifier alone."""
     snap = json.loads(snapshot)
-    source = snap["resources"]["https://sources.example/doc/1"]
-    body = bytearray(base64.b64decode(source["body_base64"]))
-    i = body.index(b"Record 1.0") + len(b"Record ")
-    body[i] ^= 0x01
-    source["body_base64"] = base64.b64encode(bytes(body)).decode()
+    flip_source_byte(snap, 1)
     manifest = snap["resources"]["https://agent.example/runs/r/manifest/0"]
     manifest["headers"] = [[n, v.replace('keyid="bench"', 'keyid="other"')]
                            for n, v in manifest["headers"]]

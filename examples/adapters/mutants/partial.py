@@ -12,47 +12,33 @@ conformance claim for work that was never done (issue 19, item 7). `cargo xtask 
 it when no report of any of its runs claims a level (mutants.json, `"kill": "no-claim"`).
 """
 
-import json
-import subprocess
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from proxy import relay  # noqa: E402
 
 ANNOUNCED = ["hash-bytes", "hash-aef-text"]
 DECLINED = ("hash-aef-text",)
+
+
+def decline(message):
+    if message.get("cmd") == "run" and message["case"]["operation"] in DECLINED:
+        return {"seq": message["seq"], "skipped": True, "message": "not implemented"}
+    return None
+
+
+def announce(message, reply):
+    if message.get("cmd") == "start":
+        reply["operations"] = ANNOUNCED
+    return reply
 
 
 def main():
     args = sys.argv[1:]
     if len(args) < 2 or args[0] != "--":
         raise SystemExit(__doc__)
-    child = subprocess.Popen(args[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                             encoding="utf-8", bufsize=1)
-    out = sys.stdout
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        message = json.loads(line)
-        cmd = message.get("cmd")
-        if cmd == "run" and message["case"]["operation"] in DECLINED:
-            out.write(json.dumps({"seq": message["seq"], "skipped": True,
-                                  "message": "not implemented"}) + "\n")
-            out.flush()
-            continue
-        child.stdin.write(line if line.endswith("\n") else line + "\n")
-        child.stdin.flush()
-        if cmd == "stop":
-            break
-        if cmd not in ("start", "run"):
-            continue
-        answer = child.stdout.readline()
-        if not answer:
-            break
-        reply = json.loads(answer)
-        if cmd == "start":
-            reply["operations"] = ANNOUNCED
-        out.write(json.dumps(reply, ensure_ascii=False) + "\n")
-        out.flush()
-    child.stdin.close()
-    child.wait(timeout=5)
+    relay(args[1:], announce, decline)
 
 
 if __name__ == "__main__":

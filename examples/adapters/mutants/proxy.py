@@ -153,13 +153,10 @@ def perturb(fault, run, reply):
     return reply
 
 
-def main():
-    args = sys.argv[1:]
-    if len(args) < 3 or args[1] != "--":
-        raise SystemExit(__doc__)
-    fault, command = args[0], args[2:]
-    if fault not in FAULTS:
-        raise SystemExit(f"proxy.py: unknown fault {fault!r}\n{__doc__}")
+def relay(command, on_reply, answer_itself=lambda message: None):
+    """Runs COMMAND (a good adapter) and passes it every message, and back every answer to a
+    `start` or a `run` as `on_reply(message, reply)` makes it; a message for which
+    `answer_itself(message)` returns a reply is answered with it and never reaches COMMAND."""
     child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                              encoding="utf-8", bufsize=1)
     out = sys.stdout
@@ -167,6 +164,11 @@ def main():
         if not line.strip():
             continue
         message = json.loads(line)
+        own = answer_itself(message)
+        if own is not None:
+            out.write(json.dumps(own) + "\n")
+            out.flush()
+            continue
         child.stdin.write(line if line.endswith("\n") else line + "\n")
         child.stdin.flush()
         cmd = message.get("cmd")
@@ -177,13 +179,25 @@ def main():
         answer = child.stdout.readline()
         if not answer:
             break
-        reply = json.loads(answer)
-        if cmd == "run":
-            reply = perturb(fault, message, reply)
+        reply = on_reply(message, json.loads(answer))
         out.write(json.dumps(reply, ensure_ascii=False) + "\n")
         out.flush()
     child.stdin.close()
     child.wait(timeout=5)
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) < 3 or args[1] != "--":
+        raise SystemExit(__doc__)
+    fault, command = args[0], args[2:]
+    if fault not in FAULTS:
+        raise SystemExit(f"proxy.py: unknown fault {fault!r}\n{__doc__}")
+
+    def on_reply(message, reply):
+        return perturb(fault, message, reply) if message.get("cmd") == "run" else reply
+
+    relay(command, on_reply)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import calendar
 import re
 
 import strict_json
+from findings import Findings
 from strict_json import JsonError
 
 # Smallest accepted `retrieval.rank` (the published schema's `minimum`).
@@ -82,20 +83,6 @@ def _is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-class Findings:
-    def __init__(self):
-        self.errors = []
-        self.warnings = []
-
-    def error(self, code):
-        if code not in self.errors:
-            self.errors.append(code)
-
-    def warn(self, code):
-        if code not in self.warnings:
-            self.warnings.append(code)
-
-
 def validate(document_text):
     """Returns (errors, warnings) for one evidence document given as raw text."""
     f = Findings()
@@ -119,76 +106,69 @@ def validate(document_text):
         f.error("schema-violation")
     _enum(doc, "synthesis_role", "synthesis_role", f)
 
-    source = doc.get("source")
-    if isinstance(source, dict):
-        _check_object(source, "source", f)
-        uri = source.get("uri")
-        if uri is not None and not (isinstance(uri, str) and _URI.fullmatch(uri)):
+    for name, check in (("source", _check_source), ("retrieval", _check_retrieval),
+                        ("verification", _check_verification), ("span", _check_span)):
+        section = doc.get(name)
+        if isinstance(section, dict):
+            _check_object(section, name, f)
+            check(section, f)
+        elif section is not None:
             f.error("schema-violation")
-        _enum(source, "type", "source.type", f)
-        for name in ("title", "publisher"):
-            if name in source and not isinstance(source[name], str):
-                f.error("schema-violation")
-        times = {}
-        for name in ("published_at", "fetched_at"):
-            if name in source:
-                v = source[name]
-                if not isinstance(v, str):
-                    f.error("schema-violation")
-                elif not timestamp_ok(v):
-                    f.error("schema-timestamp-invalid")
-                else:
-                    times[name] = _instant(v)
-        if len(times) == 2 and None not in times.values() and times["published_at"] > times["fetched_at"]:
-            f.warn("aef-published-after-fetched")
-    elif source is not None:
-        f.error("schema-violation")
-
-    retrieval = doc.get("retrieval")
-    if isinstance(retrieval, dict):
-        _check_object(retrieval, "retrieval", f)
-        _enum(retrieval, "method", "retrieval.method", f)
-        if "confidence" in retrieval:
-            c = retrieval["confidence"]
-            if not (_is_number(c) and 0 <= c <= 1):
-                f.error("schema-violation")
-        if "rank" in retrieval:
-            r = retrieval["rank"]
-            if not (_is_int(r) and r >= MIN_RANK):
-                f.error("schema-violation")
-        if "freshness_age_seconds" in retrieval:
-            a = retrieval["freshness_age_seconds"]
-            if not (_is_int(a) and a >= 0):
-                f.error("schema-violation")
-        if "retriever_id" in retrieval and not isinstance(retrieval["retriever_id"], str):
-            f.error("schema-violation")
-    elif retrieval is not None:
-        f.error("schema-violation")
-
-    verification = doc.get("verification")
-    if isinstance(verification, dict):
-        _check_object(verification, "verification", f)
-        if "content_hash" in verification:
-            h = verification["content_hash"]
-            if not (isinstance(h, str) and _HASH.fullmatch(h)):
-                f.error("canon-hash-syntax")
-        for name in ("signature", "signed_by"):
-            if name in verification and not isinstance(verification[name], str):
-                f.error("schema-violation")
-        if "signing_key_uri" in verification:
-            u = verification["signing_key_uri"]
-            if not (isinstance(u, str) and _URI.fullmatch(u)):
-                f.error("schema-violation")
-    elif verification is not None:
-        f.error("schema-violation")
-
-    span = doc.get("span")
-    if isinstance(span, dict):
-        _check_object(span, "span", f)
-        _check_span(span, f)
-    elif span is not None:
-        f.error("schema-violation")
     return f.errors, f.warnings
+
+
+def _check_source(source, f):
+    uri = source.get("uri")
+    if uri is not None and not (isinstance(uri, str) and _URI.fullmatch(uri)):
+        f.error("schema-violation")
+    _enum(source, "type", "source.type", f)
+    for name in ("title", "publisher"):
+        if name in source and not isinstance(source[name], str):
+            f.error("schema-violation")
+    times = {}
+    for name in ("published_at", "fetched_at"):
+        if name in source:
+            v = source[name]
+            if not isinstance(v, str):
+                f.error("schema-violation")
+            elif not timestamp_ok(v):
+                f.error("schema-timestamp-invalid")
+            else:
+                times[name] = _instant(v)
+    if len(times) == 2 and None not in times.values() and times["published_at"] > times["fetched_at"]:
+        f.warn("aef-published-after-fetched")
+
+
+def _check_retrieval(retrieval, f):
+    _enum(retrieval, "method", "retrieval.method", f)
+    if "confidence" in retrieval:
+        c = retrieval["confidence"]
+        if not (_is_number(c) and 0 <= c <= 1):
+            f.error("schema-violation")
+    if "rank" in retrieval:
+        r = retrieval["rank"]
+        if not (_is_int(r) and r >= MIN_RANK):
+            f.error("schema-violation")
+    if "freshness_age_seconds" in retrieval:
+        a = retrieval["freshness_age_seconds"]
+        if not (_is_int(a) and a >= 0):
+            f.error("schema-violation")
+    if "retriever_id" in retrieval and not isinstance(retrieval["retriever_id"], str):
+        f.error("schema-violation")
+
+
+def _check_verification(verification, f):
+    if "content_hash" in verification:
+        h = verification["content_hash"]
+        if not (isinstance(h, str) and _HASH.fullmatch(h)):
+            f.error("canon-hash-syntax")
+    for name in ("signature", "signed_by"):
+        if name in verification and not isinstance(verification[name], str):
+            f.error("schema-violation")
+    if "signing_key_uri" in verification:
+        u = verification["signing_key_uri"]
+        if not (isinstance(u, str) and _URI.fullmatch(u)):
+            f.error("schema-violation")
 
 
 def _check_object(obj, where, f):

@@ -11,6 +11,7 @@ import re
 from datetime import datetime
 
 import strict_json
+from findings import Findings
 
 MAX_FILE = 64 * 1024 * 1024
 MAX_LINE = 1024 * 1024
@@ -22,19 +23,6 @@ _CLAIM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 # LEDGER-008: a member name "ledger_id", optional JSON whitespace, ':', a complete unescaped id.
 _NAMED_ID = re.compile(rb'"ledger_id"[ \t\r\n]*:[ \t\r\n]*"([A-Za-z0-9][A-Za-z0-9._:-]{0,127})"')
 _SOURCE_MEMBERS = {"identifier", "category", "tool_call_id", "fetched_at", "endpoint", "metadata"}
-
-
-class Findings:
-    def __init__(self):
-        self.errors, self.warnings = [], []
-
-    def error(self, code):
-        if code not in self.errors:
-            self.errors.append(code)
-
-    def warn(self, code):
-        if code not in self.warnings:
-            self.warnings.append(code)
 
 
 def instant(text):
@@ -72,6 +60,22 @@ def members(obj, allowed, required, f):
             f.error("schema-violation")
             ok = False
     return ok
+
+
+def objects(obj, key, allowed, required, f):
+    """The items of the array member `key` (none when absent), each an object held to `members`;
+    an array that is not one, or an item that is not an object, is a schema violation and left
+    out (the caller stops at the first violation, before reading the items)."""
+    items = obj.get(key, [])
+    if not isinstance(items, list):
+        f.error("schema-violation")
+        return []
+    for item in items:
+        if not isinstance(item, dict):
+            f.error("schema-violation")
+        else:
+            members(item, allowed, required, f)
+    return [item for item in items if isinstance(item, dict)]
 
 
 def string(obj, k, f, min_len=0):
@@ -246,12 +250,7 @@ def read_record(v, f):
     if template:
         members(v, {"ledger_id", "seq", "text", "source_id", "source_type", "requires_proof", "recorded_at"},
                 ["text", "source_id", "source_type", "requires_proof", "recorded_at"], g)
-        string(v, "text", g)
-        nullable_string(v, "source_id", g)
-        nullable_string(v, "source_type", g)
-        if "requires_proof" in v and not isinstance(v["requires_proof"], bool):
-            g.error("schema-violation")
-        timestamp(v, "recorded_at", g)
+        template_claim(v, g)
     else:
         members(v, {"ledger_id", "seq", "claim_id", "claim", "source", "requires_proof",
                     "requires_attribution", "logged_at"}, ["claim", "source", "logged_at"], g)
@@ -280,6 +279,30 @@ def read_record(v, f):
                 key=(src["identifier"], source_key(src)) if src is not None else None, source=src,
                 claim_id=v.get("claim_id"), undefined=undefined(src),
                 times=[v["logged_at"]] + ([src["fetched_at"]] if src is not None else []))
+
+
+def coverage_members(obj, counts, g):
+    """The coverage of a ledger, or the metadata of the seed template's: the counts are
+    non-negative integers, coverage_score a number, is_compliant a boolean, validated_at a
+    timestamp (each when present; `members` requires them)."""
+    for k in counts:
+        if k in obj and not (is_int(obj[k]) and obj[k] >= 0):
+            g.error("schema-violation")
+    if "coverage_score" in obj and not is_num(obj["coverage_score"]):
+        g.error("schema-violation")
+    if "is_compliant" in obj and not isinstance(obj["is_compliant"], bool):
+        g.error("schema-violation")
+    timestamp(obj, "validated_at", g)
+
+
+def template_claim(c, g):
+    """The members of a claim of the seed template (LEDGER-019): in its ledger and in its records."""
+    string(c, "text", g)
+    nullable_string(c, "source_id", g)
+    nullable_string(c, "source_type", g)
+    if "requires_proof" in c and not isinstance(c["requires_proof"], bool):
+        g.error("schema-violation")
+    timestamp(c, "recorded_at", g)
 
 
 def records(entries):
@@ -411,16 +434,9 @@ def check_ledger(doc, emitted, now, f):
         g.error("schema-violation")
     if "threshold" in doc and not is_num(doc["threshold"]):
         g.error("schema-violation")
-    claims = doc.get("claims", [])
-    if not isinstance(claims, list):
-        g.error("schema-violation")
-        claims = []
+    claims = objects(doc, "claims", {"claim_id", "text", "requires_attribution", "recorded_at", "source"},
+                     ["text", "requires_attribution", "recorded_at", "source"], g)
     for c in claims:
-        if not isinstance(c, dict):
-            g.error("schema-violation")
-            continue
-        members(c, {"claim_id", "text", "requires_attribution", "recorded_at", "source"},
-                ["text", "requires_attribution", "recorded_at", "source"], g)
         ident(c, "claim_id", _CLAIM_ID, g)
         string(c, "text", g, 1)
         if "requires_attribution" in c and not isinstance(c["requires_attribution"], bool):
@@ -436,17 +452,10 @@ def check_ledger(doc, emitted, now, f):
             req = ["total_claims", "required_claims", "cited_claims", "coverage_score", "is_compliant",
                    "uncited_claims"]
             members(cov, set(req) | {"validated_at"}, req, g)
-            for k in req[:3]:
-                if k in cov and not (is_int(cov[k]) and cov[k] >= 0):
-                    g.error("schema-violation")
-            if "coverage_score" in cov and not is_num(cov["coverage_score"]):
-                g.error("schema-violation")
-            if "is_compliant" in cov and not isinstance(cov["is_compliant"], bool):
-                g.error("schema-violation")
             if "uncited_claims" in cov and not (isinstance(cov["uncited_claims"], list) and
                                                 all(isinstance(x, str) for x in cov["uncited_claims"])):
                 g.error("schema-violation")
-            timestamp(cov, "validated_at", g)
+            coverage_members(cov, req[:3], g)
     for c in g.errors:
         f.error(c)
     if g.errors:
@@ -496,35 +505,17 @@ def check_template(doc, mode, t, emitted, now, f):
     g = Findings()
     members(doc, {"ledger_id", "claims", "metadata"}, ["claims", "metadata"], g)
     ident(doc, "ledger_id", _RUN_ID, g)
-    claims = doc.get("claims", [])
-    if not isinstance(claims, list):
-        g.error("schema-violation")
-        claims = []
     names = ["text", "source_id", "source_type", "requires_proof", "recorded_at"]
+    claims = objects(doc, "claims", set(names), names, g)
     for c in claims:
-        if not isinstance(c, dict):
-            g.error("schema-violation")
-            continue
-        members(c, set(names), names, g)
-        string(c, "text", g)
-        nullable_string(c, "source_id", g)
-        nullable_string(c, "source_type", g)
-        if "requires_proof" in c and not isinstance(c["requires_proof"], bool):
-            g.error("schema-violation")
-        timestamp(c, "recorded_at", g)
+        template_claim(c, g)
     meta = doc.get("metadata")
     if not isinstance(meta, dict):
         g.error("schema-violation")
     else:
         mnames = ["coverage_score", "is_compliant", "total_claims", "validated_at"]
         members(meta, set(mnames), mnames, g)
-        if "coverage_score" in meta and not is_num(meta["coverage_score"]):
-            g.error("schema-violation")
-        if "is_compliant" in meta and not isinstance(meta["is_compliant"], bool):
-            g.error("schema-violation")
-        if "total_claims" in meta and not (is_int(meta["total_claims"]) and meta["total_claims"] >= 0):
-            g.error("schema-violation")
-        timestamp(meta, "validated_at", g)
+        coverage_members(meta, ["total_claims"], g)
     for c in g.errors:
         f.error(c)
     if g.errors:
@@ -551,16 +542,9 @@ def check_api(api, ledger, f):
     members(api, {"ledger_id", "output_summary", "attribution_map"}, ["output_summary", "attribution_map"], g)
     ident(api, "ledger_id", _RUN_ID, g)
     string(api, "output_summary", g)
-    entries = api.get("attribution_map", [])
-    if not isinstance(entries, list):
-        g.error("schema-violation")
-        entries = []
     names = ["claim", "source_id", "source_category", "timestamp"]
+    entries = objects(api, "attribution_map", set(names), names, g)
     for e in entries:
-        if not isinstance(e, dict):
-            g.error("schema-violation")
-            continue
-        members(e, set(names), names, g)
         string(e, "claim", g)
         nullable_string(e, "source_id", g)
         nullable_string(e, "source_category", g)

@@ -28,18 +28,11 @@ import warnings
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.abspath(os.path.join(HERE, "..", "..", "..", "..", "vectors", "tools")))
 
+# The same two libraries as citeproof-jose's cross-check: its probe reports them.
+sys.path.insert(0, os.path.abspath(os.path.join(HERE, "..", "..", "..", "citeproof-jose", "tests", "python")))
+
 import aef_independent as ind  # noqa: E402
-
-
-def probe():
-    try:
-        import cryptography
-        import joserfc
-    except ImportError as e:  # pragma: no cover - environment dependent
-        print(json.dumps({"error": f"missing module: {e}"}))
-        return 3
-    print(json.dumps({"joserfc": joserfc.__version__, "cryptography": cryptography.__version__}))
-    return 0
+from jws_crosscheck import probe  # noqa: E402,F401
 
 
 def main():

@@ -6,11 +6,12 @@ import json
 import os
 import sys
 
+from _protocol import announce
+
 for line in sys.stdin:
     message = json.loads(line)
     if message["cmd"] == "start":
-        print(json.dumps({"protocol": 1, "implementation": {"name": "cwd-probe", "version": "0", "language": "python"},
-                          "operations": ["*"]}), flush=True)
+        announce("cwd-probe", ["*"])
     elif message["cmd"] == "run":
         seen = os.listdir(".")
         if seen:

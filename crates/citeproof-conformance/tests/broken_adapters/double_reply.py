@@ -8,14 +8,15 @@ import hashlib
 import json
 import sys
 
+from _protocol import announce
+
 late = "--late" in sys.argv
 runs = 0
 last = None
 for line in sys.stdin:
     message = json.loads(line)
     if message["cmd"] == "start":
-        print(json.dumps({"protocol": 1, "implementation": {"name": "double-reply", "version": "0", "language": "python"},
-                          "operations": ["hash-bytes"]}), flush=True)
+        announce("double-reply", ["hash-bytes"])
     elif message["cmd"] == "run":
         runs += 1
         data = base64.b64decode(message["case"]["input"]["data_base64"])

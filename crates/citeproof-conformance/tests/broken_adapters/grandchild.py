@@ -9,6 +9,8 @@ import json
 import subprocess
 import sys
 
+from _protocol import announce
+
 pidfile = sys.argv[1]
 answer = "--answer" in sys.argv
 grandchild = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
@@ -17,8 +19,7 @@ with open(pidfile, "w") as f:
 for line in sys.stdin:
     message = json.loads(line)
     if message["cmd"] == "start":
-        print(json.dumps({"protocol": 1, "implementation": {"name": "grandchild", "version": "0", "language": "python"},
-                          "operations": ["*"]}), flush=True)
+        announce("grandchild", ["*"])
     elif message["cmd"] == "run" and answer:
         print(json.dumps({"seq": message["seq"], "skipped": True}), flush=True)
     elif message["cmd"] == "stop":

@@ -7,12 +7,13 @@ import json
 import sys
 import time
 
+from _protocol import announce
+
 hang_hello = "--hang-hello" in sys.argv
 stop_reading = "--stop-reading" in sys.argv
 for line in sys.stdin:
     message = json.loads(line)
     if message["cmd"] == "start" and not hang_hello:
-        print(json.dumps({"protocol": 1, "implementation": {"name": "hang", "version": "0", "language": "python"},
-                          "operations": ["*"]}), flush=True)
+        announce("hang", ["*"])
         if stop_reading:
             time.sleep(3600)

@@ -6,12 +6,13 @@ a span text is an answer, not a malformed line."""
 import json
 import sys
 
+from _protocol import announce
+
 escaped = "--escaped" in sys.argv
 for line in sys.stdin:
     message = json.loads(line)
     if message["cmd"] == "start":
-        print(json.dumps({"protocol": 1, "implementation": {"name": "noncharacter", "version": "0", "language": "python"},
-                          "operations": ["*"]}), flush=True)
+        announce("noncharacter", ["*"])
     elif message["cmd"] == "run":
         reply = {"seq": message["seq"], "result": "valid", "errors": [],
                  "output": {"exact_text": "span \ufdd0 text \U0010ffff", "content_hash": "sha256:00"}}
