@@ -64,28 +64,45 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
 
 /// Every broken rule, one line each (empty when the tree is tidy).
 pub fn check(root: &Path) -> Result<Vec<String>> {
-    let mut problems = long_files(root)?;
-    problems.extend(long_functions(root)?);
+    let files = checked_files(root)?;
+    let mut problems = long_files(&files);
+    problems.extend(long_functions(&files));
     let crates = workspace_crates(root)?;
     problems.extend(architecture_names(root, &crates)?);
     problems.extend(lints_inherited(root, &crates)?);
     Ok(problems)
 }
 
-fn long_files(root: &Path) -> Result<Vec<String>> {
-    let mut files = Vec::new();
+/// A Rust file of [`CHECKED_DIRS`]: its path from the root with `/` separators, and its text.
+struct RustFile {
+    name: String,
+    text: String,
+}
+
+/// Every Rust file of [`CHECKED_DIRS`], sorted by path, read once for all the rules.
+fn checked_files(root: &Path) -> Result<Vec<RustFile>> {
+    let mut paths = Vec::new();
     for dir in CHECKED_DIRS {
-        rust_files(&root.join(dir), &mut files)?;
+        rust_files(&root.join(dir), &mut paths)?;
     }
-    files.sort();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let shown = path.strip_prefix(root).unwrap_or(&path);
+            let name = shown.to_string_lossy().replace('\\', "/");
+            Ok(RustFile { name, text })
+        })
+        .collect()
+}
+
+fn long_files(files: &[RustFile]) -> Vec<String> {
     let mut problems = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file)
-            .with_context(|| format!("reading {}", file.display()))?;
+    for RustFile { name, text } in files {
         let lines = text.lines().count();
-        let shown = file.strip_prefix(root).unwrap_or(&file);
-        let name = shown.to_string_lossy().replace('\\', "/");
-        let ceiling = OVER_LENGTH.iter().find(|(listed, _)| *listed == name);
+        let ceiling = OVER_LENGTH.iter().find(|(listed, _)| listed == name);
         match ceiling {
             Some((_, max)) if lines > *max => problems.push(format!(
                 "{name} has {lines} lines, more than its {max} when the rule came: split it"
@@ -100,29 +117,17 @@ fn long_files(root: &Path) -> Result<Vec<String>> {
             None => {}
         }
     }
-    Ok(problems)
+    problems
 }
 
 /// Files whose functions may exceed clippy's threshold, against [`LONG_FUNCTIONS`]. Test code
 /// is not counted: a table-driven test is a table.
-fn long_functions(root: &Path) -> Result<Vec<String>> {
-    let mut files = Vec::new();
-    for dir in CHECKED_DIRS {
-        rust_files(&root.join(dir), &mut files)?;
-    }
-    files.sort();
+fn long_functions(files: &[RustFile]) -> Vec<String> {
     let mut problems = Vec::new();
-    for file in files {
-        let name = file
-            .strip_prefix(root)
-            .unwrap_or(&file)
-            .display()
-            .to_string();
+    for RustFile { name, text } in files {
         if name.contains("/tests/") || name.contains("/benches/") {
             continue;
         }
-        let text = std::fs::read_to_string(&file)
-            .with_context(|| format!("reading {}", file.display()))?;
         let allows = text
             .lines()
             .map(str::trim_start)
@@ -134,7 +139,7 @@ fn long_functions(root: &Path) -> Result<Vec<String>> {
             .count();
         let listed = LONG_FUNCTIONS
             .iter()
-            .find(|(path, _)| *path == name)
+            .find(|(path, _)| path == name)
             .map_or(0, |(_, n)| *n);
         if allows > listed {
             problems.push(format!(
@@ -146,7 +151,7 @@ fn long_functions(root: &Path) -> Result<Vec<String>> {
             ));
         }
     }
-    Ok(problems)
+    problems
 }
 
 /// The `.rs` files under `dir`, skipping build output, fuzz corpora and installed packages.
@@ -258,6 +263,32 @@ mod tests {
     fn the_workspace_is_tidy() {
         let problems = check(&crate::workspace_root()).unwrap();
         assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn a_long_file_and_an_unlisted_long_function_are_problems() {
+        let file = |name: &str, text: String| RustFile {
+            name: name.to_owned(),
+            text,
+        };
+        let allow =
+            "#[allow(\n    clippy::too_many_lines,\n    reason = \"a table\"\n)]\nfn f() {}\n";
+        let files = [
+            file("crates/a/src/big.rs", "x\n".repeat(MAX_FILE_LINES + 1)),
+            file("crates/a/src/ok.rs", "x\n".repeat(MAX_FILE_LINES)),
+            file("crates/a/src/long.rs", allow.to_owned()),
+            file("crates/a/tests/long.rs", allow.to_owned()),
+        ];
+        let long = long_files(&files);
+        assert_eq!(long.len(), 1, "{long:?}");
+        assert!(long[0].starts_with("crates/a/src/big.rs has 601 lines"));
+        let functions = long_functions(&files);
+        assert_eq!(functions.len(), 1, "{functions:?}");
+        assert!(functions[0].starts_with("crates/a/src/long.rs allows 1 function(s)"));
+        // A listed file that no longer needs its entry is a problem too.
+        let listed = LONG_FUNCTIONS[0].0;
+        let problems = long_functions(&[file(listed, String::new())]);
+        assert!(problems[0].contains("lower its LONG_FUNCTIONS count to 0"));
     }
 
     #[test]
