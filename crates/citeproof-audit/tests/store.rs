@@ -60,7 +60,8 @@ fn case_round_trip(t: &Target) {
         ["aca-claim-unsupported", "aca-content-digest-mismatch"]
     );
     // Each filter alone: the ids it selects, newest first.
-    let filtered: [(fn(&mut Filter), &[i64]); 7] = [
+    type SetFilter = fn(&mut Filter);
+    let filtered: [(SetFilter, &[i64]); 7] = [
         (|f| f.spec = Some("aca".into()), &[2]),
         (|f| f.outcome = Some("verified".into()), &[1]),
         (|f| f.code = Some("fetch-timeout".into()), &[3]),

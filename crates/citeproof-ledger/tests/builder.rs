@@ -76,7 +76,7 @@ fn strict_refuses_below_threshold_and_lenient_warns() {
     ));
     assert!(l.to_document().is_err());
 
-    let mut l = alpha_beta(LedgerConfig::lenient(0.5).unwrap());
+    let l = alpha_beta(LedgerConfig::lenient(0.5).unwrap());
     assert!(l.audit().is_compliant);
     let m = l.build_manifest("agent", true).unwrap();
     assert_eq!(m.claims.len(), 1);

@@ -7,7 +7,7 @@
 #[path = "../../../citeproof-conformance/tests/common/mod.rs"]
 mod runner;
 
-pub use runner::{options, profile, root, temp_suite, vectors};
+pub use runner::{options, profile, temp_suite, vectors};
 
 use citeproof_conformance::{RunOptions, RunResult, Suite, Target, run};
 use citeproof_reference::Reference;
