@@ -14,8 +14,12 @@
 //! - [`AuditStore::append`] runs a history check and the write in one transaction under the
 //!   store's write lock, so that two verifications submitted at the same instant cannot both miss
 //!   each other (the ACA reuse race).
+//! - [`aca::check_and_record`] is ACA's reuse check and record in one such transaction, the one
+//!   spec-specific step (the CLI and the Python package both call it).
 //! - [`render`] turns a recorded report into HTML, Markdown, CSV or JSON for a person.
 
+pub mod aca;
+mod backend;
 pub mod chain;
 mod error;
 mod filter;
@@ -160,7 +164,7 @@ pub enum Access {
 
 /// Opens the store named by `target`: a `postgres://` or `postgresql://` URL, else a SQLite
 /// file path.
-pub fn open(target: &str, access: Access) -> Result<Box<dyn AuditStore>, AuditError> {
+pub fn open(target: &str, access: Access) -> Result<Box<dyn AuditStore + Send>, AuditError> {
     if is_postgres_url(target) {
         Ok(Box::new(PostgresStore::connect(target, access)?))
     } else {
@@ -175,6 +179,23 @@ pub fn open(target: &str, access: Access) -> Result<Box<dyn AuditStore>, AuditEr
 pub fn is_postgres_url(target: &str) -> bool {
     let lower = target.get(..13).unwrap_or(target).to_ascii_lowercase();
     lower.starts_with("postgres://") || lower.starts_with("postgresql://")
+}
+
+/// A store target as it may be shown: a `postgres://` URL without its password (an unparsable
+/// one not at all); a file path as given.
+pub fn redact(target: &str) -> String {
+    if !is_postgres_url(target) {
+        return target.to_owned();
+    }
+    match url::Url::parse(target) {
+        Ok(mut u) => {
+            if u.password().is_some() {
+                let _ = u.set_password(Some("***"));
+            }
+            u.to_string()
+        }
+        Err(_) => "postgres://(unparsable URL)".into(),
+    }
 }
 
 /// Runs `op`, retrying with exponential backoff (and jitter from the clock) while the store

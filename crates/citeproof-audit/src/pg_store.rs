@@ -4,14 +4,13 @@
 //! step; ids come from an identity column (never reused). Reading commands run read-only
 //! transactions.
 
+use postgres::types::ToSql;
 use postgres::{Client, GenericClient, NoTls, Row};
 
-use crate::chain::{self, ChainCheck, RawRow, Walker};
-use crate::sqlite::{SCHEMA_VERSION, location_text};
-use crate::{
-    Access, AuditError, AuditStore, DocumentUse, Filter, Head, Listed, PriorUse, Record,
-    RecordedIncident, Stored, Summary, sql,
-};
+use crate::backend::{self, Cells, Db, Make, MapRow, Param, Rows};
+use crate::chain::{self, ChainCheck, Walker};
+use crate::sql::SCHEMA_VERSION;
+use crate::{Access, AuditError, Head, sql};
 
 /// A PostgreSQL database holding (or about to hold) a citeproof audit store.
 pub struct PostgresStore {
@@ -66,19 +65,7 @@ impl PostgresStore {
                 )
                 .map_err(pg)?
                 .map(|r| r.get(0));
-            let version: i64 = version.and_then(|v| v.parse().ok()).unwrap_or(-1);
-            if version > SCHEMA_VERSION {
-                return Err(AuditError::NewerSchema {
-                    found: version,
-                    expected: SCHEMA_VERSION,
-                });
-            }
-            if version != SCHEMA_VERSION {
-                return Err(AuditError::SchemaVersion {
-                    found: version,
-                    expected: SCHEMA_VERSION,
-                });
-            }
+            backend::check_version(version.and_then(|v| v.parse().ok()).unwrap_or(-1))?;
             return tx.commit().map_err(pg);
         }
         let tables: i64 = tx
@@ -115,267 +102,125 @@ impl PostgresStore {
         .map_err(pg)?;
         tx.commit().map_err(pg)
     }
+}
 
-    fn append_once(
-        &mut self,
-        digests: &[String],
-        make: &mut dyn FnMut(&[PriorUse]) -> Result<Record, AuditError>,
-    ) -> Result<Head, AuditError> {
+/// A client or transaction.
+struct PgDb<'c, C: GenericClient>(&'c mut C);
+
+/// The parameters as PostgreSQL binds them (an `INTEGER` column takes `int4`).
+fn bound<'a>(params: &[Param<'a>]) -> Vec<Box<dyn ToSql + Sync + 'a>> {
+    params
+        .iter()
+        .map(|p| -> Box<dyn ToSql + Sync + 'a> {
+            match *p {
+                Param::Int(i) => Box::new(i),
+                Param::OptInt(i) => Box::new(i),
+                Param::Small(i) => Box::new(i),
+                Param::Text(t) => Box::new(t),
+                Param::OptText(t) => Box::new(t),
+                Param::Flag(b) => Box::new(b),
+            }
+        })
+        .collect()
+}
+
+impl<C: GenericClient> Db for PgDb<'_, C> {
+    fn rows<T>(&mut self, query: &str, params: &[Param<'_>], map: &mut MapRow<'_, T>) -> Rows<T> {
+        let bound = bound(params);
+        let refs: Vec<&(dyn ToSql + Sync)> = bound.iter().map(|b| &**b as _).collect();
+        let rows = self.0.query(query, &refs).map_err(pg)?;
+        rows.iter().map(|r| map(&PgCells(r))).collect()
+    }
+
+    fn execute(&mut self, statement: &str, params: &[Param<'_>]) -> Result<(), AuditError> {
+        let bound = bound(params);
+        let refs: Vec<&(dyn ToSql + Sync)> = bound.iter().map(|b| &**b as _).collect();
+        self.0.execute(statement, &refs).map_err(pg).map(drop)
+    }
+}
+
+struct PgCells<'r>(&'r Row);
+
+impl Cells for PgCells<'_> {
+    /// `BIGINT`, or an `INTEGER` column widened.
+    fn int(&self, i: usize) -> Result<i64, AuditError> {
+        self.0
+            .try_get::<_, i64>(i)
+            .or_else(|_| self.0.try_get::<_, i32>(i).map(i64::from))
+            .map_err(pg)
+    }
+    fn opt_int(&self, i: usize) -> Result<Option<i64>, AuditError> {
+        self.0
+            .try_get::<_, Option<i64>>(i)
+            .or_else(|_| {
+                self.0
+                    .try_get::<_, Option<i32>>(i)
+                    .map(|n| n.map(i64::from))
+            })
+            .map_err(pg)
+    }
+    /// An out-of-range level reads as 255.
+    fn level(&self, i: usize) -> Result<u8, AuditError> {
+        Ok(u8::try_from(self.int(i)?).unwrap_or(u8::MAX))
+    }
+    fn text(&self, i: usize) -> Result<String, AuditError> {
+        self.0.try_get(i).map_err(pg)
+    }
+    fn opt_text(&self, i: usize) -> Result<Option<String>, AuditError> {
+        self.0.try_get(i).map_err(pg)
+    }
+    fn flag(&self, i: usize) -> Result<bool, AuditError> {
+        self.0.try_get(i).map_err(pg)
+    }
+}
+
+/// The rows of `rows` that belong to verification `id` (column 0), from `*next` on: both lists
+/// are in id order, so one pass merges them.
+fn rows_of<T>(
+    rows: &[Row],
+    next: &mut usize,
+    id: i64,
+    map: impl Fn(&dyn Cells) -> Result<T, AuditError>,
+) -> Result<Vec<T>, AuditError> {
+    let mut mine = Vec::new();
+    while let Some(r) = rows.get(*next) {
+        let cells = PgCells(r);
+        let vid = cells.int(0)?;
+        if vid > id {
+            break;
+        }
+        *next += 1;
+        if vid == id {
+            mine.push(map(&cells)?);
+        }
+    }
+    Ok(mine)
+}
+
+impl backend::Backend for PostgresStore {
+    const LIST_ERRORS: &'static str =
+        "(SELECT string_agg(i.code, ',' ORDER BY i.seq) FROM incident i
+                        WHERE i.verification_id = v.id AND i.severity = 'error')";
+    const UNLIMITED: &'static str = "ALL";
+    const DAY: &'static str =
+        "to_char(to_timestamp(v.verified_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')";
+
+    fn db(&mut self) -> impl Db + '_ {
+        PgDb(&mut self.client)
+    }
+
+    fn append_once(&mut self, digests: &[String], make: &mut Make<'_>) -> Result<Head, AuditError> {
         let mut tx = self.client.transaction().map_err(pg)?;
         tx.batch_execute("LOCK TABLE verification IN SHARE ROW EXCLUSIVE MODE")
             .map_err(pg)?;
-        let mut uses = Vec::new();
-        for d in digests {
-            uses.extend(prior_uses(&mut tx, d)?);
-        }
-        uses.sort_by_key(|u| u.verification_id);
-        let record = make(&uses)?;
-        let entry = record.canonical()?;
-        let prev: String = tx
-            .query_one(
-                "SELECT value FROM citeproof_audit WHERE key = 'head_hash'",
-                &[],
-            )
-            .map_err(pg)?
-            .get(0);
-        let rows: i64 = tx
-            .query_one("SELECT COUNT(*) FROM verification", &[])
-            .map_err(pg)?
-            .get(0);
-        let id: i64 = tx
-            .query_one(
-                sql::INSERT_VERIFICATION,
-                &[
-                    &record.spec,
-                    &record.subject_kind,
-                    &record.subject,
-                    &record.subject_digest,
-                    &record.verified_at,
-                    &record.recorded_at,
-                    &i32::from(record.level),
-                    &i32::from(record.required_level),
-                    &record.verified,
-                    &record.outcome,
-                    &record.input_key,
-                    &prev,
-                ],
-            )
-            .map_err(pg)?
-            .get(0);
-        let hash = chain::row_hash(id, &prev, &entry);
-        tx.execute(
-            "UPDATE verification SET row_hash = $1 WHERE id = $2",
-            &[&hash, &id],
-        )
-        .map_err(pg)?;
-        tx.execute(
-            "INSERT INTO record_entry (verification_id, entry) VALUES ($1, $2)",
-            &[&id, &entry],
-        )
-        .map_err(pg)?;
-        for (seq, i) in (0_i32..).zip(&record.incidents) {
-            let location = location_text(&i.location)?;
-            tx.execute(
-                sql::INSERT_INCIDENT,
-                &[
-                    &id,
-                    &seq,
-                    &i32::from(i.level),
-                    &i.code,
-                    &i.severity,
-                    &i.message,
-                    &location,
-                ],
-            )
-            .map_err(pg)?;
-        }
-        for (seq, d) in (0_i32..).zip(&record.documents) {
-            tx.execute(
-                sql::INSERT_DOCUMENT,
-                &[&id, &seq, &d.url, &d.digest, &d.run_id],
-            )
-            .map_err(pg)?;
-        }
-        tx.execute(
-            "UPDATE citeproof_audit SET value = CASE key WHEN 'head_id' THEN $1 ELSE $2 END
-             WHERE key IN ('head_id', 'head_hash')",
-            &[&id.to_string(), &hash],
-        )
-        .map_err(pg)?;
+        let head = backend::append(&mut PgDb(&mut tx), digests, make)?;
         tx.commit().map_err(pg)?;
-        Ok(Head {
-            id,
-            hash,
-            rows: u64::try_from(rows + 1).unwrap_or(0),
-        })
+        Ok(head)
     }
 
-    fn filtered<T>(
-        &mut self,
-        query: &str,
-        f: &Filter,
-        map: impl Fn(&Row) -> T,
-    ) -> Result<Vec<T>, AuditError> {
-        let rows = self
-            .client
-            .query(
-                query,
-                &[&f.since, &f.until, &f.spec, &f.subject, &f.outcome, &f.code],
-            )
-            .map_err(pg)?;
-        Ok(rows.iter().map(map).collect())
-    }
-}
-
-fn prior_uses(client: &mut impl GenericClient, digest: &str) -> Result<Vec<PriorUse>, AuditError> {
-    let rows = client.query(sql::PRIOR_USES, &[&digest]).map_err(pg)?;
-    Ok(rows
-        .iter()
-        .map(|r| PriorUse {
-            verification_id: r.get(0),
-            digest: r.get(1),
-            subject: r.get(2),
-            verified_at: r.get(3),
-            url: r.get(4),
-            run_id: r.get(5),
-        })
-        .collect())
-}
-
-fn raw_row(r: &Row) -> RawRow {
-    RawRow {
-        id: r.get(0),
-        spec: r.get(1),
-        subject_kind: r.get(2),
-        subject: r.get(3),
-        subject_digest: r.get(4),
-        verified_at: r.get(5),
-        recorded_at: r.get(6),
-        level: i64::from(r.get::<_, i32>(7)),
-        required_level: i64::from(r.get::<_, i32>(8)),
-        verified: r.get(9),
-        outcome: r.get(10),
-        input_key: r.get(11),
-        entry: r.get::<_, Option<String>>(12).unwrap_or_default(),
-        prev_hash: r.get(13),
-        row_hash: r.get(14),
-    }
-}
-
-fn count(r: &Row, i: usize) -> u64 {
-    u64::try_from(r.get::<_, Option<i64>>(i).unwrap_or(0)).unwrap_or(0)
-}
-
-impl AuditStore for PostgresStore {
-    fn append(
-        &mut self,
-        digests: &[String],
-        make: &mut dyn FnMut(&[PriorUse]) -> Result<Record, AuditError>,
-    ) -> Result<Head, AuditError> {
-        crate::with_retry(crate::busy_budget(), || self.append_once(digests, make))
-    }
-
-    fn prior_uses(&mut self, digest: &str) -> Result<Vec<PriorUse>, AuditError> {
-        prior_uses(&mut self.client, digest)
-    }
-
-    fn list(&mut self, f: &Filter) -> Result<Vec<Listed>, AuditError> {
-        let errors = "(SELECT string_agg(i.code, ',' ORDER BY i.seq) FROM incident i
-                        WHERE i.verification_id = v.id AND i.severity = 'error')";
-        self.filtered(&sql::list(errors, f.limit, "ALL"), f, |r| Listed {
-            id: r.get(0),
-            spec: r.get(1),
-            subject: r.get(2),
-            verified_at: r.get(3),
-            level: u8::try_from(r.get::<_, i32>(4)).unwrap_or(u8::MAX),
-            required_level: u8::try_from(r.get::<_, i32>(5)).unwrap_or(u8::MAX),
-            verified: r.get(6),
-            outcome: r.get(7),
-            errors: r
-                .get::<_, Option<String>>(8)
-                .map(|s| s.split(',').map(str::to_owned).collect())
-                .unwrap_or_default(),
-        })
-    }
-
-    fn summary(&mut self, f: &Filter) -> Result<Summary, AuditError> {
-        let verifications = self
-            .filtered(&sql::count(), f, |r| count(r, 0))?
-            .first()
-            .copied()
-            .unwrap_or(0);
-        let mut summary = Summary {
-            verifications,
-            verified: 0,
-            by_outcome: self.filtered(&sql::by_outcome(), f, |r| (r.get(0), count(r, 1)))?,
-            by_spec: self.filtered(&sql::by_spec(), f, |r| (r.get(0), count(r, 1)))?,
-            by_code: self.filtered(&sql::by_code(), f, |r| (r.get(0), r.get(1), count(r, 2)))?,
-            by_day: self.filtered(
-                &sql::by_day(
-                    "to_char(to_timestamp(v.verified_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
-                ),
-                f,
-                |r| (r.get(0), count(r, 1), count(r, 2)),
-            )?,
-            reused_documents: self
-                .filtered(&sql::reused(), f, |r| (r.get(0), count(r, 1), count(r, 2)))?,
-        };
-        summary.verified = summary
-            .by_outcome
-            .iter()
-            .filter(|(o, _)| o == "verified")
-            .map(|(_, n)| n)
-            .sum();
-        Ok(summary)
-    }
-
-    fn get(&mut self, id: i64) -> Result<Option<Stored>, AuditError> {
-        let query = format!(
-            "SELECT {} FROM verification v LEFT JOIN record_entry e ON e.verification_id = v.id
-             WHERE v.id = $1",
-            sql::ROW_COLUMNS
-        );
-        let row = self.client.query_opt(&query, &[&id]).map_err(pg)?;
-        row.map(|r| {
-            let r = raw_row(&r);
-            Ok(Stored {
-                id: r.id,
-                record: Record::parse(&r.entry)?,
-                prev_hash: r.prev_hash,
-                row_hash: r.row_hash,
-            })
-        })
-        .transpose()
-    }
-
-    fn find_input(&mut self, input_key: &str) -> Result<Option<i64>, AuditError> {
-        Ok(self
-            .client
-            .query_opt(
-                "SELECT id FROM verification WHERE input_key = $1 ORDER BY id LIMIT 1",
-                &[&input_key],
-            )
-            .map_err(pg)?
-            .map(|r| r.get(0)))
-    }
-
-    fn head(&mut self) -> Result<Option<Head>, AuditError> {
-        let row = self
-            .client
-            .query_opt(
-                "SELECT id, row_hash, (SELECT COUNT(*) FROM verification)
-                 FROM verification ORDER BY id DESC LIMIT 1",
-                &[],
-            )
-            .map_err(pg)?;
-        Ok(row.map(|r| Head {
-            id: r.get(0),
-            hash: r.get(1),
-            rows: count(&r, 2),
-        }))
-    }
-
-    fn verify_chain(&mut self, expected: Option<&Head>) -> Result<ChainCheck, AuditError> {
+    /// Reads the rows, incidents and documents in one repeatable-read snapshot and merges them
+    /// by id.
+    fn walk_chain(&mut self, expected: Option<&Head>) -> Result<ChainCheck, AuditError> {
         let mut walker = Walker::new(expected);
         let mut tx = self
             .client
@@ -384,12 +229,7 @@ impl AuditStore for PostgresStore {
             .read_only(true)
             .start()
             .map_err(pg)?;
-        let query = format!(
-            "SELECT {} FROM verification v LEFT JOIN record_entry e ON e.verification_id = v.id
-             ORDER BY v.id",
-            sql::ROW_COLUMNS
-        );
-        let rows = tx.query(&query, &[]).map_err(pg)?;
+        let rows = tx.query(&backend::chain_rows_query(), &[]).map_err(pg)?;
         let incidents = tx
             .query(
                 "SELECT verification_id, level, code, severity, message, location FROM incident
@@ -406,47 +246,15 @@ impl AuditStore for PostgresStore {
             .map_err(pg)?;
         let (mut ii, mut di) = (0, 0);
         for r in &rows {
-            let row = raw_row(r);
-            let mut mine = Vec::new();
-            while let Some(i) = incidents.get(ii) {
-                let vid: i64 = i.get(0);
-                if vid > row.id {
-                    break;
-                }
-                ii += 1;
-                if vid == row.id {
-                    let location: String = i.get(5);
-                    mine.push(RecordedIncident {
-                        level: u8::try_from(i.get::<_, i32>(1)).unwrap_or(u8::MAX),
-                        code: i.get(2),
-                        severity: i.get(3),
-                        message: i.get(4),
-                        location: serde_json::from_str(&location)
-                            .unwrap_or(serde_json::Value::String(location)),
-                    });
-                }
-            }
-            let mut my_docs = Vec::new();
-            while let Some(d) = docs.get(di) {
-                let vid: i64 = d.get(0);
-                if vid > row.id {
-                    break;
-                }
-                di += 1;
-                if vid == row.id {
-                    my_docs.push(DocumentUse {
-                        url: d.get(1),
-                        digest: d.get(2),
-                        run_id: d.get(3),
-                    });
-                }
-            }
+            let row = backend::raw_row(&PgCells(r))?;
+            let mine = rows_of(&incidents, &mut ii, row.id, |c| backend::incident(c, 1))?;
+            let my_docs = rows_of(&docs, &mut di, row.id, |c| backend::document(c, 1))?;
             walker.visit(&row, &mine, &my_docs);
             if walker.is_broken() {
                 break;
             }
         }
-        let orphans = count(&tx.query_one(sql::ORPHANS, &[]).map_err(pg)?, 0);
+        let orphans = PgDb(&mut tx).one(sql::ORPHANS, &[], |r| backend::count(r, 0))?;
         tx.commit().map_err(pg)?;
         Ok(walker.finish(orphans))
     }

@@ -61,6 +61,16 @@ pub struct Record {
 const OUTCOMES: [&str; 3] = ["verified", "not-verified", "could-not-check"];
 
 impl Record {
+    /// The record of a common report (`Report<D>`, or any value that serializes to its shape).
+    pub fn of<R: serde::Serialize>(
+        report: &R,
+        recorded_at: i64,
+        verified_at: i64,
+    ) -> Result<Record, AuditError> {
+        let value = serde_json::to_value(report).map_err(|e| AuditError::Record(e.to_string()))?;
+        Record::from_report(value, recorded_at, verified_at)
+    }
+
     /// Builds the record of a serialized common report (`serde_json::to_value(&Report<D>)`).
     /// A value that is not of the common shape is refused with `audit-record`.
     pub fn from_report(

@@ -2,6 +2,9 @@
 //! appearance: PostgreSQL reads them as positional, SQLite as named parameters whose indexes
 //! are assigned in that same order. Casts use `CAST(... AS ...)`, which both accept.
 
+/// Version of the table layout; bumped on any incompatible change.
+pub(crate) const SCHEMA_VERSION: i64 = 2;
+
 /// The filter of `list` and `summary`, over `verification v`: `$1` since, `$2` until,
 /// `$3` spec, `$4` subject, `$5` outcome, `$6` incident code.
 pub const WHERE: &str = "(CAST($1 AS BIGINT) IS NULL OR v.verified_at >= $1)

@@ -6,16 +6,13 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
+use rusqlite::types::{Null, ToSqlOutput};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
-use crate::chain::{self, ChainCheck, RawRow, Walker};
-use crate::{
-    Access, AuditError, AuditStore, DocumentUse, Filter, Head, Listed, PriorUse, Record,
-    RecordedIncident, Stored, Summary, sql,
-};
-
-/// Version of the table layout; bumped on any incompatible change.
-pub(crate) const SCHEMA_VERSION: i64 = 2;
+use crate::backend::{self, Cells, Db, Make, MapRow, Param, Rows};
+use crate::chain::{self, ChainCheck, Walker};
+use crate::sql::SCHEMA_VERSION;
+use crate::{Access, AuditError, DocumentUse, Head, RecordedIncident, sql};
 /// `PRAGMA application_id` of a citeproof audit store ("CPAU").
 const APPLICATION_ID: i64 = 0x4350_4155;
 
@@ -112,18 +109,7 @@ impl SqliteStore {
     }
 
     fn check_version(&self, version: i64, access: Access) -> Result<(), AuditError> {
-        if version > SCHEMA_VERSION {
-            return Err(AuditError::NewerSchema {
-                found: version,
-                expected: SCHEMA_VERSION,
-            });
-        }
-        if version != SCHEMA_VERSION {
-            return Err(AuditError::SchemaVersion {
-                found: version,
-                expected: SCHEMA_VERSION,
-            });
-        }
+        backend::check_version(version)?;
         if access == Access::Write {
             self.pragmas()?;
         }
@@ -143,12 +129,8 @@ impl SqliteStore {
     /// Creates the schema atomically: a kill during creation leaves an empty database, which
     /// the next writer creates again.
     fn create(&mut self) -> Result<(), AuditError> {
-        let name = self.name.clone();
-        let e = |x: rusqlite::Error| AuditError::sqlite(&name, x);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(e)?;
+        let tx = begin_immediate(&mut self.conn, &self.name)?;
+        let e = |x: rusqlite::Error| AuditError::sqlite(&self.name, x);
         // Another writer may have created it while this one waited for the lock.
         let app: i64 = tx
             .query_row("PRAGMA application_id", [], |r| r.get(0))
@@ -167,171 +149,15 @@ impl SqliteStore {
         tx.commit().map_err(e)?;
         self.pragmas()
     }
-
-    fn append_once(
-        &mut self,
-        digests: &[String],
-        make: &mut dyn FnMut(&[PriorUse]) -> Result<Record, AuditError>,
-    ) -> Result<Head, AuditError> {
-        let name = self.name.clone();
-        let e = |x: rusqlite::Error| AuditError::sqlite(&name, x);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(e)?;
-        let mut uses = Vec::new();
-        for d in digests {
-            uses.extend(prior_uses(&tx, d).map_err(e)?);
-        }
-        uses.sort_by_key(|u| u.verification_id);
-        let record = make(&uses)?;
-        let entry = record.canonical()?;
-        let meta = |key: &str| -> Result<String, AuditError> {
-            tx.query_row(
-                "SELECT value FROM citeproof_audit WHERE key = ?1",
-                [key],
-                |r| r.get(0),
-            )
-            .map_err(e)
-        };
-        let prev = meta("head_hash")?;
-        let rows: i64 = tx
-            .query_row("SELECT COUNT(*) FROM verification", [], |r| r.get(0))
-            .map_err(e)?;
-        let id: i64 = tx
-            .query_row(
-                sql::INSERT_VERIFICATION,
-                params![
-                    record.spec,
-                    record.subject_kind,
-                    record.subject,
-                    record.subject_digest,
-                    record.verified_at,
-                    record.recorded_at,
-                    record.level,
-                    record.required_level,
-                    record.verified,
-                    record.outcome,
-                    record.input_key,
-                    prev
-                ],
-                |r| r.get(0),
-            )
-            .map_err(e)?;
-        let hash = chain::row_hash(id, &prev, &entry);
-        tx.execute(
-            "UPDATE verification SET row_hash = ?1 WHERE id = ?2",
-            params![hash, id],
-        )
-        .map_err(e)?;
-        tx.execute(
-            "INSERT INTO record_entry (verification_id, entry) VALUES (?1, ?2)",
-            params![id, entry],
-        )
-        .map_err(e)?;
-        {
-            let mut inc = tx.prepare_cached(sql::INSERT_INCIDENT).map_err(e)?;
-            for (seq, i) in (0_i64..).zip(&record.incidents) {
-                let location = location_text(&i.location)?;
-                inc.execute(params![
-                    id, seq, i.level, i.code, i.severity, i.message, location
-                ])
-                .map_err(e)?;
-            }
-            let mut doc = tx.prepare_cached(sql::INSERT_DOCUMENT).map_err(e)?;
-            for (seq, d) in (0_i64..).zip(&record.documents) {
-                doc.execute(params![id, seq, d.url, d.digest, d.run_id])
-                    .map_err(e)?;
-            }
-        }
-        tx.execute(
-            "UPDATE citeproof_audit SET value = CASE key WHEN 'head_id' THEN ?1 ELSE ?2 END
-             WHERE key IN ('head_id', 'head_hash')",
-            params![id.to_string(), hash],
-        )
-        .map_err(e)?;
-        tx.commit().map_err(e)?;
-        Ok(Head {
-            id,
-            hash,
-            rows: u64::try_from(rows + 1).unwrap_or(0),
-        })
-    }
-
-    fn incidents_of(&self, id: i64) -> Result<Vec<RecordedIncident>, AuditError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT level, code, severity, message, location FROM incident
-                 WHERE verification_id = ?1 ORDER BY seq",
-            )
-            .map_err(self.err())?;
-        let rows = stmt
-            .query_map([id], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?,
-                ))
-            })
-            .map_err(self.err())?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (level, code, severity, message, location) = row.map_err(self.err())?;
-            out.push(RecordedIncident {
-                // An edited level out of range stays visible as a mismatch, not a wrap.
-                level: u8::try_from(level).unwrap_or(u8::MAX),
-                code,
-                severity,
-                message,
-                location: serde_json::from_str(&location)
-                    .unwrap_or(serde_json::Value::String(location)),
-            });
-        }
-        Ok(out)
-    }
-
-    fn documents_of(&self, id: i64) -> Result<Vec<DocumentUse>, AuditError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT url, digest, run_id FROM document_use WHERE verification_id = ?1 ORDER BY seq",
-            )
-            .map_err(self.err())?;
-        let rows = stmt
-            .query_map([id], |r| {
-                Ok(DocumentUse {
-                    url: r.get(0)?,
-                    digest: r.get(1)?,
-                    run_id: r.get(2)?,
-                })
-            })
-            .map_err(self.err())?;
-        rows.collect::<Result<_, _>>().map_err(self.err())
-    }
-
-    fn filtered<T>(
-        &self,
-        query: &str,
-        f: &Filter,
-        map: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
-    ) -> Result<Vec<T>, AuditError> {
-        let mut stmt = self.conn.prepare(query).map_err(self.err())?;
-        let rows = stmt
-            .query_map(
-                params![f.since, f.until, f.spec, f.subject, f.outcome, f.code],
-                map,
-            )
-            .map_err(self.err())?;
-        rows.collect::<Result<_, _>>().map_err(self.err())
-    }
 }
 
-/// The JCS text of an incident location (what is stored and compared).
-pub(crate) fn location_text(v: &serde_json::Value) -> Result<String, AuditError> {
-    serde_json_canonicalizer::to_string(v).map_err(|e| AuditError::Record(e.to_string()))
+/// The write lock taken up front (`BEGIN IMMEDIATE`).
+fn begin_immediate<'c>(
+    conn: &'c mut Connection,
+    name: &str,
+) -> Result<rusqlite::Transaction<'c>, AuditError> {
+    conn.transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(|e| AuditError::sqlite(name, e))
 }
 
 fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
@@ -368,187 +194,139 @@ fn uri_path(path: &Path) -> String {
     out
 }
 
-fn prior_uses(conn: &Connection, digest: &str) -> rusqlite::Result<Vec<PriorUse>> {
-    let mut stmt = conn.prepare_cached(sql::PRIOR_USES)?;
-    let rows = stmt.query_map([digest], |r| {
-        Ok(PriorUse {
-            verification_id: r.get(0)?,
-            digest: r.get(1)?,
-            subject: r.get(2)?,
-            verified_at: r.get(3)?,
-            url: r.get(4)?,
-            run_id: r.get(5)?,
+/// A connection (or a transaction, which derefs to one) with the store's name for errors.
+struct SqliteDb<'c> {
+    conn: &'c Connection,
+    name: &'c str,
+}
+
+impl<'c> SqliteDb<'c> {
+    fn new(conn: &'c Connection, name: &'c str) -> SqliteDb<'c> {
+        SqliteDb { conn, name }
+    }
+}
+
+impl rusqlite::ToSql for Param<'_> {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(match *self {
+            Param::Int(i) => ToSqlOutput::from(i),
+            Param::OptInt(i) => i.map_or(ToSqlOutput::from(Null), ToSqlOutput::from),
+            Param::Small(i) => ToSqlOutput::from(i),
+            Param::Text(t) => ToSqlOutput::from(t),
+            Param::OptText(t) => t.map_or(ToSqlOutput::from(Null), ToSqlOutput::from),
+            Param::Flag(b) => ToSqlOutput::from(b),
         })
-    })?;
-    rows.collect()
+    }
 }
 
-fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
-    Ok(RawRow {
-        id: r.get(0)?,
-        spec: r.get(1)?,
-        subject_kind: r.get(2)?,
-        subject: r.get(3)?,
-        subject_digest: r.get(4)?,
-        verified_at: r.get(5)?,
-        recorded_at: r.get(6)?,
-        level: r.get(7)?,
-        required_level: r.get(8)?,
-        verified: r.get(9)?,
-        outcome: r.get(10)?,
-        input_key: r.get(11)?,
-        entry: r.get::<_, Option<String>>(12)?.unwrap_or_default(),
-        prev_hash: r.get(13)?,
-        row_hash: r.get(14)?,
-    })
-}
-
-fn count(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<u64> {
-    Ok(u64::try_from(r.get::<_, Option<i64>>(i)?.unwrap_or(0)).unwrap_or(0))
-}
-
-impl AuditStore for SqliteStore {
-    fn append(
-        &mut self,
-        digests: &[String],
-        make: &mut dyn FnMut(&[PriorUse]) -> Result<Record, AuditError>,
-    ) -> Result<Head, AuditError> {
-        crate::with_retry(crate::busy_budget(), || self.append_once(digests, make))
+impl Db for SqliteDb<'_> {
+    fn rows<T>(&mut self, query: &str, params: &[Param<'_>], map: &mut MapRow<'_, T>) -> Rows<T> {
+        let e = |x: rusqlite::Error| AuditError::sqlite(self.name, x);
+        let mut stmt = self.conn.prepare_cached(query).map_err(e)?;
+        let mut rows = stmt.query(rusqlite::params_from_iter(params)).map_err(e)?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().map_err(e)? {
+            out.push(map(&SqliteCells {
+                row,
+                name: self.name,
+            })?);
+        }
+        Ok(out)
     }
 
-    fn prior_uses(&mut self, digest: &str) -> Result<Vec<PriorUse>, AuditError> {
-        prior_uses(&self.conn, digest).map_err(self.err())
+    fn execute(&mut self, statement: &str, params: &[Param<'_>]) -> Result<(), AuditError> {
+        let e = |x: rusqlite::Error| AuditError::sqlite(self.name, x);
+        let mut stmt = self.conn.prepare_cached(statement).map_err(e)?;
+        stmt.execute(rusqlite::params_from_iter(params))
+            .map_err(e)
+            .map(drop)
     }
+}
 
-    fn list(&mut self, f: &Filter) -> Result<Vec<Listed>, AuditError> {
-        let errors = "(SELECT group_concat(code, ',') FROM (SELECT code FROM incident i
+struct SqliteCells<'r> {
+    row: &'r rusqlite::Row<'r>,
+    name: &'r str,
+}
+
+impl SqliteCells<'_> {
+    fn get<T: rusqlite::types::FromSql>(&self, i: usize) -> Result<T, AuditError> {
+        self.row
+            .get(i)
+            .map_err(|e| AuditError::sqlite(self.name, e))
+    }
+}
+
+/// Every cell is read by `rusqlite`'s own conversion, so an out-of-range level is an error
+/// (`rusqlite` refuses to narrow it).
+macro_rules! cells_by_conversion {
+    ($($name:ident -> $t:ty),* $(,)?) => {
+        impl Cells for SqliteCells<'_> {
+            $(fn $name(&self, i: usize) -> Result<$t, AuditError> {
+                self.get(i)
+            })*
+        }
+    };
+}
+
+cells_by_conversion!(
+    int -> i64,
+    opt_int -> Option<i64>,
+    level -> u8,
+    text -> String,
+    opt_text -> Option<String>,
+    flag -> bool,
+);
+
+impl backend::Backend for SqliteStore {
+    const LIST_ERRORS: &'static str =
+        "(SELECT group_concat(code, ',') FROM (SELECT code FROM incident i
                         WHERE i.verification_id = v.id AND i.severity = 'error' ORDER BY i.seq))";
-        self.filtered(&sql::list(errors, f.limit, "-1"), f, |r| {
-            Ok(Listed {
-                id: r.get(0)?,
-                spec: r.get(1)?,
-                subject: r.get(2)?,
-                verified_at: r.get(3)?,
-                level: r.get(4)?,
-                required_level: r.get(5)?,
-                verified: r.get(6)?,
-                outcome: r.get(7)?,
-                errors: r
-                    .get::<_, Option<String>>(8)?
-                    .map(|s| s.split(',').map(str::to_owned).collect())
-                    .unwrap_or_default(),
-            })
-        })
+    const UNLIMITED: &'static str = "-1";
+    const DAY: &'static str = "strftime('%Y-%m-%d', v.verified_at, 'unixepoch')";
+
+    fn db(&mut self) -> impl Db + '_ {
+        SqliteDb::new(&self.conn, &self.name)
     }
 
-    fn summary(&mut self, f: &Filter) -> Result<Summary, AuditError> {
-        let verifications = self
-            .filtered(&sql::count(), f, |r| count(r, 0))?
-            .first()
-            .copied()
-            .unwrap_or(0);
-        let mut summary = Summary {
-            verifications,
-            verified: 0,
-            by_outcome: self.filtered(&sql::by_outcome(), f, |r| Ok((r.get(0)?, count(r, 1)?)))?,
-            by_spec: self.filtered(&sql::by_spec(), f, |r| Ok((r.get(0)?, count(r, 1)?)))?,
-            by_code: self.filtered(&sql::by_code(), f, |r| {
-                Ok((r.get(0)?, r.get(1)?, count(r, 2)?))
-            })?,
-            by_day: self.filtered(
-                &sql::by_day("strftime('%Y-%m-%d', v.verified_at, 'unixepoch')"),
-                f,
-                |r| Ok((r.get(0)?, count(r, 1)?, count(r, 2)?)),
-            )?,
-            reused_documents: self.filtered(&sql::reused(), f, |r| {
-                Ok((r.get(0)?, count(r, 1)?, count(r, 2)?))
-            })?,
-        };
-        summary.verified = summary
-            .by_outcome
-            .iter()
-            .filter(|(o, _)| o == "verified")
-            .map(|(_, n)| n)
-            .sum();
-        Ok(summary)
+    fn append_once(&mut self, digests: &[String], make: &mut Make<'_>) -> Result<Head, AuditError> {
+        let tx = begin_immediate(&mut self.conn, &self.name)?;
+        let head = backend::append(&mut SqliteDb::new(&tx, &self.name), digests, make)?;
+        tx.commit().map_err(|e| AuditError::sqlite(&self.name, e))?;
+        Ok(head)
     }
 
-    fn get(&mut self, id: i64) -> Result<Option<Stored>, AuditError> {
-        let query = format!(
-            "SELECT {} FROM verification v LEFT JOIN record_entry e ON e.verification_id = v.id
-             WHERE v.id = ?1",
-            sql::ROW_COLUMNS
-        );
-        let row = self
-            .conn
-            .query_row(&query, [id], raw_row)
-            .optional()
-            .map_err(self.err())?;
-        row.map(|r| {
-            Ok(Stored {
-                id: r.id,
-                record: Record::parse(&r.entry)?,
-                prev_hash: r.prev_hash,
-                row_hash: r.row_hash,
-            })
-        })
-        .transpose()
-    }
-
-    fn find_input(&mut self, input_key: &str) -> Result<Option<i64>, AuditError> {
-        self.conn
-            .query_row(
-                "SELECT id FROM verification WHERE input_key = ?1 ORDER BY id LIMIT 1",
-                [input_key],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(self.err())
-    }
-
-    fn head(&mut self) -> Result<Option<Head>, AuditError> {
-        let row: Option<(i64, String)> = self
-            .conn
-            .query_row(
-                "SELECT id, row_hash FROM verification ORDER BY id DESC LIMIT 1",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
-            .map_err(self.err())?;
-        let rows: i64 = self
-            .conn
-            .query_row("SELECT COUNT(*) FROM verification", [], |r| r.get(0))
-            .map_err(self.err())?;
-        Ok(row.map(|(id, hash)| Head {
-            id,
-            hash,
-            rows: u64::try_from(rows).unwrap_or(0),
-        }))
-    }
-
-    fn verify_chain(&mut self, expected: Option<&Head>) -> Result<ChainCheck, AuditError> {
+    /// Streams the rows, reading each one's incidents and documents by its id.
+    fn walk_chain(&mut self, expected: Option<&Head>) -> Result<ChainCheck, AuditError> {
         let mut walker = Walker::new(expected);
-        let query = format!(
-            "SELECT {} FROM verification v LEFT JOIN record_entry e ON e.verification_id = v.id
-             ORDER BY v.id",
-            sql::ROW_COLUMNS
-        );
-        let mut stmt = self.conn.prepare(&query).map_err(self.err())?;
+        let mut stmt = self
+            .conn
+            .prepare(&backend::chain_rows_query())
+            .map_err(self.err())?;
         let mut rows = stmt.query([]).map_err(self.err())?;
+        let mut db = SqliteDb::new(&self.conn, &self.name);
         while let Some(r) = rows.next().map_err(self.err())? {
-            let row = raw_row(r).map_err(self.err())?;
-            let incidents = self.incidents_of(row.id)?;
-            let docs = self.documents_of(row.id)?;
+            let row = backend::raw_row(&SqliteCells {
+                row: r,
+                name: &self.name,
+            })?;
+            let id = [Param::Int(row.id)];
+            let incidents: Vec<RecordedIncident> = db.rows(
+                "SELECT level, code, severity, message, location FROM incident
+                 WHERE verification_id = $1 ORDER BY seq",
+                &id,
+                &mut |c| backend::incident(c, 0),
+            )?;
+            let docs: Vec<DocumentUse> = db.rows(
+                "SELECT url, digest, run_id FROM document_use WHERE verification_id = $1 ORDER BY seq",
+                &id,
+                &mut |c| backend::document(c, 0),
+            )?;
             walker.visit(&row, &incidents, &docs);
             if walker.is_broken() {
                 break;
             }
         }
-        let orphans = self
-            .conn
-            .query_row(sql::ORPHANS, [], |r| count(r, 0))
-            .map_err(self.err())?;
+        let orphans = db.one(sql::ORPHANS, &[], |r| backend::count(r, 0))?;
         Ok(walker.finish(orphans))
     }
 }

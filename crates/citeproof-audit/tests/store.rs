@@ -59,79 +59,23 @@ fn case_round_trip(t: &Target) {
         all[1].errors,
         ["aca-claim-unsupported", "aca-content-digest-mismatch"]
     );
-    let ids = |s: &mut Box<dyn AuditStore>, f: Filter| -> Vec<i64> {
-        s.list(&f).unwrap().iter().map(|l| l.id).collect()
-    };
-    assert_eq!(
-        ids(
-            &mut s,
-            Filter {
-                spec: Some("aca".into()),
-                ..Filter::default()
-            }
-        ),
-        [2]
-    );
-    assert_eq!(
-        ids(
-            &mut s,
-            Filter {
-                outcome: Some("verified".into()),
-                ..Filter::default()
-            }
-        ),
-        [1]
-    );
-    assert_eq!(
-        ids(
-            &mut s,
-            Filter {
-                code: Some("fetch-timeout".into()),
-                ..Filter::default()
-            }
-        ),
-        [3]
-    );
-    assert_eq!(
-        ids(
-            &mut s,
-            Filter {
-                subject: Some("e1.json".into()),
-                ..Filter::default()
-            }
-        ),
-        [1]
-    );
-    assert_eq!(
-        ids(
-            &mut s,
-            Filter {
-                since: Some(T0 + DAY),
-                ..Filter::default()
-            }
-        ),
-        [3, 2]
-    );
-    assert_eq!(
-        ids(
-            &mut s,
-            Filter {
-                until: Some(T0 + DAY),
-                ..Filter::default()
-            }
-        ),
-        [1]
-    );
-    assert_eq!(
-        ids(
-            &mut s,
-            Filter {
-                limit: Some(1),
-                ..Filter::default()
-            }
-        ),
-        [3]
-    );
+    // Each filter alone: the ids it selects, newest first.
+    type SetFilter = fn(&mut Filter);
+    let filtered: [(SetFilter, &[i64]); 7] = [
+        (|f| f.spec = Some("aca".into()), &[2]),
+        (|f| f.outcome = Some("verified".into()), &[1]),
+        (|f| f.code = Some("fetch-timeout".into()), &[3]),
+        (|f| f.subject = Some("e1.json".into()), &[1]),
+        (|f| f.since = Some(T0 + DAY), &[3, 2]),
+        (|f| f.until = Some(T0 + DAY), &[1]),
+        (|f| f.limit = Some(1), &[3]),
+    ];
+    for (set, want) in filtered {
+        let mut f = Filter::default();
+        set(&mut f);
+        let got: Vec<i64> = s.list(&f).unwrap().iter().map(|l| l.id).collect();
+        assert_eq!(got, want, "{f:?}");
+    }
     let sum = s.summary(&Filter::default()).unwrap();
     assert_eq!(sum.verifications, 3);
     assert_eq!(
@@ -182,105 +126,34 @@ fn case_round_trip(t: &Target) {
 }
 
 /// Each edit is applied to row 2 of a fresh 3-row store; the chain check must name row 2.
+#[rustfmt::skip]
 const EDITS: &[(&str, &str)] = &[
     ("spec", "UPDATE verification SET spec = 'aef' WHERE id = 2"),
-    (
-        "subject_kind",
-        "UPDATE verification SET subject_kind = 'url' WHERE id = 2",
-    ),
-    (
-        "subject",
-        "UPDATE verification SET subject = 'https://b.example/r' WHERE id = 2",
-    ),
-    (
-        "subject_digest",
-        "UPDATE verification SET subject_digest = NULL WHERE id = 2",
-    ),
-    (
-        "verified_at",
-        "UPDATE verification SET verified_at = verified_at + 1 WHERE id = 2",
-    ),
-    (
-        "recorded_at",
-        "UPDATE verification SET recorded_at = recorded_at + 1 WHERE id = 2",
-    ),
+    ("subject_kind", "UPDATE verification SET subject_kind = 'url' WHERE id = 2"),
+    ("subject", "UPDATE verification SET subject = 'https://b.example/r' WHERE id = 2"),
+    ("subject_digest", "UPDATE verification SET subject_digest = NULL WHERE id = 2"),
+    ("verified_at", "UPDATE verification SET verified_at = verified_at + 1 WHERE id = 2"),
+    ("recorded_at", "UPDATE verification SET recorded_at = recorded_at + 1 WHERE id = 2"),
     ("level", "UPDATE verification SET level = 2 WHERE id = 2"),
-    (
-        "required_level",
-        "UPDATE verification SET required_level = 1 WHERE id = 2",
-    ),
-    (
-        "verified",
-        "UPDATE verification SET verified = TRUE WHERE id = 2",
-    ),
-    (
-        "outcome",
-        "UPDATE verification SET outcome = 'verified' WHERE id = 2",
-    ),
-    (
-        "input_key",
-        "UPDATE verification SET input_key = NULL WHERE id = 2",
-    ),
-    (
-        "prev_hash",
-        "UPDATE verification SET prev_hash = 'sha256:00' WHERE id = 2",
-    ),
-    (
-        "row_hash",
-        "UPDATE verification SET row_hash = 'sha256:00' WHERE id = 2",
-    ),
-    (
-        "entry",
-        "UPDATE record_entry SET entry = replace(entry, 'not-verified', 'verified') WHERE verification_id = 2",
-    ),
-    (
-        "incident code",
-        "UPDATE incident SET code = 'x' WHERE verification_id = 2 AND seq = 0",
-    ),
-    (
-        "incident level",
-        "UPDATE incident SET level = 3 WHERE verification_id = 2 AND seq = 0",
-    ),
-    (
-        "incident severity",
-        "UPDATE incident SET severity = 'warning' WHERE verification_id = 2",
-    ),
-    (
-        "incident message",
-        "UPDATE incident SET message = 'fine' WHERE verification_id = 2 AND seq = 1",
-    ),
-    (
-        "incident location",
-        "UPDATE incident SET location = '{}' WHERE verification_id = 2 AND seq = 0",
-    ),
-    (
-        "incident deleted",
-        "DELETE FROM incident WHERE verification_id = 2 AND seq = 1",
-    ),
-    (
-        "incident added",
-        "INSERT INTO incident VALUES (2, 9, 2, 'x', 'error', 'm', '{}')",
-    ),
-    (
-        "document url",
-        "UPDATE document_use SET url = 'https://c.example/m' WHERE verification_id = 2",
-    ),
-    (
-        "document digest",
-        "UPDATE document_use SET digest = 'sha256:22' WHERE verification_id = 2",
-    ),
-    (
-        "document run",
-        "UPDATE document_use SET run_id = NULL WHERE verification_id = 2",
-    ),
-    (
-        "document deleted",
-        "DELETE FROM document_use WHERE verification_id = 2",
-    ),
-    (
-        "row deleted",
-        "DELETE FROM incident WHERE verification_id = 2; DELETE FROM document_use WHERE verification_id = 2; DELETE FROM record_entry WHERE verification_id = 2; DELETE FROM verification WHERE id = 2",
-    ),
+    ("required_level", "UPDATE verification SET required_level = 1 WHERE id = 2"),
+    ("verified", "UPDATE verification SET verified = TRUE WHERE id = 2"),
+    ("outcome", "UPDATE verification SET outcome = 'verified' WHERE id = 2"),
+    ("input_key", "UPDATE verification SET input_key = NULL WHERE id = 2"),
+    ("prev_hash", "UPDATE verification SET prev_hash = 'sha256:00' WHERE id = 2"),
+    ("row_hash", "UPDATE verification SET row_hash = 'sha256:00' WHERE id = 2"),
+    ("entry", "UPDATE record_entry SET entry = replace(entry, 'not-verified', 'verified') WHERE verification_id = 2"),
+    ("incident code", "UPDATE incident SET code = 'x' WHERE verification_id = 2 AND seq = 0"),
+    ("incident level", "UPDATE incident SET level = 3 WHERE verification_id = 2 AND seq = 0"),
+    ("incident severity", "UPDATE incident SET severity = 'warning' WHERE verification_id = 2"),
+    ("incident message", "UPDATE incident SET message = 'fine' WHERE verification_id = 2 AND seq = 1"),
+    ("incident location", "UPDATE incident SET location = '{}' WHERE verification_id = 2 AND seq = 0"),
+    ("incident deleted", "DELETE FROM incident WHERE verification_id = 2 AND seq = 1"),
+    ("incident added", "INSERT INTO incident VALUES (2, 9, 2, 'x', 'error', 'm', '{}')"),
+    ("document url", "UPDATE document_use SET url = 'https://c.example/m' WHERE verification_id = 2"),
+    ("document digest", "UPDATE document_use SET digest = 'sha256:22' WHERE verification_id = 2"),
+    ("document run", "UPDATE document_use SET run_id = NULL WHERE verification_id = 2"),
+    ("document deleted", "DELETE FROM document_use WHERE verification_id = 2"),
+    ("row deleted", "DELETE FROM incident WHERE verification_id = 2; DELETE FROM document_use WHERE verification_id = 2; DELETE FROM record_entry WHERE verification_id = 2; DELETE FROM verification WHERE id = 2"),
 ];
 
 fn case_every_edit_is_found(fresh: &mut dyn FnMut() -> Target) {

@@ -12,61 +12,21 @@
 
 use std::time::{Duration, Instant};
 
+mod common;
+
 use citeproof_chain::report::ChainReport;
-use citeproof_chain::{SignKey, SignOptions, TrustConfig, VerifyOptions, sign, verify};
-use citeproof_fetch::{FetchError, FetchedResponse, Fetcher};
 use citeproof_model::IncidentCode;
+use citeproof_testkit::{peak_rss, reset_peak_rss};
 use serde_json::{Value, json};
 
-/// Resets the process's peak resident set (`/proc/self/clear_refs`, Linux 4.0 and later).
-fn reset_peak_rss() {
-    std::fs::write("/proc/self/clear_refs", "5").expect("reset the peak RSS");
-}
-
-/// The process's peak resident set since the last reset, in bytes (`VmHWM`).
-fn peak_rss() -> usize {
-    let status = std::fs::read_to_string("/proc/self/status").expect("read /proc/self/status");
-    let line = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .expect("VmHWM in /proc/self/status");
-    let kib: usize = line.trim().trim_end_matches("kB").trim().parse().unwrap();
-    kib * 1024
-}
-
-const NOW: i64 = 1_779_235_200; // 2026-05-20T00:00:00Z
 const SECRET: &str = "hostile answer test secret, long";
 const MIB: usize = 1 << 20;
 
-struct Offline;
-
-impl Fetcher for Offline {
-    fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
-        panic!("a Level 1 verification fetched {url}")
-    }
-}
-
 fn envelope() -> (String, Value) {
-    let claim = json!({
-        "vertical": "ai-ml", "subject": "Transformer architecture",
-        "predicate": "introduced_in_paper",
-        "object": "Attention Is All You Need (Vaswani et al., 2017)", "confidence": 1.0,
-        "sources": [{"url": "https://arxiv.org/abs/1706.03762", "excerpt": "We propose"}],
-        "lastVerified": "2026-05-16"
-    });
-    let options = SignOptions {
-        signed_by: "did:web:sourcescore.org".into(),
-        signed_at: "2026-05-16T00:00:00.000Z".into(),
-        canonical_base: None,
-        methodology: None,
-    };
-    let signed = sign(
-        claim.to_string().as_bytes(),
-        SignKey::Hmac(SECRET),
-        &options,
-    )
-    .unwrap();
-    let envelope: Value = serde_json::from_str(&signed.envelope).unwrap();
+    let envelope = common::signed_envelope(
+        SECRET,
+        json!([{"url": "https://arxiv.org/abs/1706.03762", "excerpt": "We propose"}]),
+    );
     (
         envelope["claim"]["id"].as_str().unwrap().to_owned(),
         envelope,
@@ -74,9 +34,7 @@ fn envelope() -> (String, Value) {
 }
 
 fn verify_offline(document: &[u8]) -> ChainReport {
-    let mut trust = TrustConfig::default();
-    trust.add_secret("did:web:sourcescore.org", SECRET);
-    verify(document, &Offline, &VerifyOptions::new(NOW, 1, trust))
+    common::verify_offline(document, SECRET)
 }
 
 fn count(report: &ChainReport, code: IncidentCode) -> usize {

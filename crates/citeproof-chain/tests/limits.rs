@@ -4,32 +4,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use citeproof_chain::report::ChainReport;
-use citeproof_chain::{SignKey, SignOptions, TrustConfig, VerifyOptions, sign, verify};
-use citeproof_fetch::{FetchError, FetchedResponse, Fetcher};
 use citeproof_model::IncidentCode;
 use serde_json::{Map, Value, json};
 
-const NOW: i64 = 1_779_235_200; // 2026-05-20T00:00:00Z
 const SECRET: &str = "limits test secret, long enough";
 
-/// Level 1 fetches nothing.
-struct Offline;
-
-impl Fetcher for Offline {
-    fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
-        panic!("a Level 1 verification fetched {url}")
-    }
-}
-
 fn verify_offline(doc: &Value) -> ChainReport {
-    let mut trust = TrustConfig::default();
-    trust.add_secret("did:web:sourcescore.org", SECRET);
-    verify(
-        doc.to_string().as_bytes(),
-        &Offline,
-        &VerifyOptions::new(NOW, 1, trust),
-    )
+    common::verify_offline(doc.to_string().as_bytes(), SECRET)
 }
 
 fn schema_violations_at(report: &ChainReport, pointer: &str) -> Vec<String> {
@@ -46,26 +30,7 @@ fn schema_violations_at(report: &ChainReport, pointer: &str) -> Vec<String> {
 }
 
 fn envelope() -> Value {
-    let claim = json!({
-        "vertical": "ai-ml", "subject": "Transformer architecture",
-        "predicate": "introduced_in_paper",
-        "object": "Attention Is All You Need (Vaswani et al., 2017)", "confidence": 1.0,
-        "sources": [{"url": "https://a.example/1"}],
-        "lastVerified": "2026-05-16"
-    });
-    let options = SignOptions {
-        signed_by: "did:web:sourcescore.org".into(),
-        signed_at: "2026-05-16T00:00:00.000Z".into(),
-        canonical_base: None,
-        methodology: None,
-    };
-    let signed = sign(
-        claim.to_string().as_bytes(),
-        SignKey::Hmac(SECRET),
-        &options,
-    )
-    .unwrap();
-    serde_json::from_str(&signed.envelope).unwrap()
+    common::signed_envelope(SECRET, json!([{"url": "https://a.example/1"}]))
 }
 
 #[test]

@@ -14,7 +14,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::PathBuf;
+mod common;
 
 use citeproof_chain::id::claim_id;
 use citeproof_chain::numfmt::ecmascript_number;
@@ -24,18 +24,13 @@ use citeproof_fetch::{FetchError, FetchedResponse, Fetcher};
 use citeproof_model::IncidentCode;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{Value, json};
 
 const SECRET: &str = "the producer's deployed secret, 2026";
 const NOW: i64 = 1_779_235_200; // 2026-05-20T00:00:00Z
 
-fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/node/deployed_signer.js")
-}
-
 fn node(mode: &str, request: &Value) -> Result<Value, String> {
-    citeproof_testkit::run_json("node", &script(), &[mode], request)
+    common::oracle("node", "tests/node/deployed_signer.js", mode, request)
 }
 
 fn available() -> bool {
@@ -220,38 +215,20 @@ fn ecmascript_numbers_equal_node_on_random_doubles() {
     if !available() {
         return;
     }
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[5; 32]),
+    let doubles = common::random_doubles(
+        5,
+        [
+            1e21,
+            1e20,
+            1e-6,
+            1e-7,
+            -0.0,
+            0.0,
+            5e-324,
+            f64::from_bits(0x431a_0929_e12c_c7fd),
+        ],
     );
-    let mut doubles: Vec<f64> = (0..20_000)
-        .map(|_| any::<u64>().new_tree(&mut runner).unwrap().current())
-        .map(f64::from_bits)
-        .filter(|x| x.is_finite())
-        .collect();
-    doubles.extend([
-        1e21,
-        1e20,
-        1e-6,
-        1e-7,
-        -0.0,
-        0.0,
-        5e-324,
-        f64::from_bits(0x431a_0929_e12c_c7fd),
-    ]);
-    let bits: Vec<String> = doubles
-        .iter()
-        .map(|x| format!("{:016x}", x.to_bits()))
-        .collect();
-    let expected = node("numbers", &json!({ "bits": bits })).unwrap();
-    for (x, want) in doubles.iter().zip(expected.as_array().unwrap()) {
-        assert_eq!(
-            ecmascript_number(*x),
-            want.as_str().unwrap(),
-            "{:016x}",
-            x.to_bits()
-        );
-    }
+    common::assert_doubles_written_alike(&doubles, |q| node("numbers", q), ecmascript_number);
     println!("{} doubles: citeproof == node String(x)", doubles.len());
 }
 
@@ -271,10 +248,7 @@ fn claim_ids_equal_node_on_generated_fields() {
     let field =
         proptest::collection::vec(chars, 1..12).prop_map(|c| c.into_iter().collect::<String>());
     let strategy = (field.clone(), field.clone(), field.clone(), field);
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[6; 32]),
-    );
+    let mut runner = common::seeded_runner(6);
     let fields: Vec<(String, String, String, String)> = (0..3000)
         .map(|_| strategy.new_tree(&mut runner).unwrap().current())
         .collect();

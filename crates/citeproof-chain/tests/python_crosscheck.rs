@@ -13,7 +13,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::PathBuf;
+mod common;
 
 use citeproof_chain::lossless;
 use citeproof_chain::numfmt::python_float_repr;
@@ -23,18 +23,13 @@ use citeproof_fetch::{FetchError, FetchedResponse, Fetcher};
 use citeproof_model::IncidentCode;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, TestRng, TestRunner};
 use serde_json::{Value, json};
 
 const SECRET: &str = "a shared secret of the producer, 2026";
 const SIGNER: &str = "did:web:sourcescore.org";
 
-fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/seed_verify.py")
-}
-
 fn python(mode: &str, request: &Value) -> Result<Value, String> {
-    citeproof_testkit::run_json("python3", &script(), &[mode], request)
+    common::oracle("python3", "tests/python/seed_verify.py", mode, request)
 }
 
 /// `false` (with a notice) when Python cannot run and it is not required.
@@ -281,10 +276,7 @@ fn python_json_dumps_equals_cpython_on_generated_documents() {
     if !available() {
         return;
     }
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(proptest::test_runner::RngAlgorithm::ChaCha, &[7; 32]),
-    );
+    let mut runner = common::seeded_runner(7);
     let strategy = document();
     let docs: Vec<String> = (0..1500)
         .map(|_| strategy.new_tree(&mut runner).unwrap().current())
@@ -310,17 +302,8 @@ fn python_float_repr_equals_cpython_on_random_doubles() {
     if !available() {
         return;
     }
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(proptest::test_runner::RngAlgorithm::ChaCha, &[9; 32]),
-    );
-    let mut doubles: Vec<f64> = (0..20_000)
-        .map(|_| any::<u64>().new_tree(&mut runner).unwrap().current())
-        .map(f64::from_bits)
-        .filter(|x| x.is_finite())
-        .collect();
     // Boundaries of the fixed and exponent forms, and integers around 2^53.
-    doubles.extend([
+    let boundaries = [
         1e16,
         1e15,
         9.999999999999998e15,
@@ -330,20 +313,9 @@ fn python_float_repr_equals_cpython_on_random_doubles() {
         0.0,
         -0.0,
         5e-324,
-    ]);
-    doubles.extend((0..64).map(|i| 9_007_199_254_740_992.0 + f64::from(i)));
-    let bits: Vec<String> = doubles
-        .iter()
-        .map(|x| format!("{:016x}", x.to_bits()))
-        .collect();
-    let expected = python("repr", &json!({ "bits": bits })).unwrap();
-    for (x, want) in doubles.iter().zip(expected.as_array().unwrap()) {
-        assert_eq!(
-            python_float_repr(*x),
-            want.as_str().unwrap(),
-            "{:016x}",
-            x.to_bits()
-        );
-    }
+    ];
+    let around_2_53 = (0..64).map(|i| 9_007_199_254_740_992.0 + f64::from(i));
+    let doubles = common::random_doubles(9, boundaries.into_iter().chain(around_2_53));
+    common::assert_doubles_written_alike(&doubles, |q| python("repr", q), python_float_repr);
     println!("{} doubles: citeproof == CPython repr", doubles.len());
 }

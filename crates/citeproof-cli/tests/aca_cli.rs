@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 mod kit;
-use kit::{citeproof, start_demo, stdout_of};
+use kit::{citeproof, start_demo, stdout_of, words};
 
 /// The incident codes of a `--json` report.
 fn codes_of(report: &Value) -> Vec<String> {
@@ -164,13 +164,10 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
         let dir = tempfile::tempdir().unwrap();
         let snap = dir.path().join("unsigned.json");
         let out = citeproof()
-            .args([
-                "aca",
-                "verify",
-                "--allow-private",
-                "--json",
-                "--save-snapshot",
-            ])
+            .args(words(
+                "aca verify --allow-private --json --save-snapshot",
+                &[],
+            ))
             .arg(&snap)
             .arg(format!("{base}/runs/unsigned"))
             .output()
@@ -202,14 +199,10 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
             stdout_of(&out)
         );
         let out = citeproof()
-            .args([
-                "aca",
-                "verify",
-                "--allow-private",
-                "--level",
-                "2",
-                "--snapshot",
-            ])
+            .args(words(
+                "aca verify --allow-private --level 2 --snapshot",
+                &[],
+            ))
             .arg(&snap)
             .output()
             .unwrap();
@@ -230,15 +223,10 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
         // An added judge (JSON lines over stdin/stdout) can only add findings.
         let judge = |script: &str, timeout: &str| -> Value {
             let out = citeproof()
-                .args([
-                    "aca",
-                    "verify",
-                    "--allow-private",
-                    "--json",
-                    "--judge-timeout",
-                    timeout,
-                    "--judge",
-                ])
+                .args(words(
+                    "aca verify --allow-private --json --judge-timeout {} --judge",
+                    &[timeout],
+                ))
                 .arg(format!("python3 -c '{script}'"))
                 .arg(format!("{base}/runs/complete"))
                 .output()
@@ -378,13 +366,10 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
         // A WARC snapshot (ISO 28500) replays like the JSON one.
         let warc = dir.path().join("complete.warc");
         let out = citeproof()
-            .args([
-                "aca",
-                "verify",
-                "--allow-private",
-                "--json",
-                "--save-snapshot",
-            ])
+            .args(words(
+                "aca verify --allow-private --json --save-snapshot",
+                &[],
+            ))
             .arg(&warc)
             .arg(format!("{base}/runs/complete"))
             .output()

@@ -13,7 +13,7 @@ use std::process::Child;
 use serde_json::Value;
 
 mod kit;
-use kit::{citeproof, start_demo};
+use kit::{citeproof, start_demo, words};
 
 /// `citeproof demo serve` on a free loopback port, killed when dropped.
 struct Demo {
@@ -267,13 +267,10 @@ fn a_replay_fails_and_the_original_keeps_its_verdict_in_any_order() {
     let snap = |run: &str| {
         let path = dir.path().join(format!("{run}.json"));
         citeproof()
-            .args([
-                "aca",
-                "verify",
-                "--allow-private",
-                "--json",
-                "--save-snapshot",
-            ])
+            .args(words(
+                "aca verify --allow-private --json --save-snapshot",
+                &[],
+            ))
             .arg(&path)
             .arg(format!("{}/runs/{run}", demo.base))
             .output()
@@ -410,16 +407,10 @@ fn aca_sign_writes_response_url_into_the_signed_body() {
     std::fs::write(&path, manifest.to_string()).unwrap();
     let sign = |extra: &[&str], file: &std::path::Path| {
         citeproof()
-            .args([
-                "aca",
-                "sign",
-                "--json",
-                "--kid",
-                "k1",
-                "--created",
-                "1777370400",
-                "--key",
-            ])
+            .args(words(
+                "aca sign --json --kid k1 --created 1777370400 --key",
+                &[],
+            ))
             .arg(keys.join("private.pem"))
             .args(extra)
             .arg(file)

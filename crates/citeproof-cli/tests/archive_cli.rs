@@ -9,8 +9,10 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 mod kit;
-use kit::run;
+use kit::{archive_gate, run, words};
 
+/// Every bundle of the setup is logged here.
+const LOG: &[&str] = &["--log", "bundles.log"];
 const NOW: &str = "1778925900"; // 2026-05-16T10:05:00Z
 
 fn fixture(name: &str) -> String {
@@ -28,31 +30,7 @@ fn setup() -> tempfile::TempDir {
     let d = dir.path();
     let (c, _, e) = run(d, &["keygen", "--out", "keys", "--kid", "archive-2026"]);
     assert_eq!(c, 0, "{e}");
-    let archive = fixture("archive.json");
-    let (c, out, e) = run(
-        d,
-        &[
-            "archive",
-            "gate",
-            &fixture("request.json"),
-            "--archive",
-            &archive,
-            "--key",
-            "keys/private.pem",
-            "--kid",
-            "archive-2026",
-            "--signed-by",
-            "archive.example",
-            "--now",
-            "1778925601",
-            "--bundle",
-            "bundle.json",
-            "--display",
-            "display.json",
-            "--log",
-            "bundles.log",
-        ],
-    );
+    let (c, out, e) = archive_gate(d, &fixture("request.json"), "1778925601", "", LOG);
     assert_eq!(c, 0, "{e}");
     assert!(
         out.contains("  c3: labeled\n  c4: supported\n  c5: narrowed"),
@@ -63,71 +41,42 @@ fn setup() -> tempfile::TempDir {
         r#"{"response_id": "r-2026-05-16-002", "requester": "req-7f3a", "tier": "researcher", "category_refusal": "post-death-events"}"#,
     )
     .unwrap();
-    let (c, _, e) = run(
-        d,
-        &[
-            "archive",
-            "gate",
-            "refusal.json",
-            "--archive",
-            &archive,
-            "--key",
-            "keys/private.pem",
-            "--kid",
-            "archive-2026",
-            "--signed-by",
-            "archive.example",
-            "--now",
-            "1778925700",
-            "--bundle",
-            "refusal-bundle.json",
-            "--display",
-            "refusal-display.json",
-            "--log",
-            "bundles.log",
-        ],
-    );
+    let (c, _, e) = archive_gate(d, "refusal.json", "1778925700", "refusal-", LOG);
     assert_eq!(c, 0, "{e}");
     dir
 }
 
-fn verify(d: &Path, bundle: &str, display: &str) -> (i32, String) {
-    let (c, out, _) = run(
-        d,
-        &[
-            "archive",
-            "verify",
-            bundle,
-            display,
-            "--archive",
-            &fixture("archive.json"),
-            "--keys",
-            "archive.example=keys/jwks.json",
-            "--now",
-            NOW,
-        ],
-    );
+/// `archive log-verify LOG --archive A EXTRA...` in `d`: status and output.
+fn log_verify(d: &Path, log: &str, extra: &[&str]) -> (i32, String, String) {
+    let archive = fixture("archive.json");
+    let mut args = vec!["archive", "log-verify", log, "--archive", &archive];
+    args.extend(extra);
+    run(d, &args)
+}
+
+/// `archive VERB ARGS... --archive A --keys archive.example=keys/jwks.json --now NOW` in `d`:
+/// status and stdout.
+fn checked(d: &Path, args: &[&str]) -> (i32, String) {
+    let archive = fixture("archive.json");
+    let mut all = vec!["archive"];
+    all.extend(args);
+    all.extend([
+        "--archive",
+        &archive,
+        "--keys",
+        "archive.example=keys/jwks.json",
+    ]);
+    all.extend(["--now", NOW]);
+    let (c, out, _) = run(d, &all);
     (c, out)
 }
 
+fn verify(d: &Path, bundle: &str, display: &str) -> (i32, String) {
+    checked(d, &["verify", bundle, display])
+}
+
 fn display(d: &Path, display: &str, bundle: &str) -> (i32, String) {
-    let (c, out, _) = run(
-        d,
-        &[
-            "archive",
-            "display",
-            display,
-            "--bundle",
-            bundle,
-            "--archive",
-            &fixture("archive.json"),
-            "--keys",
-            "archive.example=keys/jwks.json",
-            "--now",
-            NOW,
-        ],
-    );
-    (c, out)
+    checked(d, &["display", display, "--bundle", bundle])
 }
 
 #[test]
@@ -251,19 +200,7 @@ fn tampered_bundle_display_and_log_are_caught() {
         format!("{}\n{}\n", lines[1], lines[0]),
     )
     .unwrap();
-    let archive = fixture("archive.json");
-    let (c, out, _) = run(
-        d,
-        &[
-            "archive",
-            "log-verify",
-            "reordered.log",
-            "--archive",
-            &archive,
-            "--now",
-            NOW,
-        ],
-    );
+    let (c, out, _) = log_verify(d, "reordered.log", &["--now", NOW]);
     assert_eq!(c, 1);
     assert!(
         out.contains("[archive-log-broken]") && out.contains("[archive-log-time-invalid]"),
@@ -278,23 +215,13 @@ fn tampered_bundle_display_and_log_are_caught() {
 fn log_verify_json_and_head() {
     let dir = setup();
     let d = dir.path();
-    let archive = fixture("archive.json");
-    let (c, out, _) = run(
+    let (c, out, _) = log_verify(
         d,
-        &[
-            "archive",
-            "log-verify",
-            "bundles.log",
-            "--archive",
-            &archive,
-            "--bundle",
-            "bundle.json",
-            "--bundle",
-            "refusal-bundle.json",
-            "--now",
-            NOW,
-            "--json",
-        ],
+        "bundles.log",
+        &words(
+            "--bundle bundle.json --bundle refusal-bundle.json --now {} --json",
+            &[NOW],
+        ),
     );
     assert_eq!(c, 0, "{out}");
     let v: Value = serde_json::from_str(&out).unwrap();
@@ -303,20 +230,7 @@ fn log_verify_json_and_head() {
     assert_eq!(v["counts"]["refused_category"], 1);
     assert_eq!(v["incidents"][0]["code"], "archive-log-unanchored");
     let head = format!("1:{}", v["head"][1].as_str().unwrap());
-    let (c, out, _) = run(
-        d,
-        &[
-            "archive",
-            "log-verify",
-            "bundles.log",
-            "--archive",
-            &archive,
-            "--head",
-            &head,
-            "--now",
-            NOW,
-        ],
-    );
+    let (c, out, _) = log_verify(d, "bundles.log", &["--head", &head, "--now", NOW]);
     assert_eq!(c, 0, "{out}");
     assert!(out.contains("no incidents"), "{out}");
     // Truncated: the head's record is gone.
@@ -326,20 +240,7 @@ fn log_verify_json_and_head() {
         log.lines().next().unwrap().to_owned() + "\n",
     )
     .unwrap();
-    let (c, out, _) = run(
-        d,
-        &[
-            "archive",
-            "log-verify",
-            "short.log",
-            "--archive",
-            &archive,
-            "--head",
-            &head,
-            "--now",
-            NOW,
-        ],
-    );
+    let (c, out, _) = log_verify(d, "short.log", &["--head", &head, "--now", NOW]);
     assert_eq!(c, 1);
     assert!(out.contains("[archive-log-head-mismatch]"), "{out}");
 }
@@ -349,29 +250,17 @@ fn usage_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let (c, _, _) = run(
         dir.path(),
-        &[
-            "archive",
-            "verify",
-            "a.json",
-            "b.json",
-            "--archive",
-            "missing.json",
-        ],
+        &words("archive verify a.json b.json --archive missing.json", &[]),
     );
     // Files that cannot be read: nothing was checked (3); a bad option value is usage (2).
     assert_eq!(c, 3);
     std::fs::write(dir.path().join("x.log"), "").unwrap();
     let (c, _, e) = run(
         dir.path(),
-        &[
-            "archive",
-            "log-verify",
-            "x.log",
-            "--archive",
-            &fixture("archive.json"),
-            "--head",
-            "nope",
-        ],
+        &words(
+            "archive log-verify x.log --archive {} --head nope",
+            &[&fixture("archive.json")],
+        ),
     );
     assert_eq!(c, 2, "{e}");
 }
@@ -393,14 +282,10 @@ fn verify_takes_the_common_options() {
         run(
             d,
             &[
-                &[
-                    "archive",
-                    "verify",
-                    bundle,
-                    "display.json",
-                    "--archive",
-                    archive.as_str(),
-                ][..],
+                &words(
+                    "archive verify {} display.json --archive {}",
+                    &[bundle, archive.as_str()],
+                )[..],
                 extra,
             ]
             .concat(),

@@ -14,7 +14,7 @@ use serde_json::Value;
 #[path = "audit_cli/browser.rs"]
 mod browser;
 mod kit;
-use kit::{citeproof, root, start_demo, stdout_of};
+use kit::{citeproof, root, start_demo, stdout_of, words};
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("citeproof")
@@ -40,16 +40,7 @@ fn aef_documents(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
         citeproof()
             .args(["aef", "new", "--source"])
             .arg(&article)
-            .args([
-                "--uri",
-                "https://example.com/aeo",
-                "--selector",
-                "css=#declare > p:nth-of-type(2)",
-                "--claim",
-                "Publishers keep the document and its signature in sync.",
-                "--fetched-at",
-                "2026-05-12T03:45:00Z",
-            ]),
+            .args(words("--uri https://example.com/aeo --selector {} --claim {} --fetched-at 2026-05-12T03:45:00Z", &["css=#declare > p:nth-of-type(2)", "Publishers keep the document and its signature in sync."])),
     );
     std::fs::write(&ev, text).unwrap();
     run_ok(
@@ -64,12 +55,10 @@ fn aef_documents(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
             .arg(&ev)
             .arg("--key")
             .arg(dir.join("keys/private.pem"))
-            .args([
-                "--kid",
-                "aef-1",
-                "--signing-key-uri",
-                "https://example.com/.well-known/aef-keys.json",
-            ]),
+            .args(words(
+                "--kid aef-1 --signing-key-uri https://example.com/.well-known/aef-keys.json",
+                &[],
+            )),
     );
     let signed_path = dir.join("signed.json");
     std::fs::write(&signed_path, &signed).unwrap();
@@ -117,14 +106,10 @@ fn aef_record_find_show_export_and_check_the_chain() {
         dir.path(),
         &signed,
         &article,
-        &[
-            "--record",
-            db,
-            "--report",
-            "html",
-            "--out",
-            html.to_str().unwrap(),
-        ],
+        &words(
+            "--record {} --report html --out {}",
+            &[db, html.to_str().unwrap()],
+        ),
     );
     assert_eq!(
         out.status.code(),
@@ -157,13 +142,10 @@ fn aef_record_find_show_export_and_check_the_chain() {
     );
     let since = stdout_of(&audit(
         db,
-        &[
-            "list",
-            "--since",
-            "2026-05-12T03:59:00Z",
-            "--until",
-            "2026-05-12T04:01:00Z",
-        ],
+        &words(
+            "list --since 2026-05-12T03:59:00Z --until 2026-05-12T04:01:00Z",
+            &[],
+        ),
     ));
     assert_eq!(since.lines().count(), 1, "{since}");
     let recent = stdout_of(&audit(db, &["list", "--since", "1h"]));
@@ -389,17 +371,10 @@ fn unbound_snapshots(dir: &Path) -> (PathBuf, PathBuf) {
 
 fn spawn_verify(snapshot: &Path, db: &str) -> std::process::Child {
     StdCommand::new(bin())
-        .args([
-            "aca",
-            "verify",
-            "--allow-private",
-            "--json",
-            "--now",
-            "1777593600",
-            "--record",
-            db,
-            "--snapshot",
-        ])
+        .args(words(
+            "aca verify --allow-private --json --now 1777593600 --record {} --snapshot",
+            &[db],
+        ))
         .arg(snapshot)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -472,16 +447,10 @@ fn concurrent_batches_lose_nothing_and_a_killed_batch_resumes() {
             let list = dir.path().join(format!("batch-{w}.txt"));
             std::fs::write(&list, &lines).unwrap();
             StdCommand::new(bin())
-                .args([
-                    "aca",
-                    "verify",
-                    "--allow-private",
-                    "--now",
-                    &format!("{}", 1_777_593_600 + w),
-                    "--record",
-                    db,
-                    "--batch",
-                ])
+                .args(words(
+                    "aca verify --allow-private --now {} --record {} --batch",
+                    &[&format!("{}", 1_777_593_600 + w), db],
+                ))
                 .arg(&list)
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
@@ -508,16 +477,10 @@ fn concurrent_batches_lose_nothing_and_a_killed_batch_resumes() {
     let db = dir.path().join("kill.db");
     let db = db.to_str().unwrap();
     let mut child = StdCommand::new(bin())
-        .args([
-            "aca",
-            "verify",
-            "--allow-private",
-            "--now",
-            "1777593600",
-            "--record",
-            db,
-            "--batch",
-        ])
+        .args(words(
+            "aca verify --allow-private --now 1777593600 --record {} --batch",
+            &[db],
+        ))
         .arg(&list)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -551,16 +514,10 @@ fn concurrent_batches_lose_nothing_and_a_killed_batch_resumes() {
     // Every kept verification is whole: the chain check compares its incident rows with the
     // hashed record. Resume: the kept ones are skipped, the rest recorded.
     let out = citeproof()
-        .args([
-            "aca",
-            "verify",
-            "--allow-private",
-            "--now",
-            "1777593600",
-            "--record",
-            db,
-            "--batch",
-        ])
+        .args(words(
+            "aca verify --allow-private --now 1777593600 --record {} --batch",
+            &[db],
+        ))
         .arg(&list)
         .output()
         .unwrap();

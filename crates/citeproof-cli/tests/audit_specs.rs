@@ -10,7 +10,15 @@ use std::path::Path;
 use serde_json::Value;
 
 mod kit;
-use kit::{CHAIN_SIGNER as SIGNER, CHAIN_TRUST, root, run, start_demo};
+use kit::{
+    CHAIN_SIGNER as SIGNER, CHAIN_TRUST, archive_fixture, archive_gate, root, run, start_demo,
+    words,
+};
+
+/// `--record audit.db` with an HTML report page `now.html`.
+const RECORD_WITH_PAGE: &[&str] = &[
+    "--record", "audit.db", "--report", "html", "--out", "now.html",
+];
 
 fn audit(dir: &Path, args: &[&str]) -> (i32, String) {
     let (code, out, _) = run(dir, &[&["audit", "--db", "audit.db"][..], args].concat());
@@ -149,30 +157,9 @@ fn chain_record_find_show_export_and_check_the_chain() {
     assert_ne!(tampered, envelope);
     std::fs::write(d.join("tampered.json"), tampered).unwrap();
     let verify = |file: &str, extra: &[&str]| {
-        let args = [
-            &[
-                "chain",
-                "verify",
-                file,
-                "--hmac-key-file",
-                "secret.txt",
-                "--signed-by",
-                SIGNER,
-                "--offline",
-                "--now",
-                "2026-05-20T00:00:00Z",
-            ][..],
-            extra,
-        ]
-        .concat();
-        run(d, &args)
+        run(d, &[&words("chain verify {} --hmac-key-file secret.txt --signed-by {} --offline --now 2026-05-20T00:00:00Z", &[file, SIGNER])[..], extra].concat())
     };
-    let (c, out, e) = verify(
-        "envelope.json",
-        &[
-            "--record", "audit.db", "--report", "html", "--out", "now.html",
-        ],
-    );
+    let (c, out, e) = verify("envelope.json", RECORD_WITH_PAGE);
     assert_eq!(c, 0, "{out}{e}");
     assert!(e.contains("recorded as verification 1"), "{e}");
     assert!(
@@ -225,15 +212,10 @@ fn ledger_record_find_show_export_and_check_the_chain() {
     let audit_file = audit_file.to_str().unwrap();
     let verify = |file: &str, extra: &[&str]| {
         let args = [
-            &[
-                "ledger",
-                "verify",
-                file,
-                "--audit",
-                audit_file,
-                "--now",
-                "1778930000",
-            ][..],
+            &words(
+                "ledger verify {} --audit {} --now 1778930000",
+                &[file, audit_file],
+            )[..],
             extra,
         ]
         .concat();
@@ -265,16 +247,10 @@ fn ledger_record_find_show_export_and_check_the_chain() {
     .unwrap();
     batch_records_and_resumes(
         d,
-        &[
-            "ledger",
-            "verify",
-            "--batch",
-            "list.txt",
-            "--audit",
-            audit_file,
-            "--now",
-            "1778930000",
-        ],
+        &words(
+            "ledger verify --batch list.txt --audit {} --now 1778930000",
+            &[audit_file],
+        ),
         2,
         1,
     );
@@ -282,41 +258,12 @@ fn ledger_record_find_show_export_and_check_the_chain() {
 
 // ---------------------------------------------------------------- archive
 
-fn archive_fixture(name: &str) -> String {
-    root()
-        .join("vectors/fixtures/archive")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
-
 /// The README's archive walkthrough: a signed bundle and its display view, and the bundle with
 /// c2's claim text changed after signing.
 fn archive_documents(d: &Path) {
     let (c, _, e) = run(d, &["keygen", "--out", "keys", "--kid", "archive-2026"]);
     assert_eq!(c, 0, "{e}");
-    let (c, _, e) = run(
-        d,
-        &[
-            "archive",
-            "gate",
-            &archive_fixture("request.json"),
-            "--archive",
-            &archive_fixture("archive.json"),
-            "--key",
-            "keys/private.pem",
-            "--kid",
-            "archive-2026",
-            "--signed-by",
-            "archive.example",
-            "--now",
-            "1778925601",
-            "--bundle",
-            "bundle.json",
-            "--display",
-            "display.json",
-        ],
-    );
+    let (c, _, e) = archive_gate(d, &archive_fixture("request.json"), "1778925601", "", &[]);
     assert_eq!(c, 0, "{e}");
     let bundle = std::fs::read_to_string(d.join("bundle.json")).unwrap();
     let tampered = bundle.replace("in a half circle", "in a full circle");
@@ -331,30 +278,9 @@ fn archive_record_find_show_export_and_check_the_chain() {
     archive_documents(d);
     let archive = archive_fixture("archive.json");
     let verify = |bundle: &str, extra: &[&str]| {
-        let args = [
-            &[
-                "archive",
-                "verify",
-                bundle,
-                "display.json",
-                "--archive",
-                &archive,
-                "--keys",
-                "archive.example=keys/jwks.json",
-                "--now",
-                "2026-05-16T10:05:00Z",
-            ][..],
-            extra,
-        ]
-        .concat();
-        run(d, &args)
+        run(d, &[&words("archive verify {} display.json --archive {} --keys archive.example=keys/jwks.json --now 2026-05-16T10:05:00Z", &[bundle, &archive])[..], extra].concat())
     };
-    let (c, out, e) = verify(
-        "bundle.json",
-        &[
-            "--record", "audit.db", "--report", "html", "--out", "now.html",
-        ],
-    );
+    let (c, out, e) = verify("bundle.json", RECORD_WITH_PAGE);
     assert_eq!(c, 0, "{out}{e}");
     assert!(
         out.starts_with("bundle and display view -> VERIFIED\n"),
@@ -417,18 +343,10 @@ fn archive_record_find_show_export_and_check_the_chain() {
     .unwrap();
     batch_records_and_resumes(
         d,
-        &[
-            "archive",
-            "verify",
-            "--batch",
-            "list.txt",
-            "--archive",
-            &archive,
-            "--keys",
-            "archive.example=keys/jwks.json",
-            "--now",
-            "2026-05-16T10:05:00Z",
-        ],
+        &words(
+            "archive verify --batch list.txt --archive {} --keys archive.example=keys/jwks.json --now 2026-05-16T10:05:00Z",
+            &[&archive],
+        ),
         2,
         1,
     );
@@ -436,16 +354,10 @@ fn archive_record_find_show_export_and_check_the_chain() {
     std::fs::write(d.join("bad.txt"), "bundle.json\n").unwrap();
     let (c, out, _) = run(
         d,
-        &[
-            "archive",
-            "verify",
-            "--batch",
-            "bad.txt",
-            "--archive",
-            &archive,
-            "--now",
-            "0",
-        ],
+        &words(
+            "archive verify --batch bad.txt --archive {} --now 0",
+            &[&archive],
+        ),
     );
     assert_eq!(c, 2, "{out}");
     assert!(out.contains("BUNDLE DISPLAY"), "{out}");
@@ -461,14 +373,10 @@ fn aca_record_find_show_export_and_check_the_chain() {
     let verify = |path: &str| {
         run(
             d,
-            &[
-                "aca",
-                "verify",
-                "--allow-private",
-                "--record",
-                "audit.db",
-                &format!("{base}{path}"),
-            ],
+            &words(
+                "aca verify --allow-private --record audit.db {}",
+                &[&format!("{base}{path}")],
+            ),
         )
     };
     let (c, out, e) = verify("/runs/complete");

@@ -10,7 +10,7 @@ use serde_json::Value;
 #[path = "chain/answers.rs"]
 mod answers;
 mod kit;
-use kit::{CHAIN_CLAIM as CLAIM, CHAIN_SIGNER as SIGNER, CHAIN_TRUST, citeproof};
+use kit::{CHAIN_CLAIM as CLAIM, CHAIN_SIGNER as SIGNER, CHAIN_TRUST, citeproof, words};
 
 fn code(out: &std::process::Output) -> i32 {
     out.status.code().unwrap_or(-1)
@@ -224,21 +224,14 @@ fn sign_then_verify_and_a_tampered_copy_is_rejected() {
     // Trust is bound to the signer: the right secret configured for another signer is no key.
     let out = citeproof()
         .current_dir(dir.path())
-        .args([
-            "chain",
-            "verify",
-            "envelope.json",
-            "--hmac-key-file",
-            "secret.txt",
-        ])
-        .args([
-            "--signed-by",
-            "did:web:other.example",
-            "--offline",
-            "--now",
-            NOW,
-            "--json",
-        ])
+        .args(words(
+            "chain verify envelope.json --hmac-key-file secret.txt",
+            &[],
+        ))
+        .args(words(
+            "--signed-by did:web:other.example --offline --now {} --json",
+            &[NOW],
+        ))
         .output()
         .unwrap();
     assert_eq!(code(&out), 1);
@@ -260,15 +253,10 @@ fn ed25519_with_rotated_keys_from_a_trust_file() {
     }
     let out = citeproof()
         .current_dir(dir.path())
-        .args([
-            "chain",
-            "sign",
-            "claim.json",
-            "--key",
-            "new/private.pem",
-            "--signed-by",
-            SIGNER,
-        ])
+        .args(words(
+            "chain sign claim.json --key new/private.pem --signed-by {}",
+            &[SIGNER],
+        ))
         .args(["--signed-at", "2026-05-16T00:00:00Z", "--out", "ed.json"])
         .output()
         .unwrap();
@@ -283,17 +271,10 @@ fn ed25519_with_rotated_keys_from_a_trust_file() {
     std::fs::write(dir.path().join("trust.json"), trust.to_string()).unwrap();
     let out = citeproof()
         .current_dir(dir.path())
-        .args([
-            "chain",
-            "verify",
-            "ed.json",
-            "--trust",
-            "trust.json",
-            "--offline",
-            "--now",
-            NOW,
-            "--json",
-        ])
+        .args(words(
+            "chain verify ed.json --trust trust.json --offline --now {} --json",
+            &[NOW],
+        ))
         .output()
         .unwrap();
     assert_eq!(code(&out), 0, "{}", text(&out.stdout));
@@ -304,30 +285,20 @@ fn ed25519_with_rotated_keys_from_a_trust_file() {
     // The public key alone, as a PEM file.
     let out = citeproof()
         .current_dir(dir.path())
-        .args([
-            "chain",
-            "verify",
-            "ed.json",
-            "--key",
-            "new/public.pem",
-            "--signed-by",
-            SIGNER,
-        ])
+        .args(words(
+            "chain verify ed.json --key new/public.pem --signed-by {}",
+            &[SIGNER],
+        ))
         .args(["--offline", "--now", NOW])
         .output()
         .unwrap();
     assert_eq!(code(&out), 0, "{}", text(&out.stdout));
     let out = citeproof()
         .current_dir(dir.path())
-        .args([
-            "chain",
-            "verify",
-            "ed.json",
-            "--key",
-            "old/public.pem",
-            "--signed-by",
-            SIGNER,
-        ])
+        .args(words(
+            "chain verify ed.json --key old/public.pem --signed-by {}",
+            &[SIGNER],
+        ))
         .args(["--offline", "--now", NOW])
         .output()
         .unwrap();
@@ -355,15 +326,10 @@ fn level_2_from_a_snapshot() {
     std::fs::write(dir.path().join("snapshot.json"), snapshot.to_string()).unwrap();
     let out = citeproof()
         .current_dir(dir.path())
-        .args([
-            "chain",
-            "verify",
-            "envelope.json",
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            SIGNER,
-        ])
+        .args(words(
+            "chain verify envelope.json --hmac-key-file secret.txt --signed-by {}",
+            &[SIGNER],
+        ))
         .args(["--snapshot", "snapshot.json", "--now", NOW])
         .output()
         .unwrap();
@@ -484,13 +450,10 @@ fn one_secret_needs_no_signer_and_the_report_says_so() {
     sign_hmac(dir.path());
     let out = citeproof()
         .current_dir(dir.path())
-        .args([
-            "chain",
-            "verify",
-            "envelope.json",
-            "--hmac-key-file",
-            "secret.txt",
-        ])
+        .args(words(
+            "chain verify envelope.json --hmac-key-file secret.txt",
+            &[],
+        ))
         .args(["--offline", "--now", NOW])
         .output()
         .unwrap();
@@ -508,13 +471,10 @@ fn one_secret_needs_no_signer_and_the_report_says_so() {
     .unwrap();
     let out = citeproof()
         .current_dir(dir.path())
-        .args([
-            "chain",
-            "verify",
-            "envelope.json",
-            "--hmac-key-file",
-            "secret.txt",
-        ])
+        .args(words(
+            "chain verify envelope.json --hmac-key-file secret.txt",
+            &[],
+        ))
         .args(["--trust", "trust.json", "--offline", "--now", NOW])
         .output()
         .unwrap();

@@ -3,7 +3,7 @@
 
 mod kit;
 
-use kit::{citeproof, stderr_of};
+use kit::{citeproof, stderr_of, words};
 
 const ABC_SHA256: &str = "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
@@ -414,15 +414,10 @@ fn conformance_runs_outside_a_checkout_with_the_embedded_suite() {
 #[test]
 fn conformance_json_envelope() {
     let out = citeproof()
-        .args([
-            "conformance",
-            "--suite",
-            "canon*",
-            "--no-progress",
-            "--json",
-            "--seed",
-            "3",
-        ])
+        .args(words(
+            "conformance --suite canon* --no-progress --json --seed 3",
+            &[],
+        ))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
@@ -459,14 +454,10 @@ fn json_envelope_on_document_and_listing_commands() {
         env!("CARGO_MANIFEST_DIR")
     );
     let out = citeproof()
-        .args([
-            "aef",
-            "new",
-            "--source",
-            &article,
-            "--uri",
-            "https://example.com/aeo",
-        ])
+        .args(words(
+            "aef new --source {} --uri https://example.com/aeo",
+            &[&article],
+        ))
         .args(["--selector", "css=#audit > h2", "--claim", "c"])
         .args(["--fetched-at", "2026-05-12T03:45:00Z", "--json"])
         .output()

@@ -5,7 +5,7 @@
 
 mod kit;
 
-use kit::{citeproof, root};
+use kit::{citeproof, root, words};
 
 fn vectors() -> String {
     root().join("vectors").display().to_string()
@@ -60,15 +60,10 @@ fn reference_as_an_adapter_with_every_report() {
     let implementation = format!("'{}' adapter", bin.display());
     let path = |name: &str| dir.path().join(name).display().to_string();
     let out = citeproof()
-        .args([
-            "conformance",
-            "--vectors",
-            &vectors(),
-            "--suite",
-            "canon",
-            "--impl",
-            &implementation,
-        ])
+        .args(words(
+            "conformance --vectors {} --suite canon --impl {}",
+            &[&vectors(), &implementation],
+        ))
         .args(["--report", "json", "--out", &path("r.json")])
         .args(["--report", "junit", "--out", &path("r.xml")])
         .args(["--report", "markdown", "--out", &path("r.md")])
@@ -97,17 +92,10 @@ fn reference_as_an_adapter_with_every_report() {
 #[test]
 fn report_to_stdout_moves_the_summary_to_stderr() {
     let out = citeproof()
-        .args([
-            "conformance",
-            "--vectors",
-            &vectors(),
-            "--suite",
-            "canon/hash-bytes",
-            "--report",
-            "json",
-            "--out",
-            "-",
-        ])
+        .args(words(
+            "conformance --vectors {} --suite canon/hash-bytes --report json --out -",
+            &[&vectors()],
+        ))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -145,13 +133,10 @@ fn strict_xfail_fails_the_run() {
     )
     .unwrap();
     let out = citeproof()
-        .args([
-            "conformance",
-            "--vectors",
-            &vectors(),
-            "--suite",
-            "canon/hash-bytes",
-        ])
+        .args(words(
+            "conformance --vectors {} --suite canon/hash-bytes",
+            &[&vectors()],
+        ))
         .arg("--xfail")
         .arg(&xfail)
         .output()
@@ -176,28 +161,14 @@ fn usage_errors_exit_2() {
         &["conformance", "--suite", "no-such-spec"],
         &["conformance", "--case-timeout", "0"],
         &["conformance", "--vectors", "/nonexistent/vectors"],
-        &[
-            "conformance",
-            "--report",
-            "json",
-            "--out",
-            "a.json",
-            "--report",
-            "html",
-            "--out",
-            "a.json",
-        ],
-        &[
-            "conformance",
-            "--report",
-            "json",
-            "--out",
-            "-",
-            "--report",
-            "html",
-            "--out",
-            "-",
-        ],
+        &words(
+            "conformance --report json --out a.json --report html --out a.json",
+            &[],
+        ),
+        &words(
+            "conformance --report json --out - --report html --out -",
+            &[],
+        ),
     ] {
         let out = citeproof().args(args).output().unwrap();
         assert_eq!(

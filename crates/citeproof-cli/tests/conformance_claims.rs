@@ -16,7 +16,7 @@ use std::{
 use serde_json::Value;
 
 mod kit;
-use kit::{citeproof, root};
+use kit::{citeproof, root, words};
 
 fn vectors() -> String {
     root().join("vectors").display().to_string()
@@ -255,25 +255,17 @@ fn another_profile_is_a_subset_in_every_report() {
     let dir = tempfile::tempdir().unwrap();
     let profile = dir.path().join("PROFILE.md");
     std::fs::write(&profile, "### CANON-003 [MUST] Hashes\n- Level: core\n").unwrap();
-    let r = run(&[
-        "--vectors",
-        &vectors(),
-        "--suite",
-        "canon",
-        "--profile",
-        profile.to_str().unwrap(),
-    ]);
+    let r = run(&words(
+        "--vectors {} --suite canon --profile {}",
+        &[&vectors(), profile.to_str().unwrap()],
+    ));
     assert_subset(&r, "other-profile", "--profile");
     // The suite's own profile, named explicitly, is not "another" profile.
     let own = root().join("docs/PROFILE.md");
-    let r = run(&[
-        "--vectors",
-        &vectors(),
-        "--suite",
-        "canon/hash-bytes",
-        "--profile",
-        own.to_str().unwrap(),
-    ]);
+    let r = run(&words(
+        "--vectors {} --suite canon/hash-bytes --profile {}",
+        &[&vectors(), own.to_str().unwrap()],
+    ));
     let reasons = r.json["claim"]["gaps"].to_string();
     assert!(!reasons.contains("other-profile"), "{reasons}");
 }
@@ -403,12 +395,10 @@ fn a_vectors_directory_nearby_is_not_used() {
     for cwd in [dir.path(), below.as_path()] {
         let out = citeproof()
             .current_dir(cwd)
-            .args([
-                "conformance",
-                "--no-progress",
-                "--suite",
-                "canon/hash-bytes",
-            ])
+            .args(words(
+                "conformance --no-progress --suite canon/hash-bytes",
+                &[],
+            ))
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -459,14 +449,10 @@ fn a_duplicate_case_id_is_refused() {
 /// case; the reports are written and claim nothing.
 #[test]
 fn an_implementation_that_cannot_start_is_one_error_exit_3() {
-    let r = run(&[
-        "--vectors",
-        &vectors(),
-        "--suite",
-        "canon",
-        "--impl",
-        "/nonexistent/citeproof-adapter",
-    ]);
+    let r = run(&words(
+        "--vectors {} --suite canon --impl /nonexistent/citeproof-adapter",
+        &[&vectors()],
+    ));
     assert_eq!(r.out.status.code(), Some(3), "{}", r.text);
     assert_eq!(
         r.text
@@ -525,13 +511,10 @@ fn a_stale_xfail_entry_is_warned_about() {
     )
     .unwrap();
     let out = citeproof()
-        .args([
-            "conformance",
-            "--vectors",
-            &vectors(),
-            "--suite",
-            "canon/hash-bytes",
-        ])
+        .args(words(
+            "conformance --vectors {} --suite canon/hash-bytes",
+            &[&vectors()],
+        ))
         .arg("--xfail")
         .arg(&xfail)
         .output()

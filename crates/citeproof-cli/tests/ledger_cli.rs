@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 mod kit;
-use kit::citeproof;
+use kit::{citeproof, words};
 
 const NOW: &str = "1778930000";
 
@@ -50,13 +50,10 @@ fn audit_of_the_seeds_own_file() {
     assert!(out.contains("ledger-record-unidentified"), "{out}");
     // The template's records, strict, all required claims cited.
     let (code, out, _) = run(
-        &[
-            "ledger",
-            "audit",
-            &fixture("seed-template.jsonl"),
-            "--now",
-            NOW,
-        ],
+        &words(
+            "ledger audit {} --now {}",
+            &[&fixture("seed-template.jsonl"), NOW],
+        ),
         None,
     );
     assert_eq!(code, 0, "{out}");
@@ -91,16 +88,10 @@ fn audit_per_ledger_and_by_id() {
         .collect();
     assert_eq!(ids, ["run-a", "run-b"]);
     let (code, out, _) = run(
-        &[
-            "ledger",
-            "audit",
-            &f,
-            "--ledger-id",
-            "run-b",
-            "--json",
-            "--now",
-            NOW,
-        ],
+        &words(
+            "ledger audit {} --ledger-id run-b --json --now {}",
+            &[&f, NOW],
+        ),
         None,
     );
     assert_eq!(code, 0);
@@ -142,15 +133,10 @@ fn a_shared_file_damaged_elsewhere() {
     // run-c's append cut short (LEDGER-008, -011).
     let shared = fixture("audit-shared.jsonl");
     let (code, out, err) = run(
-        &[
-            "ledger",
-            "verify",
-            &fixture("ledger-run-a.json"),
-            "--audit",
-            &shared,
-            "--now",
-            NOW,
-        ],
+        &words(
+            "ledger verify {} --audit {} --now {}",
+            &[&fixture("ledger-run-a.json"), &shared, NOW],
+        ),
         None,
     );
     assert_eq!(code, 0, "{out}{err}");
@@ -178,15 +164,10 @@ fn a_shared_file_damaged_elsewhere() {
     assert!(!out.contains("Compliant: true"), "{out}");
     // One ledger of it: the damage is elsewhere.
     let (code, out, _) = run(
-        &[
-            "ledger",
-            "audit",
-            &shared,
-            "--ledger-id",
-            "run-b",
-            "--now",
-            NOW,
-        ],
+        &words(
+            "ledger audit {} --ledger-id run-b --now {}",
+            &[&shared, NOW],
+        ),
         None,
     );
     assert_eq!(code, 0, "{out}");
@@ -198,15 +179,10 @@ fn a_shared_file_damaged_elsewhere() {
     );
     // run-c itself: its only line is the torn one.
     let (code, out, _) = run(
-        &[
-            "ledger",
-            "audit",
-            &shared,
-            "--ledger-id",
-            "run-c",
-            "--now",
-            NOW,
-        ],
+        &words(
+            "ledger audit {} --ledger-id run-c --now {}",
+            &[&shared, NOW],
+        ),
         None,
     );
     assert_eq!(code, 1, "{out}");
@@ -248,15 +224,10 @@ fn verify_judges_a_ledger_as_emitted_unless_told_it_was_refused() {
     let dir = std::env::temp_dir().join(format!("citeproof-ledger-cli-{}", std::process::id()));
     let (ledger, audit_file) = vector_case("ledger-verify-strict-below-default", &dir);
     let (code, out, _) = run(
-        &[
-            "ledger",
-            "verify",
-            &ledger,
-            "--audit",
-            &audit_file,
-            "--now",
-            NOW,
-        ],
+        &words(
+            "ledger verify {} --audit {} --now {}",
+            &[&ledger, &audit_file, NOW],
+        ),
         None,
     );
     assert_eq!(code, 1, "{out}");
@@ -267,16 +238,10 @@ fn verify_judges_a_ledger_as_emitted_unless_told_it_was_refused() {
     );
     assert!(!out.contains("Compliant: true"), "{out}");
     let (code, out, _) = run(
-        &[
-            "ledger",
-            "verify",
-            &ledger,
-            "--audit",
-            &audit_file,
-            "--refused",
-            "--now",
-            NOW,
-        ],
+        &words(
+            "ledger verify {} --audit {} --refused --now {}",
+            &[&ledger, &audit_file, NOW],
+        ),
         None,
     );
     assert_eq!(code, 0, "{out}");
@@ -287,15 +252,10 @@ fn verify_judges_a_ledger_as_emitted_unless_told_it_was_refused() {
         "{out}"
     );
     let (code, _, err) = run(
-        &[
-            "ledger",
-            "verify",
-            &ledger,
-            "--audit",
-            &audit_file,
-            "--refused",
-            "--emitted",
-        ],
+        &words(
+            "ledger verify {} --audit {} --refused --emitted",
+            &[&ledger, &audit_file],
+        ),
         None,
     );
     assert_eq!(code, 2, "{err}");
@@ -310,15 +270,10 @@ fn the_seed_templates_ledger() {
     let production = fixture("template-ledger-production.json");
     let staging = fixture("template-ledger-staging.json");
     let (code, out, err) = run(
-        &[
-            "ledger",
-            "verify",
-            &production,
-            "--audit",
-            &audit_file,
-            "--now",
-            NOW,
-        ],
+        &words(
+            "ledger verify {} --audit {} --now {}",
+            &[&production, &audit_file, NOW],
+        ),
         None,
     );
     assert_eq!(code, 0, "{out}{err}");
@@ -329,31 +284,19 @@ fn the_seed_templates_ledger() {
     assert!(out.contains("(3 record(s) of this ledger)"), "{out}");
     // Staging verified as production (the default): it must not have been emitted.
     let (code, out, _) = run(
-        &[
-            "ledger",
-            "verify",
-            &staging,
-            "--audit",
-            &audit_file,
-            "--now",
-            NOW,
-        ],
+        &words(
+            "ledger verify {} --audit {} --now {}",
+            &[&staging, &audit_file, NOW],
+        ),
         None,
     );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("ledger-below-threshold"), "{out}");
     let (code, out, _) = run(
-        &[
-            "ledger",
-            "verify",
-            &staging,
-            "--audit",
-            &audit_file,
-            "--mode",
-            "lenient",
-            "--now",
-            NOW,
-        ],
+        &words(
+            "ledger verify {} --audit {} --mode lenient --now {}",
+            &[&staging, &audit_file, NOW],
+        ),
         None,
     );
     assert_eq!(code, 0, "{out}");
@@ -366,15 +309,13 @@ fn the_seed_templates_ledger() {
     );
     // --mode is for template ledgers only.
     let (code, _, err) = run(
-        &[
-            "ledger",
-            "verify",
-            &fixture("ledger-run-a.json"),
-            "--audit",
-            &fixture("audit-two-runs.jsonl"),
-            "--mode",
-            "lenient",
-        ],
+        &words(
+            "ledger verify {} --audit {} --mode lenient",
+            &[
+                &fixture("ledger-run-a.json"),
+                &fixture("audit-two-runs.jsonl"),
+            ],
+        ),
         None,
     );
     assert_eq!(code, 2, "{err}");
@@ -477,13 +418,10 @@ fn bad_input_is_a_typed_error_with_a_location_never_a_panic() {
     }
     // Not a ledger: the JSON error of the document.
     let (exit, out, _) = run(
-        &[
-            "ledger",
-            "verify",
-            "-",
-            "--audit",
-            &fixture("audit-two-runs.jsonl"),
-        ],
+        &words(
+            "ledger verify - --audit {}",
+            &[&fixture("audit-two-runs.jsonl")],
+        ),
         Some(b"{\"ledger_version\":".to_vec()),
     );
     assert_eq!(exit, 1);
@@ -494,15 +432,10 @@ fn bad_input_is_a_typed_error_with_a_location_never_a_panic() {
     assert!(err.contains("cannot read"), "{err}");
     // Usage errors: exit 2.
     let (exit, _, err) = run(
-        &[
-            "ledger",
-            "audit",
-            &fixture("seed-export.jsonl"),
-            "--mode",
-            "lenient",
-            "--threshold",
-            "0",
-        ],
+        &words(
+            "ledger audit {} --mode lenient --threshold 0",
+            &[&fixture("seed-export.jsonl")],
+        ),
         None,
     );
     assert_eq!(exit, 2);
@@ -512,12 +445,10 @@ fn bad_input_is_a_typed_error_with_a_location_never_a_panic() {
 #[test]
 fn validate_knows_the_ledger_kinds() {
     let (code, out, err) = run(
-        &[
-            "validate",
-            "--kind",
-            "ledger",
-            &fixture("ledger-run-a.json"),
-        ],
+        &words(
+            "validate --kind ledger {}",
+            &[&fixture("ledger-run-a.json")],
+        ),
         None,
     );
     assert_eq!(code, 0, "{out}{err}");

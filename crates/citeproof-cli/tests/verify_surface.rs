@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 #[path = "verify_surface/httpsig.rs"]
 mod httpsig;
 mod kit;
-use kit::citeproof;
+use kit::{citeproof, words};
 
 /// The status and stdout followed by stderr.
 fn run(dir: &Path, args: &[&str]) -> (i32, String) {
@@ -95,14 +95,7 @@ fn chain_verify_exit_statuses_and_the_verdict_line() {
     // 2: usage (a bad --now, a trust file of the wrong shape).
     let (code, out) = run(
         d,
-        &[
-            "chain",
-            "verify",
-            "envelope.json",
-            "--offline",
-            "--now",
-            "yesterday",
-        ],
+        &words("chain verify envelope.json --offline --now yesterday", &[]),
     );
     assert_eq!(code, 2, "{out}");
     std::fs::write(
@@ -112,14 +105,10 @@ fn chain_verify_exit_statuses_and_the_verdict_line() {
     .unwrap();
     let (code, out) = run(
         d,
-        &[
-            "chain",
-            "verify",
-            "envelope.json",
-            "--offline",
-            "--trust",
-            "bad-trust.json",
-        ],
+        &words(
+            "chain verify envelope.json --offline --trust bad-trust.json",
+            &[],
+        ),
     );
     assert_eq!(code, 2, "{out}");
     assert!(
@@ -136,17 +125,10 @@ fn chain_verify_exit_statuses_and_the_verdict_line() {
     std::fs::write(d.join("not-a-snapshot.json"), "{}").unwrap();
     let (code, out) = run(
         d,
-        &[
-            "chain",
-            "verify",
-            "envelope.json",
-            "--trust",
-            "trust.json",
-            "--now",
-            NOW_UNIX,
-            "--snapshot",
-            "not-a-snapshot.json",
-        ],
+        &words(
+            "chain verify envelope.json --trust trust.json --now {} --snapshot not-a-snapshot.json",
+            &[NOW_UNIX],
+        ),
     );
     assert_eq!(code, 3, "{out}");
     let empty = json!({
@@ -157,17 +139,10 @@ fn chain_verify_exit_statuses_and_the_verdict_line() {
     std::fs::write(d.join("empty-snapshot.json"), empty.to_string()).unwrap();
     let (code, out) = run(
         d,
-        &[
-            "chain",
-            "verify",
-            "envelope.json",
-            "--trust",
-            "trust.json",
-            "--now",
-            NOW_UNIX,
-            "--snapshot",
-            "empty-snapshot.json",
-        ],
+        &words(
+            "chain verify envelope.json --trust trust.json --now {} --snapshot empty-snapshot.json",
+            &[NOW_UNIX],
+        ),
     );
     assert_eq!(code, 3, "{out}");
     assert!(
@@ -184,17 +159,10 @@ fn chain_verify_now_in_both_forms_and_trust_file_or_flags() {
     for now in [NOW_UNIX, NOW_RFC3339] {
         let (code, v) = json_of(
             d,
-            &[
-                "chain",
-                "verify",
-                "envelope.json",
-                "--offline",
-                "--trust",
-                "trust.json",
-                "--now",
-                now,
-                "--json",
-            ],
+            &words(
+                "chain verify envelope.json --offline --trust trust.json --now {} --json",
+                &[now],
+            ),
         );
         assert_eq!(code, 0, "{now}: {v:#}");
         assert_eq!(v["outcome"], "verified");
@@ -204,17 +172,10 @@ fn chain_verify_now_in_both_forms_and_trust_file_or_flags() {
     for now in ["1778886000", "2026-05-15T23:00:00Z"] {
         let (code, v) = json_of(
             d,
-            &[
-                "chain",
-                "verify",
-                "envelope.json",
-                "--offline",
-                "--trust",
-                "trust.json",
-                "--now",
-                now,
-                "--json",
-            ],
+            &words(
+                "chain verify envelope.json --offline --trust trust.json --now {} --json",
+                &[now],
+            ),
         );
         assert_eq!(code, 1, "{now}: {v:#}");
         assert!(
@@ -230,34 +191,18 @@ fn chain_verify_now_in_both_forms_and_trust_file_or_flags() {
     // signer and the secret by position, never the secret itself.
     let (code, by_file) = json_of(
         d,
-        &[
-            "chain",
-            "verify",
-            "envelope.json",
-            "--offline",
-            "--trust",
-            "trust.json",
-            "--now",
-            NOW_UNIX,
-            "--json",
-        ],
+        &words(
+            "chain verify envelope.json --offline --trust trust.json --now {} --json",
+            &[NOW_UNIX],
+        ),
     );
     assert_eq!(code, 0);
     let (code, by_flags) = json_of(
         d,
-        &[
-            "chain",
-            "verify",
-            "envelope.json",
-            "--offline",
-            "--hmac-key-file",
-            "secret.txt",
-            "--signed-by",
-            SEED_SIGNER,
-            "--now",
-            NOW_UNIX,
-            "--json",
-        ],
+        &words(
+            "chain verify envelope.json --offline --hmac-key-file secret.txt --signed-by {} --now {} --json",
+            &[SEED_SIGNER, NOW_UNIX],
+        ),
     );
     assert_eq!(code, 0);
     for v in [&by_file, &by_flags] {
@@ -284,17 +229,10 @@ fn chain_verify_now_in_both_forms_and_trust_file_or_flags() {
     .unwrap();
     let (code, v) = json_of(
         d,
-        &[
-            "chain",
-            "verify",
-            "envelope.json",
-            "--offline",
-            "--trust",
-            "other.json",
-            "--now",
-            NOW_UNIX,
-            "--json",
-        ],
+        &words(
+            "chain verify envelope.json --offline --trust other.json --now {} --json",
+            &[NOW_UNIX],
+        ),
     );
     assert_eq!(code, 1);
     assert_eq!(v["incidents"][0]["code"], "chain-key-unresolved");
@@ -420,16 +358,10 @@ fn ledger_verify_exit_statuses_now_and_json_errors() {
     // The JSON report: the common shape, one item per claim, each incident with its input.
     let (code, v) = json_of(
         d,
-        &[
-            "ledger",
-            "verify",
-            &ledger,
-            "--audit",
-            "tampered.jsonl",
-            "--now",
-            LEDGER_NOW,
-            "--json",
-        ],
+        &words(
+            "ledger verify {} --audit tampered.jsonl --now {} --json",
+            &[&ledger, LEDGER_NOW],
+        ),
     );
     assert_eq!(code, 1);
     assert_eq!(
@@ -451,14 +383,10 @@ fn ledger_verify_exit_statuses_now_and_json_errors() {
         let (code, v) = json_of(
             d,
             &[
-                &[
-                    "ledger",
-                    "verify",
-                    ledger.as_str(),
-                    "--audit",
-                    audit.as_str(),
-                    "--json",
-                ][..],
+                &words(
+                    "ledger verify {} --audit {} --json",
+                    &[ledger.as_str(), audit.as_str()],
+                )[..],
                 extra,
             ]
             .concat(),
@@ -474,14 +402,7 @@ fn ledger_verify_exit_statuses_now_and_json_errors() {
     assert_eq!(code, 3, "{out}");
     let (code, v) = json_of(
         d,
-        &[
-            "ledger",
-            "verify",
-            &ledger,
-            "--audit",
-            "missing.jsonl",
-            "--json",
-        ],
+        &words("ledger verify {} --audit missing.jsonl --json", &[&ledger]),
     );
     assert_eq!(
         (code, v["error"]["code"].clone()),

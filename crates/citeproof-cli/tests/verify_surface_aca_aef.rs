@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 mod kit;
-use kit::citeproof;
+use kit::{citeproof, words};
 
 fn code(out: &std::process::Output) -> i32 {
     out.status.code().unwrap_or(-1)
@@ -262,12 +262,10 @@ fn new_evidence(dir: &Path) -> String {
     let out = citeproof()
         .args(["aef", "new", "--source"])
         .arg(&fixture)
-        .args([
-            "--uri",
-            "https://example.com/aeo",
-            "--selector",
-            "css=p.lead",
-        ])
+        .args(words(
+            "--uri https://example.com/aeo --selector css=p.lead",
+            &[],
+        ))
         .args(["--claim", "The AEO Protocol defines three pillars."])
         .args(["--fetched-at", "2026-05-12T03:45:00Z"])
         .output()

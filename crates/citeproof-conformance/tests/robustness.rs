@@ -8,7 +8,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use citeproof_conformance::Status;
+use citeproof_conformance::{RunResult, Status};
 use common::*;
 
 fn span_suite() -> (tempfile::TempDir, citeproof_conformance::Suite) {
@@ -95,31 +95,28 @@ fn read_pid(path: &std::path::Path) -> u32 {
     }
 }
 
+/// `broken/grandchild.py PIDFILE EXTRA...` over the hash-bytes cases, stopped at the first
+/// error, each case given `case_timeout_ms`: the result and the pid the grandchild wrote.
+fn run_grandchild(py: &str, extra: &[&str], case_timeout_ms: u64) -> (RunResult, u32) {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let suite = vectors().filtered(&["canon/hash-bytes.json".into()]);
+    let (script, pidfile) = (broken("grandchild.py"), pidfile.display().to_string());
+    let argv: Vec<&str> = [py, script.as_str(), pidfile.as_str()]
+        .into_iter()
+        .chain(extra.iter().copied())
+        .collect();
+    let result = run_command(&argv, &suite, &options(case_timeout_ms, Some(1)));
+    (result, read_pid(&dir.path().join("pid")))
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_grandchild_of_a_timed_out_wrapper_is_killed() {
     let Some(py) = python() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let pidfile = dir.path().join("pid");
-    let suite = vectors().filtered(&["canon/hash-bytes.json".into()]);
-    let result = run_command(
-        &[
-            &py,
-            &broken("grandchild.py"),
-            &pidfile.display().to_string(),
-        ],
-        &suite,
-        &options(300, Some(1)),
-    );
+    let (result, pid) = run_grandchild(&py, &[], 300);
     assert_eq!(result.results[0].status, Status::Errored);
-    assert!(
-        result.results[0]
-            .message
-            .as_deref()
-            .unwrap()
-            .contains("timeout")
-    );
-    let pid = read_pid(&pidfile);
+    assert!(message(&result, 0).contains("timeout"));
     assert!(wait_gone(pid), "grandchild {pid} still running");
 }
 
@@ -127,22 +124,9 @@ fn a_grandchild_of_a_timed_out_wrapper_is_killed() {
 #[test]
 fn a_grandchild_left_behind_at_stop_is_killed() {
     let Some(py) = python() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let pidfile = dir.path().join("pid");
-    let suite = vectors().filtered(&["canon/hash-bytes.json".into()]);
-    let result = run_command(
-        &[
-            &py,
-            &broken("grandchild.py"),
-            &pidfile.display().to_string(),
-            "--answer",
-        ],
-        &suite,
-        &options(10_000, Some(1)),
-    );
+    let (result, pid) = run_grandchild(&py, &["--answer"], 10_000);
     assert!(result.results.iter().all(|r| r.status == Status::Skipped));
     assert_eq!(result.starts, 1);
-    let pid = read_pid(&pidfile);
     assert!(wait_gone(pid), "grandchild {pid} still running");
 }
 

@@ -418,13 +418,7 @@ fn adapter_that_stops_reading_cannot_block_the_runner_on_a_large_input() {
         clock.elapsed()
     );
     assert_eq!(result.count(Status::Errored), 2);
-    assert!(
-        result.results[0]
-            .message
-            .as_deref()
-            .unwrap()
-            .contains("timeout")
-    );
+    assert!(message(&result, 0).contains("timeout"));
     assert_eq!(result.results[2].skip_reason, Some(SkipReason::NotRun));
 }
 

@@ -66,7 +66,7 @@ impl HttpFetcher {
 }
 
 /// Outcome of one hop.
-enum Hop {
+pub(crate) enum Hop {
     Final(FetchedResponse),
     Redirect(Url),
 }
@@ -86,21 +86,31 @@ impl HttpFetcher {
     fn request(&self, input: &str, head: bool) -> Result<FetchedResponse, FetchError> {
         let start = Instant::now();
         let deadline = start.checked_add(self.policy.total_timeout);
-        let mut url = check_url(input, &self.policy)?;
-        let mut redirects: u32 = 0;
-        loop {
-            match self.hop(&url, deadline, head)? {
-                Hop::Final(response) => return Ok(response),
-                Hop::Redirect(next) => {
-                    if redirects >= self.policy.max_redirects {
-                        return Err(FetchError::TooManyRedirects {
-                            url: sanitize(input),
-                            limit: self.policy.max_redirects,
-                        });
-                    }
-                    redirects += 1;
-                    url = next;
+        follow_redirects(input, &self.policy, |url| self.hop(url, deadline, head))
+    }
+}
+
+/// Fetches `input` one hop at a time with `hop`, following at most the policy's redirects:
+/// the one redirect loop of the live client and of stored resources.
+pub(crate) fn follow_redirects(
+    input: &str,
+    policy: &FetchPolicy,
+    mut hop: impl FnMut(&Url) -> Result<Hop, FetchError>,
+) -> Result<FetchedResponse, FetchError> {
+    let mut url = check_url(input, policy)?;
+    let mut redirects: u32 = 0;
+    loop {
+        match hop(&url)? {
+            Hop::Final(response) => return Ok(response),
+            Hop::Redirect(next) => {
+                if redirects >= policy.max_redirects {
+                    return Err(FetchError::TooManyRedirects {
+                        url: sanitize(input),
+                        limit: policy.max_redirects,
+                    });
                 }
+                redirects += 1;
+                url = next;
             }
         }
     }

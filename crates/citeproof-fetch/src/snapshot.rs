@@ -10,8 +10,9 @@ use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
 use url::Url;
 
 use crate::error::{FetchError, SnapshotProblem, sanitize};
+use crate::http::{Hop, follow_redirects};
 use crate::json_snapshot::{DecodedBodies, Slot};
-use crate::policy::{FetchPolicy, check_url, redirect_target};
+use crate::policy::{FetchPolicy, redirect_target};
 use crate::{FetchedResponse, Fetcher};
 
 /// The only `snapshot_version` understood.
@@ -56,7 +57,7 @@ type Entry = StoredEntry;
 ///   names HTTP tokens and values without control characters other than HTAB, every `body_base64` canonical standard base64
 ///   with padding, every URL absolute, and no URL (after WHATWG normalization, fragment removed)
 ///   with two different responses: `fetch-snapshot-invalid`;
-/// - each requested URL goes through [`check_url`] with this fetcher's policy (so IP-literal
+/// - each requested URL goes through [`check_url`](crate::policy::check_url) with this fetcher's policy (so IP-literal
 ///   hosts are classified; host names are not resolved offline);
 /// - lookup is by the normalized URL; a URL that is not there is `fetch-not-in-snapshot`;
 /// - a stored redirect (301/302/303/307/308 with one `Location`) is followed inside the
@@ -309,24 +310,14 @@ impl ResourceFetcher {
 
 impl Fetcher for ResourceFetcher {
     fn fetch(&self, input: &str) -> Result<FetchedResponse, FetchError> {
-        let mut url = check_url(input, &self.policy)?;
-        let mut redirects: u32 = 0;
-        loop {
+        follow_redirects(input, &self.policy, |url| {
             let Some(entry) = self.entries.get(url.as_str()) else {
                 return Err(FetchError::NotInSnapshot {
                     url: sanitize(url.as_str()),
                 });
             };
-            if let Some(next) = redirect_target(&url, entry.status, &entry.headers, &self.policy)? {
-                if redirects >= self.policy.max_redirects {
-                    return Err(FetchError::TooManyRedirects {
-                        url: sanitize(input),
-                        limit: self.policy.max_redirects,
-                    });
-                }
-                redirects += 1;
-                url = next;
-                continue;
+            if let Some(next) = redirect_target(url, entry.status, &entry.headers, &self.policy)? {
+                return Ok(Hop::Redirect(next));
             }
             if u64::try_from(entry.body.len()).unwrap_or(u64::MAX) > self.policy.max_body_bytes {
                 return Err(FetchError::TooLarge {
@@ -334,13 +325,13 @@ impl Fetcher for ResourceFetcher {
                     limit: self.policy.max_body_bytes,
                 });
             }
-            return Ok(FetchedResponse {
-                url: url.into(),
+            Ok(Hop::Final(FetchedResponse {
+                url: url.as_str().into(),
                 status: entry.status,
                 headers: entry.headers.clone(),
                 body: entry.body.clone(),
-            });
-        }
+            }))
+        })
     }
 
     fn known_sha256(&self, body: &Bytes) -> Option<ContentHash> {

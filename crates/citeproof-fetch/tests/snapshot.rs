@@ -14,13 +14,11 @@ use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
 use common::{bytes_response, header, loopback_policy, serve};
 
 fn stored(status: u16, headers: &[(&str, &str)], body_base64: &str) -> StoredResponse {
+    let headers = headers.iter().map(|&(n, v)| (n.into(), v.into()));
     StoredResponse {
         status,
-        headers: headers
-            .iter()
-            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
-            .collect(),
-        body_base64: body_base64.to_owned(),
+        headers: headers.collect(),
+        body_base64: body_base64.into(),
     }
 }
 

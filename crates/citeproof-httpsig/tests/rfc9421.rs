@@ -43,6 +43,13 @@ fn id(name: &str) -> ComponentId {
     ComponentId::new(name).expect("valid component")
 }
 
+/// Parameters covering `components`, created at [`CREATED`] under `keyid`.
+fn created_by(components: &[&str], keyid: &str) -> SignatureParams {
+    SignatureParams::new(components.iter().map(|c| id(c)).collect())
+        .with_created(CREATED)
+        .with_keyid(keyid)
+}
+
 /// The same parameters built through the API, independently of the Signature-Input parser.
 fn api_params(case: &str) -> SignatureParams {
     match case {
@@ -58,8 +65,8 @@ fn api_params(case: &str) -> SignatureParams {
         .with_created(CREATED)
         .with_keyid("test-key-rsa-pss")
         .with_tag("header-example"),
-        "b2_3" => SignatureParams::new(
-            [
+        "b2_3" => created_by(
+            &[
                 "date",
                 "@method",
                 "@path",
@@ -68,24 +75,18 @@ fn api_params(case: &str) -> SignatureParams {
                 "content-type",
                 "content-digest",
                 "content-length",
-            ]
-            .map(id)
-            .to_vec(),
-        )
-        .with_created(CREATED)
-        .with_keyid("test-key-rsa-pss"),
-        "b2_4" => SignatureParams::new(
-            [
+            ],
+            "test-key-rsa-pss",
+        ),
+        "b2_4" => created_by(
+            &[
                 "@status",
                 "content-type",
                 "content-digest",
                 "content-length",
-            ]
-            .map(id)
-            .to_vec(),
-        )
-        .with_created(CREATED)
-        .with_keyid("test-key-ecc-p256"),
+            ],
+            "test-key-ecc-p256",
+        ),
         "b2_5" => SignatureParams::new(["date", "@authority", "content-type"].map(id).to_vec())
             .with_created(CREATED)
             .with_keyid("test-shared-secret"),
@@ -351,23 +352,5 @@ fn b2_content_digests_match_the_message_content() {
 }
 
 fn base64_encode(bytes: &[u8]) -> String {
-    // Small local encoder so the test does not depend on the crate's own base64 use.
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for k in 0..4 {
-            if k <= chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * k)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    citeproof_testkit::base64_std(bytes)
 }

@@ -49,22 +49,8 @@ fn all_wycheproof_ed25519_vectors_agree() {
     assert_eq!(doc["numberOfTests"].as_u64(), Some(151));
 }
 
-/// L, the order of the Ed25519 base point, little-endian.
-const L: [u8; 32] = [
-    0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10,
-];
-
 fn add_l(s: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; 32];
-    let mut carry = 0u16;
-    for i in 0..32 {
-        let v = u16::from(s[i]) + u16::from(L[i]) + carry;
-        out[i] = (v & 0xff) as u8;
-        carry = v >> 8;
-    }
-    assert_eq!(carry, 0);
-    out
+    citeproof_testkit::ed25519_s_plus_l(s)
 }
 
 #[test]
@@ -166,22 +152,5 @@ fn key_loading_errors() {
 }
 
 fn b64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for k in 0..4 {
-            if k <= chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * k)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    citeproof_testkit::base64_std(bytes)
 }

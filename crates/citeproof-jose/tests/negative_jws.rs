@@ -447,22 +447,8 @@ fn tampered_signature_bits() {
     }
 }
 
-/// The group order L of edwards25519, little endian.
-const L: [u8; 32] = [
-    0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10,
-];
-
 fn add_l(s: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; 32];
-    let mut carry = 0u16;
-    for i in 0..32 {
-        let v = u16::from(s[i]) + u16::from(L[i]) + carry;
-        out[i] = (v & 0xff) as u8;
-        carry = v >> 8;
-    }
-    assert_eq!(carry, 0);
-    out
+    citeproof_testkit::ed25519_s_plus_l(s)
 }
 
 /// Malleability: S + L is the same scalar mod L; a lax verifier accepts it. Strict

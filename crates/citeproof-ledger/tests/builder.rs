@@ -15,28 +15,46 @@ fn ledger(config: LedgerConfig) -> AttributionLedger {
     )
 }
 
-#[test]
-fn strict_refuses_below_threshold_and_lenient_warns() {
-    let mut l = ledger(LedgerConfig::strict());
-    let call = l
-        .tool_call("fetch", StepInputs::Public(Map::new()), &[])
-        .unwrap();
-    let cap = l
-        .capture(
-            &call,
-            "https://example.com/a",
-            b"alpha beta gamma".to_vec(),
-            "web_fetch",
-        )
-        .unwrap();
-    l.register(ClaimInput::attributed(
-        "alpha beta",
-        cap,
-        Excerpt::quote("alpha beta"),
-    ))
-    .unwrap();
+/// A call of `tool` with public inputs and no earlier calls.
+fn call(l: &mut AttributionLedger, tool: &str) -> ToolCallId {
+    l.tool_call(tool, StepInputs::Public(Map::new()), &[])
+        .unwrap()
+}
+
+/// `body` fetched from `https://example.com/a` by a new `fetch` call, as `category`.
+fn fetched(l: &mut AttributionLedger, body: &[u8], category: &str) -> CaptureId {
+    let call = call(l, "fetch");
+    l.capture(&call, "https://example.com/a", body.to_vec(), category)
+        .unwrap()
+}
+
+/// A ledger under `config` with "alpha beta" cited from a fetched "alpha beta gamma" and the
+/// uncited "Market grew 4%." that requires proof.
+fn alpha_beta(config: LedgerConfig) -> AttributionLedger {
+    let mut l = ledger(config);
+    let cap = fetched(&mut l, b"alpha beta gamma", "web_fetch");
+    let cited = ClaimInput::attributed("alpha beta", cap, Excerpt::quote("alpha beta"));
+    l.register(cited).unwrap();
     l.register(ClaimInput::unattributed("Market grew 4%.", true))
         .unwrap();
+    l
+}
+
+/// The search result `search-77` at one URL, with `body` and `metadata`.
+fn search_77(body: &[u8], metadata: Option<Map<String, Value>>) -> CaptureSpec {
+    CaptureSpec {
+        url: "https://api.search.example/q?id=77".into(),
+        body: body.to_vec(),
+        category: "web_search".into(),
+        identifier: Some("search-77".into()),
+        fetched_at: None,
+        metadata,
+    }
+}
+
+#[test]
+fn strict_refuses_below_threshold_and_lenient_warns() {
+    let mut l = alpha_beta(LedgerConfig::strict());
     l.register(ClaimInput::unattributed("Processed 1 source.", false))
         .unwrap();
     let report = l.audit();
@@ -58,26 +76,7 @@ fn strict_refuses_below_threshold_and_lenient_warns() {
     ));
     assert!(l.to_document().is_err());
 
-    let mut l = ledger(LedgerConfig::lenient(0.5).unwrap());
-    let call = l
-        .tool_call("fetch", StepInputs::Public(Map::new()), &[])
-        .unwrap();
-    let cap = l
-        .capture(
-            &call,
-            "https://example.com/a",
-            b"alpha beta gamma".to_vec(),
-            "web_fetch",
-        )
-        .unwrap();
-    l.register(ClaimInput::attributed(
-        "alpha beta",
-        cap,
-        Excerpt::quote("alpha beta"),
-    ))
-    .unwrap();
-    l.register(ClaimInput::unattributed("Market grew 4%.", true))
-        .unwrap();
+    let l = alpha_beta(LedgerConfig::lenient(0.5).unwrap());
     assert!(l.audit().is_compliant);
     let m = l.build_manifest("agent", true).unwrap();
     assert_eq!(m.claims.len(), 1);
@@ -88,17 +87,7 @@ fn strict_refuses_below_threshold_and_lenient_warns() {
 #[test]
 fn excerpts_are_located_in_the_bytes() {
     let mut l = ledger(LedgerConfig::strict());
-    let call = l
-        .tool_call("fetch", StepInputs::Public(Map::new()), &[])
-        .unwrap();
-    let cap = l
-        .capture(
-            &call,
-            "https://example.com/a",
-            "x é y x".as_bytes().to_vec(),
-            "web",
-        )
-        .unwrap();
+    let cap = fetched(&mut l, "x é y x".as_bytes(), "web");
     assert!(matches!(
         l.register(ClaimInput::attributed("x", cap, Excerpt::quote("x"))),
         Err(LedgerError::ExcerptAmbiguous { count: 2, .. })
@@ -167,23 +156,11 @@ fn thresholds_follow_the_seed() {
 
 fn two_source_ledger() -> AttributionLedger {
     let mut l = ledger(LedgerConfig::lenient_default());
-    let search = l
-        .tool_call("web_search", StepInputs::Public(Map::new()), &[])
-        .unwrap();
+    let search = call(&mut l, "web_search");
     let mut meta = Map::new();
     meta.insert("rank".into(), Value::from(1));
     let a = l
-        .capture_with(
-            &search,
-            CaptureSpec {
-                url: "https://api.search.example/q?id=77".into(),
-                body: b"Q3 shift: 4%".to_vec(),
-                category: "web_search".into(),
-                identifier: Some("search-77".into()),
-                fetched_at: None,
-                metadata: Some(meta),
-            },
-        )
+        .capture_with(&search, search_77(b"Q3 shift: 4%", Some(meta)))
         .unwrap();
     l.register(ClaimInput::attributed(
         "Market analysis indicates a 4% shift in Q3.",
@@ -204,22 +181,10 @@ fn two_source_ledger() -> AttributionLedger {
 #[test]
 fn a_source_identifier_names_one_retrieval() {
     let mut l = two_source_ledger();
-    let call = l
-        .tool_call("web_search", StepInputs::Public(Map::new()), &[])
-        .unwrap();
+    let call = call(&mut l, "web_search");
     // Seed pitfall 4: the same identifier for another tool call's retrieval is refused.
     let e = l
-        .capture_with(
-            &call,
-            CaptureSpec {
-                url: "https://api.search.example/q?id=77".into(),
-                body: b"other slice".to_vec(),
-                category: "web_search".into(),
-                identifier: Some("search-77".into()),
-                fetched_at: None,
-                metadata: None,
-            },
-        )
+        .capture_with(&call, search_77(b"other slice", None))
         .unwrap_err();
     assert_eq!(e.code(), "ledger-source-identifier-reused");
     // Without an identifier, each capture gets its own.

@@ -4,10 +4,8 @@
 
 use std::sync::Mutex;
 
-use citeproof_aca::{Sighting, apply_history};
 use citeproof_audit::{
-    Access, AuditError, AuditStore, DocumentUse, Filter, PostgresStore, Record, SqliteStore,
-    chain::parse_head, is_postgres_url,
+    Access, AuditError, AuditStore, DocumentUse, Filter, Record, chain::parse_head, redact,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -48,17 +46,6 @@ fn unix_now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-}
-
-/// A store target as it may be shown: a URL without its password.
-fn redacted(target: &str) -> String {
-    match url::Url::parse(target) {
-        Ok(mut u) if is_postgres_url(target) && u.password().is_some() => {
-            let _ = u.set_password(Some("***"));
-            u.to_string()
-        }
-        _ => target.to_owned(),
-    }
 }
 
 /// The documents (ACA manifests, by digest) a report saw: recorded so that a later
@@ -178,16 +165,7 @@ impl PyAuditStore {
         } else {
             Access::Write
         };
-        let opened = py.detach(|| -> Result<Store, AuditError> {
-            if is_postgres_url(&target) {
-                Ok(Box::new(PostgresStore::connect(&target, access)?))
-            } else {
-                Ok(Box::new(SqliteStore::open(
-                    std::path::Path::new(&target),
-                    access,
-                )?))
-            }
-        });
+        let opened = py.detach(|| citeproof_audit::open(&target, access));
         let store = opened.map_err(|e| audit_error(py, &e))?;
         Ok(PyAuditStore {
             store: Mutex::new(Some(store)),
@@ -225,34 +203,10 @@ impl PyAuditStore {
             let mut opts = citeproof_aca::VerifyOptions::new(now);
             opts.required_level = required_level;
             opts.allow_private = allow_private;
-            let unchecked = citeproof_aca::verify_snapshot_bytes(bytes, &opts);
-            let digests: Vec<String> = unchecked
-                .details
-                .manifests
-                .iter()
-                .filter_map(|m| m.digest.clone())
-                .collect();
-            let mut checked = None;
-            let head = store.append(&digests, &mut |uses| {
-                let history: Vec<(String, Sighting)> = uses
-                    .iter()
-                    .map(|u| {
-                        let seen = Sighting {
-                            response_url: u.subject.clone(),
-                            run_id: u.run_id.clone(),
-                        };
-                        (u.digest.clone(), seen)
-                    })
-                    .collect();
-                let mut r = unchecked.clone();
-                apply_history(&mut r, &history);
-                let value =
-                    serde_json::to_value(&r).map_err(|e| AuditError::Record(e.to_string()))?;
-                let record = record_of(value, now)?;
-                checked = Some(r);
-                Ok(record)
-            })?;
-            Ok((checked.unwrap_or(unchecked), head))
+            let mut report = citeproof_aca::verify_snapshot_bytes(bytes, &opts);
+            let head =
+                citeproof_audit::aca::check_and_record(store, &mut report, unix_now(), now, None)?;
+            Ok((report, head))
         })?;
         let head = to_json(py, &head)?;
         Ok((crate::checks::aca_report_object(py, report)?, head))
@@ -314,7 +268,7 @@ impl PyAuditStore {
     }
 
     fn __repr__(&self) -> String {
-        format!("AuditStore({:?})", redacted(&self.target))
+        format!("AuditStore({:?})", redact(&self.target))
     }
 }
 

@@ -16,25 +16,10 @@ use std::time::{Duration, Instant};
 use citeproof_model::IncidentCode;
 use citeproof_model::aef::{SelectorType, Span};
 use citeproof_span::compute_span;
+use citeproof_testkit::{peak_rss, reset_peak_rss};
 
 const MIB: usize = 1 << 20;
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-/// Resets the process's peak resident set (`/proc/self/clear_refs`, Linux 4.0 and later).
-fn reset_peak_rss() {
-    std::fs::write("/proc/self/clear_refs", "5").expect("reset the peak RSS");
-}
-
-/// The process's peak resident set since the last reset, in bytes (`VmHWM`).
-fn peak_rss() -> usize {
-    let status = std::fs::read_to_string("/proc/self/status").expect("read /proc/self/status");
-    let line = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .expect("VmHWM in /proc/self/status");
-    let kib: usize = line.trim().trim_end_matches("kB").trim().parse().unwrap();
-    kib * 1024
-}
 
 /// A 4 MiB page whose text is `x` repeated, then `tail`.
 fn page(tail: &str) -> Vec<u8> {

@@ -76,3 +76,78 @@ pub fn oracle_available(what: &str, probe: Result<Value, String>) -> bool {
         }
     }
 }
+
+/// Resets the process's peak resident set (`/proc/self/clear_refs`, Linux 4.0 and later), for a
+/// test that measures the memory of one step with [`peak_rss`].
+///
+/// # Panics
+/// When the file cannot be written (not Linux): the measurement cannot be made.
+#[allow(clippy::expect_used)]
+pub fn reset_peak_rss() {
+    std::fs::write("/proc/self/clear_refs", "5").expect("reset the peak RSS");
+}
+
+/// The process's peak resident set since the last [`reset_peak_rss`], in bytes (`VmHWM`).
+///
+/// # Panics
+/// When `/proc/self/status` cannot be read or has no `VmHWM` line.
+#[allow(clippy::expect_used)]
+pub fn peak_rss() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").expect("read /proc/self/status");
+    let line = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .expect("VmHWM in /proc/self/status");
+    let kib: usize = line
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .expect("VmHWM in kB");
+    kib * 1024
+}
+
+/// L, the order of the edwards25519 base point (RFC 8032, section 5.1), little-endian.
+pub const ED25519_L: [u8; 32] = [
+    0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10,
+];
+
+/// `s + L` of a 32-byte little-endian scalar `s < L`: the same scalar mod L written
+/// non-canonically, which a lax Ed25519 verifier accepts (signature malleability) and a strict
+/// one (RFC 8032, section 5.1.7: S < L) refuses.
+///
+/// # Panics
+/// When `s` is not 32 bytes or the sum does not fit in 32 bytes.
+#[allow(clippy::panic)]
+pub fn ed25519_s_plus_l(s: &[u8]) -> Vec<u8> {
+    assert_eq!(s.len(), 32, "an Ed25519 scalar is 32 bytes");
+    let mut out = vec![0u8; 32];
+    let mut carry = 0u16;
+    for ((o, a), b) in out.iter_mut().zip(s).zip(ED25519_L) {
+        let v = u16::from(*a) + u16::from(b) + carry;
+        *o = u8::try_from(v & 0xff).unwrap_or_default();
+        carry = v >> 8;
+    }
+    assert_eq!(carry, 0, "s + L does not fit in 32 bytes");
+    out
+}
+
+/// Standard base64 with padding (RFC 4648, section 4), written here so that a test's expected
+/// value does not come from the base64 code of the crate under test.
+pub fn base64_std(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let byte = |i: usize| u32::from(chunk.get(i).copied().unwrap_or(0));
+        let n = (byte(0) << 16) | (byte(1) << 8) | byte(2);
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(char::from(ALPHABET[((n >> (18 - 6 * k)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}

@@ -39,14 +39,14 @@ fn article() -> Vec<u8> {
     .unwrap()
 }
 
+/// A stored response of the snapshot: status, headers in order, the body as base64.
 fn stored(status: u16, headers: &[(&str, &str)], body: &[u8]) -> StoredResponse {
+    let body_base64 = STANDARD.encode(body);
+    let headers = headers.iter().map(|&(n, v)| (n.to_owned(), v.to_owned()));
     StoredResponse {
         status,
-        headers: headers
-            .iter()
-            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
-            .collect(),
-        body_base64: STANDARD.encode(body),
+        headers: headers.collect(),
+        body_base64,
     }
 }
 

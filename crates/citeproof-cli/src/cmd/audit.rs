@@ -1,6 +1,5 @@
 //! `citeproof audit list|summary|show|verify|head|report`: the verifications recorded with
-//! `--record`, and the glue between the ACA verifier and the store (the reuse check of
-//! ACA-L2-022 and the record in one transaction).
+//! `--record`.
 //!
 //! Reading commands open the store read-only and never write. A store that cannot be used
 //! (missing, not a citeproof store, newer schema, corrupt, unreachable) exits 3 with its code.
@@ -8,15 +7,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use citeproof_aca::{AcaReport, Sighting, apply_history};
 use citeproof_audit::render::{Format, Provenance};
 use citeproof_audit::{
-    Access, AuditError, AuditStore, DocumentUse, Filter, Head, Record, chain::parse_head,
-    parse_since,
+    Access, AuditError, AuditStore, Filter, chain::parse_head, parse_since, redact,
 };
 
 use crate::cmd::Failure;
-use crate::cmd::record::{redact, store_failure};
+use crate::cmd::record::store_failure;
 use crate::out;
 
 #[derive(Debug, clap::Args)]
@@ -391,71 +388,6 @@ fn summary_text(s: &citeproof_audit::Summary) -> String {
         }
     }
     text
-}
-
-/// ACA-L2-022 and the record as one step: under the store's write lock, reads the earlier
-/// sightings of the report's manifests, applies the reuse check to `report` and records the
-/// result. Two verifications of the same manifest submitted at the same instant are
-/// serialized, so the second always sees the first.
-pub fn check_and_record_aca(
-    store: &mut dyn AuditStore,
-    report: &mut AcaReport,
-    verified_at: i64,
-    input_key: Option<String>,
-) -> Result<Head, AuditError> {
-    let unchecked = report.clone();
-    let digests: Vec<String> = unchecked
-        .details
-        .manifests
-        .iter()
-        .filter_map(|m| m.digest.clone())
-        .collect();
-    let mut checked = None;
-    let head = store.append(&digests, &mut |uses| {
-        let history: Vec<(String, Sighting)> = uses
-            .iter()
-            .map(|u| {
-                (
-                    u.digest.clone(),
-                    Sighting {
-                        response_url: u.subject.clone(),
-                        run_id: u.run_id.clone(),
-                    },
-                )
-            })
-            .collect();
-        let mut r = unchecked.clone();
-        apply_history(&mut r, &history);
-        let documents = r
-            .details
-            .manifests
-            .iter()
-            .filter_map(|m| {
-                m.digest.as_ref().map(|d| DocumentUse {
-                    url: m.url.clone(),
-                    digest: d.clone(),
-                    run_id: m.run_id.clone(),
-                })
-            })
-            .collect();
-        let value = serde_json::to_value(&r).map_err(|e| AuditError::Record(e.to_string()))?;
-        let mut record =
-            Record::from_report(value, crate::cmd::now(), verified_at)?.with_documents(documents);
-        if let Some(k) = &input_key {
-            record = record.with_input_key(k.clone());
-        }
-        checked = Some(r);
-        Ok(record)
-    })?;
-    if let Some(r) = checked {
-        *report = r;
-    }
-    Ok(head)
-}
-
-/// Opens a store for recording, as `--record` names it.
-pub fn open_for_record(target: &str) -> Result<Box<dyn AuditStore>, AuditError> {
-    citeproof_audit::open(target, Access::Write)
 }
 
 /// `citeproof: error: ...` for a record that failed, with the target redacted.

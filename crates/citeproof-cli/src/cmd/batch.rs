@@ -133,7 +133,7 @@ pub enum Recorded {
 
 /// The [`Settle`] of every verify without order-dependent checks: records with `--record`.
 pub struct Recorder {
-    store: Option<(String, Box<dyn citeproof_audit::AuditStore>)>,
+    store: Option<(String, Box<dyn citeproof_audit::AuditStore + Send>)>,
     spec: &'static str,
     configuration: Value,
     verified_at: i64,
@@ -169,7 +169,7 @@ impl Recorder {
         input: &Input,
     ) -> Option<(
         &str,
-        &mut (dyn citeproof_audit::AuditStore + 'static),
+        &mut (dyn citeproof_audit::AuditStore + Send + 'static),
         Option<String>,
     )> {
         let key = input_key(self.spec, &input.text, &self.configuration);
@@ -206,9 +206,7 @@ impl<D: Serialize> Settle<D> for Recorder {
         let Some((target, store, key)) = self.store_for(input) else {
             return Recorded::NotAsked;
         };
-        let record = serde_json::to_value(&*report)
-            .map_err(|e| citeproof_audit::AuditError::Record(e.to_string()))
-            .and_then(|v| citeproof_audit::Record::from_report(v, crate::cmd::now(), verified_at))
+        let record = citeproof_audit::Record::of(&*report, crate::cmd::now(), verified_at)
             .map(|r| match key {
                 Some(k) => r.with_input_key(k),
                 None => r,

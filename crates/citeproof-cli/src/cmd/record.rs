@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use citeproof_audit::render::{Format, Provenance};
-use citeproof_audit::{Access, AuditError, Head, Record};
+use citeproof_audit::{Access, AuditError, Head, Record, redact};
 use citeproof_model::Report;
 use serde::Serialize;
 
@@ -56,10 +56,7 @@ pub fn after_verdict<D: Serialize>(
     if args.record.is_none() && args.report.is_none() {
         return None;
     }
-    let record = match serde_json::to_value(report)
-        .map_err(|e| AuditError::Record(e.to_string()))
-        .and_then(|v| Record::from_report(v, crate::cmd::now(), verified_at))
-    {
+    let record = match Record::of(report, crate::cmd::now(), verified_at) {
         Ok(r) => r,
         Err(e) => {
             return Some(said(
@@ -115,9 +112,7 @@ pub fn report_file<D: Serialize>(
         row_hash: head.map(|h| h.hash.clone()),
         prev_hash: None,
     };
-    let written = serde_json::to_value(report)
-        .map_err(|e| AuditError::Record(e.to_string()))
-        .and_then(|v| Record::from_report(v, crate::cmd::now(), verified_at))
+    let written = Record::of(report, crate::cmd::now(), verified_at)
         .map_err(|e| format!("the report cannot be written: {e}"))
         .and_then(|record| write_report(&record, &from, format, out));
     written.err().map(|message| said(&message, "report-write"))
@@ -144,22 +139,6 @@ pub fn write_report(
     let text = citeproof_audit::render::render(record, from, format)
         .map_err(|e| format!("cannot render the report: {e}"))?;
     std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))
-}
-
-/// A store target as it may be shown: a URL without its password.
-pub fn redact(target: &str) -> String {
-    if !citeproof_audit::is_postgres_url(target) {
-        return target.to_owned();
-    }
-    match url::Url::parse(target) {
-        Ok(mut u) => {
-            if u.password().is_some() {
-                let _ = u.set_password(Some("***"));
-            }
-            u.to_string()
-        }
-        Err(_) => "postgres://(unparsable URL)".into(),
-    }
 }
 
 /// A store error as a command failure: exit 3 (the store could not be used; nothing in it was

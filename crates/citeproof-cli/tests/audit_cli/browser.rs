@@ -17,16 +17,7 @@ fn chromium() -> Option<PathBuf> {
 fn dump_dom(browser: &Path, page: &Path) -> String {
     let profile = tempfile::tempdir().unwrap();
     let out = StdCommand::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--window-size=1280,900",
-        ])
+        .args(words("--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run --window-size=1280,900", &[]))
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .arg("--dump-dom")
         .arg(format!("file://{}", page.display()))

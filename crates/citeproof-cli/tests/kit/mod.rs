@@ -89,3 +89,61 @@ pub fn start_demo() -> (Child, String) {
     assert!(base.starts_with("http://127.0.0.1:"), "{first}");
     (child, base)
 }
+
+/// A file of the archive fixtures (`vectors/fixtures/archive/`).
+pub fn archive_fixture(name: &str) -> String {
+    root()
+        .join("vectors/fixtures/archive")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// `citeproof archive gate REQUEST` in `dir` against the archive fixture, signed with
+/// `keys/private.pem` (kid `archive-2026`) by `archive.example` at `now`, writing
+/// `{prefix}bundle.json` and `{prefix}display.json`, with `extra` options (`--log FILE`); the
+/// run's status and output.
+pub fn archive_gate(
+    dir: &Path,
+    request: &str,
+    now: &str,
+    prefix: &str,
+    extra: &[&str],
+) -> (i32, String, String) {
+    let archive = archive_fixture("archive.json");
+    let (bundle, display) = (
+        format!("{prefix}bundle.json"),
+        format!("{prefix}display.json"),
+    );
+    let mut args = vec!["archive", "gate", request, "--archive", &archive];
+    args.extend(["--key", "keys/private.pem", "--kid", "archive-2026"]);
+    args.extend(["--signed-by", "archive.example", "--now", now]);
+    args.extend(["--bundle", &bundle, "--display", &display]);
+    args.extend(extra);
+    run(dir, &args)
+}
+
+/// A command line written as one line: the words of `template` (split on spaces), each `{}`
+/// replaced by the next of `values`, which are never split (a path may hold spaces).
+///
+/// # Panics
+/// When the placeholders and the values differ in number.
+pub fn words<'a>(template: &'a str, values: &[&'a str]) -> Vec<&'a str> {
+    let mut values = values.iter();
+    let out: Vec<&str> = template
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            if w == "{}" {
+                values.next().copied().expect("a value for every {}")
+            } else {
+                w
+            }
+        })
+        .collect();
+    assert!(
+        values.next().is_none(),
+        "more values than {{}} in {template}"
+    );
+    out
+}

@@ -68,16 +68,10 @@ fn httpsig_verify_exit_statuses_trust_and_now() {
     // 1: a changed Date header; a trust file without the keyid.
     let (code, out) = run(
         d,
-        &[
-            "httpsig",
-            "verify",
-            "--message",
-            "b26-bad.http",
-            "--key",
-            "key.pem",
-            "--now",
-            B26_NOW,
-        ],
+        &words(
+            "httpsig verify --message b26-bad.http --key key.pem --now {}",
+            &[B26_NOW],
+        ),
     );
     assert_eq!(code, 1, "{out}");
     assert!(
@@ -87,16 +81,10 @@ fn httpsig_verify_exit_statuses_trust_and_now() {
     assert!(out.contains("httpsig-signature-invalid"), "{out}");
     let (code, out) = run(
         d,
-        &[
-            "httpsig",
-            "verify",
-            "--message",
-            "b26.http",
-            "--trust",
-            "other-trust.json",
-            "--now",
-            B26_NOW,
-        ],
+        &words(
+            "httpsig verify --message b26.http --trust other-trust.json --now {}",
+            &[B26_NOW],
+        ),
     );
     assert_eq!(code, 1, "{out}");
     assert!(
@@ -106,16 +94,10 @@ fn httpsig_verify_exit_statuses_trust_and_now() {
     // The verification time decides: `created` more than 300 s after --now is in the future.
     let (code, out) = run(
         d,
-        &[
-            "httpsig",
-            "verify",
-            "--message",
-            "b26.http",
-            "--key",
-            "key.pem",
-            "--now",
-            "2021-04-20T01:00:00Z",
-        ],
+        &words(
+            "httpsig verify --message b26.http --key key.pem --now 2021-04-20T01:00:00Z",
+            &[],
+        ),
     );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("httpsig-created-in-future"), "{out}");
@@ -124,29 +106,16 @@ fn httpsig_verify_exit_statuses_trust_and_now() {
     assert_eq!(code, 2, "{out}");
     let (code, out) = run(
         d,
-        &[
-            "httpsig",
-            "verify",
-            "--message",
-            "b26.http",
-            "--key",
-            "key.pem",
-            "--now",
-            "later",
-        ],
+        &words(
+            "httpsig verify --message b26.http --key key.pem --now later",
+            &[],
+        ),
     );
     assert_eq!(code, 2, "{out}");
     // 3: a message file that cannot be read.
     let (code, out) = run(
         d,
-        &[
-            "httpsig",
-            "verify",
-            "--message",
-            "missing.http",
-            "--key",
-            "key.pem",
-        ],
+        &words("httpsig verify --message missing.http --key key.pem", &[]),
     );
     assert_eq!(code, 3, "{out}");
 }
@@ -159,17 +128,10 @@ fn httpsig_verbose_prints_the_base_of_a_failed_label_too() {
     let published = std::fs::read_to_string(rfc("b2_6-signature-base.txt")).unwrap();
     let (code, out) = run(
         d,
-        &[
-            "httpsig",
-            "verify",
-            "--message",
-            "b26.http",
-            "--key",
-            "key.pem",
-            "--now",
-            B26_NOW,
-            "--verbose",
-        ],
+        &words(
+            "httpsig verify --message b26.http --key key.pem --now {} --verbose",
+            &[B26_NOW],
+        ),
     );
     assert_eq!(code, 0, "{out}");
     assert!(out.contains(published.trim_end()), "{out}");
@@ -179,17 +141,10 @@ fn httpsig_verbose_prints_the_base_of_a_failed_label_too() {
     assert_ne!(changed, published);
     let (code, out) = run(
         d,
-        &[
-            "httpsig",
-            "verify",
-            "--message",
-            "b26-bad.http",
-            "--key",
-            "key.pem",
-            "--now",
-            B26_NOW,
-            "--verbose",
-        ],
+        &words(
+            "httpsig verify --message b26-bad.http --key key.pem --now {} --verbose",
+            &[B26_NOW],
+        ),
     );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("signature base of `sig-b26`:"), "{out}");
@@ -197,35 +152,20 @@ fn httpsig_verbose_prints_the_base_of_a_failed_label_too() {
     // An unknown key also fails after the base is known: it is printed too.
     let (code, out) = run(
         d,
-        &[
-            "httpsig",
-            "verify",
-            "--message",
-            "b26.http",
-            "--trust",
-            "other-trust.json",
-            "--now",
-            B26_NOW,
-            "--verbose",
-        ],
+        &words(
+            "httpsig verify --message b26.http --trust other-trust.json --now {} --verbose",
+            &[B26_NOW],
+        ),
     );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains(published.trim_end()), "{out}");
     // In JSON too.
     let (code, v) = json_of(
         d,
-        &[
-            "httpsig",
-            "verify",
-            "--message",
-            "b26-bad.http",
-            "--key",
-            "key.pem",
-            "--now",
-            B26_NOW,
-            "--verbose",
-            "--json",
-        ],
+        &words(
+            "httpsig verify --message b26-bad.http --key key.pem --now {} --verbose --json",
+            &[B26_NOW],
+        ),
     );
     assert_eq!(code, 1);
     assert_eq!(v["outcome"], "not-verified");

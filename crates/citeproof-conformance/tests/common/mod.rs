@@ -75,6 +75,14 @@ pub fn run_command(argv: &[&str], suite: &Suite, options: &RunOptions) -> RunRes
     run(suite, &mut target, options, |_| {})
 }
 
+/// The message of the `i`th result (it must have one).
+pub fn message(result: &RunResult, i: usize) -> &str {
+    result.results[i]
+        .message
+        .as_deref()
+        .unwrap_or_else(|| panic!("result {i} has no message"))
+}
+
 /// A suite made of vector files written to a temporary directory (files that do not load are
 /// left out; the lint reports them).
 pub fn temp_suite(files: &[(&str, serde_json::Value)]) -> (tempfile::TempDir, Suite) {

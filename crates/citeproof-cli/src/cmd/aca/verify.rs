@@ -121,7 +121,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let mut store = match &args.common.record.record {
         Some(target) => Some((
             target.as_str(),
-            crate::cmd::audit::open_for_record(target)
+            citeproof_audit::open(target, citeproof_audit::Access::Write)
                 .map_err(|e| crate::cmd::record::store_failure(target, &e))?,
         )),
         None => None,
@@ -157,8 +157,14 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     // The reuse check (ACA-L2-022) runs in the record's transaction, so it changes the report
     // before it is printed.
     let recorded = store.as_mut().map(|(target, store)| {
-        crate::cmd::audit::check_and_record_aca(store.as_mut(), &mut report, now, None)
-            .map_err(|e| crate::cmd::audit::record_failed(target, &e))
+        citeproof_audit::aca::check_and_record(
+            store.as_mut(),
+            &mut report,
+            crate::cmd::now(),
+            now,
+            None,
+        )
+        .map_err(|e| crate::cmd::audit::record_failed(target, &e))
     });
     let status = finish_report("aca verify", &report, args.common.json, || {
         readable(&report)
@@ -221,7 +227,7 @@ impl batch::Settle<AcaDetails> for ReuseThenRecord {
         let Some((target, store, key)) = self.0.store_for(input) else {
             return batch::Recorded::NotAsked;
         };
-        match crate::cmd::audit::check_and_record_aca(store, report, now, key) {
+        match citeproof_audit::aca::check_and_record(store, report, crate::cmd::now(), now, key) {
             Ok(head) => batch::Recorded::As(head.id),
             Err(e) => batch::Recorded::Failed(crate::cmd::audit::record_failed(target, &e)),
         }

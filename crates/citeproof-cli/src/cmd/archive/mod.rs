@@ -107,6 +107,20 @@ pub struct DisplayArgs {
     /// and the archive before anything is shown.
     #[arg(long)]
     bundle: String,
+    #[command(flatten)]
+    against: Against,
+    /// Verification time, Unix seconds (default: now).
+    #[arg(long)]
+    now: Option<i64>,
+    /// Print JSON: the verification report and the view (`view`, null when not verified).
+    #[arg(long)]
+    json: bool,
+}
+
+/// What a bundle and its display view are verified against, in `verify` and `display`: the
+/// archive and the signers' keys and secrets.
+#[derive(Debug, clap::Args)]
+pub struct Against {
     /// The archive (JSON).
     #[arg(long)]
     archive: String,
@@ -116,12 +130,18 @@ pub struct DisplayArgs {
     /// HMAC secrets of a signer: SIGNER=FILE (JSON object: key id -> secret string).
     #[arg(long, value_name = "SIGNER=FILE")]
     secrets: Vec<String>,
-    /// Verification time, Unix seconds (default: now).
-    #[arg(long)]
-    now: Option<i64>,
-    /// Print JSON: the verification report and the view (`view`, null when not verified).
-    #[arg(long)]
-    json: bool,
+}
+
+impl Against {
+    fn store(&self) -> Result<Store, Failure> {
+        load_store(&self.archive)
+    }
+
+    /// `trust` with the keys of `--keys` and the secrets of `--secrets` added.
+    fn trust(&self, mut trust: Trust) -> Result<Trust, Failure> {
+        add_trust_flags(&mut trust, &self.keys, &self.secrets)?;
+        Ok(trust)
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -323,12 +343,6 @@ fn split_pair(arg: &str) -> Result<(&str, &str), Failure> {
         .ok_or_else(|| Failure::Usage(format!("`{arg}`: expected SIGNER=FILE")))
 }
 
-fn load_trust(keys: &[String], secrets: &[String]) -> Result<Trust, Failure> {
-    let mut trust = Trust::default();
-    add_trust_flags(&mut trust, keys, secrets)?;
-    Ok(trust)
-}
-
 /// `--keys SIGNER=FILE` and `--secrets SIGNER=FILE`.
 fn add_trust_flags(trust: &mut Trust, keys: &[String], secrets: &[String]) -> Result<(), Failure> {
     for arg in keys {
@@ -379,8 +393,8 @@ fn incident_lines(incidents: &[ArchiveIncident]) -> String {
 }
 
 fn run_display(a: DisplayArgs) -> Result<ExitCode, Failure> {
-    let store = load_store(&a.archive)?;
-    let trust = load_trust(&a.keys, &a.secrets)?;
+    let store = a.against.store()?;
+    let trust = a.against.trust(Trust::default())?;
     let bundle = read_document(&a.bundle)?;
     let view_bytes = read_document(&a.display)?;
     let now = a.now.unwrap_or_else(crate::cmd::now);

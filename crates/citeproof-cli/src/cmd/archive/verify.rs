@@ -11,7 +11,7 @@ use citeproof_archive::{SPEC, report::ArchiveReport};
 use citeproof_model::Severity;
 use serde_json::{Value, json};
 
-use super::{add_trust_flags, load_store};
+use super::Against;
 use crate::cmd::common::{VerifyCommon, file_subject};
 use crate::cmd::{Failure, batch};
 use crate::input::read_document;
@@ -30,15 +30,8 @@ pub struct VerifyArgs {
     /// order. Exit status: the worst over the lines.
     #[arg(long, value_name = "FILE")]
     batch: Option<String>,
-    /// The archive (JSON).
-    #[arg(long)]
-    archive: String,
-    /// Ed25519 public keys of a signer: SIGNER=FILE (JWK Set, every key with a `kid`).
-    #[arg(long, value_name = "SIGNER=FILE")]
-    keys: Vec<String>,
-    /// HMAC secrets of a signer: SIGNER=FILE (JSON object: key id -> secret string).
-    #[arg(long, value_name = "SIGNER=FILE")]
-    secrets: Vec<String>,
+    #[command(flatten)]
+    against: Against,
     /// `--now`, `--trust` (signers' keys and secrets, each named by its `kid`; `--keys` and
     /// `--secrets` are shorthands), `--json` (the common report: `spec`, `subject` (the bundle
     /// file and its digest), `level`, `required_level`, `verified`, `incidents`, `outcome`,
@@ -61,9 +54,9 @@ fn configuration(a: &VerifyArgs) -> Result<Value, Failure> {
             .collect()
     };
     Ok(json!({
-        "archive": crate::cmd::batch::file_digest(&a.archive)?,
-        "keys": digests(&a.keys)?,
-        "secrets": digests(&a.secrets)?,
+        "archive": crate::cmd::batch::file_digest(&a.against.archive)?,
+        "keys": digests(&a.against.keys)?,
+        "secrets": digests(&a.against.secrets)?,
         "trust": a.common.trust.as_deref().map(crate::cmd::batch::file_digest).transpose()?,
         "now": a.common.now,
     }))
@@ -84,9 +77,8 @@ fn verify_pair(
 }
 
 pub(super) fn run(a: VerifyArgs) -> Result<ExitCode, Failure> {
-    let mut trust = Trust::from(a.common.load_trust()?);
-    add_trust_flags(&mut trust, &a.keys, &a.secrets)?;
-    let store = load_store(&a.archive)?;
+    let trust = a.against.trust(Trust::from(a.common.load_trust()?))?;
+    let store = a.against.store()?;
     let now = a.common.time();
     if let Some(list) = &a.batch {
         let in_batch = |line: &str| match line.split_whitespace().collect::<Vec<_>>()[..] {
