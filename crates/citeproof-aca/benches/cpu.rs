@@ -6,6 +6,12 @@
 //!
 //! `cargo bench -p citeproof-aca --bench cpu [-- [--rounds N] [--round-ms MS] [GROUP|NAME]]`
 //!
+//! `--iterations N` runs each selected workload N times after the warm-up and times nothing:
+//! the driver of an instruction count that load does not change (`valgrind --tool=callgrind
+//! --toggle-collect='*verify_response*' target/release/deps/cpu-* --iterations 3 claims/verify_10k`),
+//! and of allocation counts (`valgrind --tool=dhat`, N and N+1 iterations: the difference is
+//! one iteration's).
+//!
 //! - `claims/*`: the manifest of the 10 000-claim run of `verify`: the strict parse into a
 //!   `Value` (`parse_strict`), the token scan alone, serde_json's parse, the checked manifest
 //!   from the tokens (`read_manifest`, the verifier's path) and through a `Value`
@@ -62,7 +68,7 @@ fn verify(fetcher: &SnapshotFetcher) -> usize {
 }
 
 /// `--rounds`, `--round-ms` (as nanoseconds) and the filter.
-fn options() -> (u64, u64, Option<String>) {
+fn options() -> (u64, u64, Option<String>, Option<u64>) {
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")
@@ -78,15 +84,20 @@ fn options() -> (u64, u64, Option<String>) {
         .enumerate()
         .find(|(i, a)| !a.starts_with("--") && (*i == 0 || !args[i - 1].starts_with("--")))
         .map(|(_, a)| a.clone());
+    let iterations = args
+        .iter()
+        .any(|a| a == "--iterations")
+        .then(|| flag("--iterations", 1));
     (
         flag("--rounds", 7),
         flag("--round-ms", 200) * 1_000_000,
         filter,
+        iterations,
     )
 }
 
 fn main() {
-    let (rounds, round_ns, filter) = options();
+    let (rounds, round_ns, filter, iterations) = options();
     let key = SigningKey::from_secret_bytes(&[42u8; 32]);
     let claims = build_synthetic_run(
         &SyntheticSpec {
@@ -161,6 +172,14 @@ fn main() {
     });
     for w in &mut all {
         (w.run)(); // warm up, and fail early if a workload does not verify
+    }
+    if let Some(n) = iterations {
+        for w in &mut all {
+            for _ in 0..n {
+                (w.run)();
+            }
+        }
+        return;
     }
     for _ in 0..rounds {
         for w in &mut all {
