@@ -10,7 +10,7 @@
 //! the driver of an instruction count that load does not change (`valgrind --tool=callgrind
 //! --toggle-collect='*verify_response*' target/release/deps/cpu-* --iterations 3 claims/verify_10k`),
 //! and of allocation counts (`valgrind --tool=dhat`, N and N+1 iterations: the difference is
-//! one iteration's).
+//! one iteration's). `--write-snapshots DIR` writes both workloads as JSON snapshot files.
 //!
 //! - `claims/*`: the manifest of the 10 000-claim run of `verify`: the strict parse into a
 //!   `Value` (`parse_strict`), the token scan alone, serde_json's parse, the checked manifest
@@ -23,7 +23,9 @@
 use std::hint::black_box;
 
 use citeproof_aca::sign::SigningKey;
-use citeproof_aca::sign::synthetic::{SYNTHETIC_NOW, SyntheticSpec, build_synthetic_run};
+use citeproof_aca::sign::synthetic::{
+    SYNTHETIC_NOW, SyntheticRun, SyntheticSpec, build_synthetic_run,
+};
 use citeproof_aca::verify::manifest::{read_manifest, read_manifest_tree};
 use citeproof_aca::{VerifyOptions, verify_response};
 use citeproof_fetch::{FetchPolicy, SnapshotFetcher};
@@ -65,6 +67,22 @@ fn verify(fetcher: &SnapshotFetcher) -> usize {
     );
     assert!(report.verdict.verified && report.verdict.level == 3);
     report.verdict.incidents.len()
+}
+
+/// `--write-snapshots DIR`: write the workloads' JSON snapshots there and stop.
+fn snapshot_dir() -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    let at = args.iter().position(|a| a == "--write-snapshots")?;
+    args.get(at + 1).cloned()
+}
+
+/// The workloads as JSON snapshot files, for a whole-process profile of the CLI
+/// (`citeproof aca verify --snapshot DIR/claims.json --now 1777370520 --json`).
+fn write_snapshots(dir: &str, runs: [(&str, &SyntheticRun); 2]) {
+    for (name, run) in runs {
+        let bytes = serde_json::to_vec(&run.snapshot().unwrap()).unwrap();
+        std::fs::write(format!("{dir}/{name}.json"), bytes).unwrap();
+    }
 }
 
 /// `--rounds`, `--round-ms` (as nanoseconds) and the filter.
@@ -115,6 +133,9 @@ fn main() {
         &key,
     )
     .unwrap();
+    if let Some(dir) = snapshot_dir() {
+        return write_snapshots(&dir, [("claims", &claims), ("chain", &chain)]);
+    }
     let claims_fetcher = claims.fetcher(FetchPolicy::default()).unwrap();
     let chain_fetcher = chain.fetcher(FetchPolicy::default()).unwrap();
     let m = &claims.responses[MANIFEST].body;
