@@ -6,6 +6,12 @@
 //!
 //! `cargo bench -p citeproof-aca --bench cpu [-- [--rounds N] [--round-ms MS] [GROUP|NAME]]`
 //!
+//! `--iterations N` runs each selected workload N times after the warm-up and times nothing:
+//! the driver of an instruction count that load does not change (`valgrind --tool=callgrind
+//! --toggle-collect='*verify_response*' target/release/deps/cpu-* --iterations 3 claims/verify_10k`),
+//! and of allocation counts (`valgrind --tool=dhat`, N and N+1 iterations: the difference is
+//! one iteration's). `--write-snapshots DIR` writes both workloads as JSON snapshot files.
+//!
 //! - `claims/*`: the manifest of the 10 000-claim run of `verify`: the strict parse into a
 //!   `Value` (`parse_strict`), the token scan alone, serde_json's parse, the checked manifest
 //!   from the tokens (`read_manifest`, the verifier's path) and through a `Value`
@@ -17,7 +23,9 @@
 use std::hint::black_box;
 
 use citeproof_aca::sign::SigningKey;
-use citeproof_aca::sign::synthetic::{SYNTHETIC_NOW, SyntheticSpec, build_synthetic_run};
+use citeproof_aca::sign::synthetic::{
+    SYNTHETIC_NOW, SyntheticRun, SyntheticSpec, build_synthetic_run,
+};
 use citeproof_aca::verify::manifest::{read_manifest, read_manifest_tree};
 use citeproof_aca::{VerifyOptions, verify_response};
 use citeproof_fetch::{FetchPolicy, SnapshotFetcher};
@@ -61,8 +69,24 @@ fn verify(fetcher: &SnapshotFetcher) -> usize {
     report.verdict.incidents.len()
 }
 
+/// `--write-snapshots DIR`: write the workloads' JSON snapshots there and stop.
+fn snapshot_dir() -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    let at = args.iter().position(|a| a == "--write-snapshots")?;
+    args.get(at + 1).cloned()
+}
+
+/// The workloads as JSON snapshot files, for a whole-process profile of the CLI
+/// (`citeproof aca verify --snapshot DIR/claims.json --now 1777370520 --json`).
+fn write_snapshots(dir: &str, runs: [(&str, &SyntheticRun); 2]) {
+    for (name, run) in runs {
+        let bytes = serde_json::to_vec(&run.snapshot().unwrap()).unwrap();
+        std::fs::write(format!("{dir}/{name}.json"), bytes).unwrap();
+    }
+}
+
 /// `--rounds`, `--round-ms` (as nanoseconds) and the filter.
-fn options() -> (u64, u64, Option<String>) {
+fn options() -> (u64, u64, Option<String>, Option<u64>) {
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")
@@ -78,15 +102,20 @@ fn options() -> (u64, u64, Option<String>) {
         .enumerate()
         .find(|(i, a)| !a.starts_with("--") && (*i == 0 || !args[i - 1].starts_with("--")))
         .map(|(_, a)| a.clone());
+    let iterations = args
+        .iter()
+        .any(|a| a == "--iterations")
+        .then(|| flag("--iterations", 1));
     (
         flag("--rounds", 7),
         flag("--round-ms", 200) * 1_000_000,
         filter,
+        iterations,
     )
 }
 
 fn main() {
-    let (rounds, round_ns, filter) = options();
+    let (rounds, round_ns, filter, iterations) = options();
     let key = SigningKey::from_secret_bytes(&[42u8; 32]);
     let claims = build_synthetic_run(
         &SyntheticSpec {
@@ -104,6 +133,9 @@ fn main() {
         &key,
     )
     .unwrap();
+    if let Some(dir) = snapshot_dir() {
+        return write_snapshots(&dir, [("claims", &claims), ("chain", &chain)]);
+    }
     let claims_fetcher = claims.fetcher(FetchPolicy::default()).unwrap();
     let chain_fetcher = chain.fetcher(FetchPolicy::default()).unwrap();
     let m = &claims.responses[MANIFEST].body;
@@ -161,6 +193,14 @@ fn main() {
     });
     for w in &mut all {
         (w.run)(); // warm up, and fail early if a workload does not verify
+    }
+    if let Some(n) = iterations {
+        for w in &mut all {
+            for _ in 0..n {
+                (w.run)();
+            }
+        }
+        return;
     }
     for _ in 0..rounds {
         for w in &mut all {

@@ -40,11 +40,15 @@ pub fn assess(
 ) -> Assessment {
     let cap = excerpt_cap(claim.len());
     let mut incidents = Vec::new();
-    let mut usable: Vec<Analyzed<'_>> = Vec::with_capacity(excerpts.len());
+    // `None`: the excerpt is the claim's own text (a verbatim quote), whose analysis is the
+    // claim's: the analysis is a function of the text alone, so it is not made twice.
+    let mut usable: Vec<Option<Analyzed<'_>>> = Vec::with_capacity(excerpts.len());
     for e in excerpts {
-        let normalized = normalize(e.text);
+        let normalized = (e.text != claim.text()).then(|| normalize(e.text));
         let url = e.source_url;
-        let chars = normalized.chars().count();
+        let chars = normalized
+            .as_ref()
+            .map_or(claim.len(), |n| n.chars().count());
         if chars > cap {
             incidents.push(Incident::new(
                 IncidentCode::AcaExcerptTooLong,
@@ -56,8 +60,13 @@ pub fn assess(
             ));
             continue;
         }
-        let analyzed = Analyzed::from_normalized(e.text, normalized);
-        if analyzed.shares_content_with(claim) == Some(false) {
+        let analyzed = normalized.map(|n| Analyzed::from_normalized(e.text, n));
+        if analyzed
+            .as_ref()
+            .unwrap_or(claim)
+            .shares_content_with(claim)
+            == Some(false)
+        {
             incidents.push(Incident::new(
                 IncidentCode::AcaSourceIrrelevant,
                 format!("the excerpt of `{url}` shares no content word with the claim"),
@@ -73,7 +82,7 @@ pub fn assess(
             supported: None,
         };
     }
-    let usable: Vec<&Analyzed<'_>> = usable.iter().collect();
+    let usable: Vec<&Analyzed<'_>> = usable.iter().map(|a| a.as_ref().unwrap_or(claim)).collect();
     let mut supported = true;
     let verdicts = std::iter::once((judge, true)).chain(additional.iter().map(|j| (*j, false)));
     for (j, is_rule) in verdicts {

@@ -10,15 +10,22 @@ use std::collections::HashMap;
 /// usually cites a handful of URLs, and each key is a URL parse.
 #[derive(Debug, Default)]
 pub(crate) struct EqualityKeys {
-    keys: HashMap<String, String>,
+    /// Each URL string's index in `keys`: a URL seen before costs one hash lookup.
+    index: HashMap<String, usize>,
+    keys: Vec<String>,
 }
 
 impl EqualityKeys {
     pub(crate) fn key(&mut self, url: &str) -> &str {
-        if !self.keys.contains_key(url) {
-            self.keys.insert(url.to_owned(), equality_key(url));
-        }
-        self.keys.get(url).map_or("", String::as_str)
+        let at = match self.index.get(url) {
+            Some(&at) => at,
+            None => {
+                self.keys.push(equality_key(url));
+                self.index.insert(url.to_owned(), self.keys.len() - 1);
+                self.keys.len() - 1
+            }
+        };
+        self.keys.get(at).map_or("", String::as_str)
     }
 }
 

@@ -538,12 +538,23 @@ pub fn stem(t: &str) -> &str {
 /// followed by exactly three digits (thousands separators, removed) and at most one `.`
 /// followed by digits (a decimal point); leading zeros and trailing fraction zeros dropped.
 pub fn digit_numbers(s: &str) -> Vec<String> {
-    let chars: Vec<char> = s.chars().collect();
-    let digit = |j: usize| chars.get(j).copied().and_then(decimal_value);
+    // ASCII text (most claims and excerpts) is read byte by byte: no copy into characters.
+    if s.is_ascii() {
+        numbers_in(s.as_bytes(), |b| char::from(b).to_digit(10))
+    } else {
+        let chars: Vec<char> = s.chars().collect();
+        numbers_in(&chars, decimal_value)
+    }
+}
+
+/// [`digit_numbers`] over the characters of a text (bytes of an ASCII text, or `char`s).
+fn numbers_in<C: Copy + Into<char>>(chars: &[C], value: impl Fn(C) -> Option<u32>) -> Vec<String> {
+    let digit = |j: usize| chars.get(j).copied().and_then(&value);
+    let at = |j: usize| chars.get(j).copied().map(Into::into);
     let mut out = Vec::new();
     let mut i = 0;
     while i < chars.len() {
-        let glued = i > 0 && chars.get(i - 1).is_some_and(|c| crate::is_token_char(*c));
+        let glued = i > 0 && at(i - 1).is_some_and(crate::is_token_char);
         if digit(i).is_none() || glued {
             i += 1;
             continue;
@@ -557,7 +568,7 @@ pub fn digit_numbers(s: &str) -> Vec<String> {
                 value.push(char::from_digit(d, 10).unwrap_or('0'));
             }
             j += 1;
-            if chars.get(j) == Some(&',')
+            if at(j) == Some(',')
                 && (1..=3).all(|k| digit(j + k).is_some())
                 && digit(j + 4).is_none()
             {
@@ -567,7 +578,7 @@ pub fn digit_numbers(s: &str) -> Vec<String> {
         if value.is_empty() {
             value.push('0');
         }
-        if chars.get(j) == Some(&'.') && digit(j + 1).is_some() {
+        if at(j) == Some('.') && digit(j + 1).is_some() {
             let point = value.len();
             value.push('.');
             j += 1;

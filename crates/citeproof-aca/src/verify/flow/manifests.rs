@@ -37,7 +37,12 @@ pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
             return state;
         }
     };
-    state.report.digest = Some(sha256_bytes(&resp.body).to_string());
+    // A JSON snapshot hashed the body while decoding it.
+    let digest = run
+        .fetcher
+        .known_sha256(&resp.body)
+        .unwrap_or_else(|| sha256_bytes(&resp.body));
+    state.report.digest = Some(digest.to_string());
     state.report.fetched = true;
     let media = resp
         .content_type_essence()

@@ -1,5 +1,6 @@
 //! Options and reports of the ACA verification flow.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use citeproof_fetch::FetchBudget;
@@ -235,7 +236,7 @@ impl ClaimReport {
 pub struct SourceReport {
     pub url: String,
     /// What the source check found, in words (`hash ok, excerpt ok`, `not fetched`, ...).
-    pub verdict: String,
+    pub verdict: Cow<'static, str>,
     /// `excerpt_offset` as `bytes [start, end)`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub locator: Option<String>,

@@ -1,15 +1,25 @@
 //! Steps 3 and 4: re-fetched sources, excerpts and the support check (ACA-L2-013 to -020,
 //! ACA-L2-023).
 
+use std::borrow::Cow;
+
 use crate::verify::url::EqualityKeys;
 
 use super::*;
+
+/// A source fetched once for every claim that cites it: its response, its SHA-256 and that
+/// hash as the report writes it.
+struct Fetched {
+    response: FetchedResponse,
+    hash: ContentHash,
+    hex: String,
+}
 
 /// Steps 3 and 4: re-fetch sources, compare hashes, check excerpts and support.
 pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) {
     // Each distinct source is fetched and hashed once, however many claims cite it; each
     // distinct URL string is parsed once for its equality key.
-    let mut bodies: BTreeMap<String, Option<(FetchedResponse, ContentHash)>> = BTreeMap::new();
+    let mut bodies: BTreeMap<String, Option<Fetched>> = BTreeMap::new();
     let mut keys = EqualityKeys::default();
     for m in manifests.iter() {
         let Some(f) = &m.findings else { continue };
@@ -27,7 +37,11 @@ pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) 
                             .fetcher
                             .known_sha256(&r.body)
                             .unwrap_or_else(|| sha256_bytes(&r.body));
-                        Some((r, hash))
+                        Some(Fetched {
+                            hex: hash.to_string(),
+                            response: r,
+                            hash,
+                        })
                     }
                     Err(incidents) => {
                         run.extend(2, incidents);
@@ -42,7 +56,7 @@ pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) 
         let Some(f) = &m.findings else { continue };
         let mut normalized = std::mem::take(&mut m.normalized);
         for (ci, c) in f.manifest.claims.iter().enumerate() {
-            let mut excerpts: Vec<String> = Vec::new();
+            let mut excerpts: Vec<Cow<'_, str>> = Vec::new();
             let mut all = !c.sources.is_empty();
             let mut source_reports = Vec::new();
             for s in &c.sources {
@@ -52,10 +66,15 @@ pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) 
                 };
                 let body = bodies.get(keys.key(u)).and_then(Option::as_ref);
                 let (excerpt, verdict) = match body {
-                    None => (None, "not fetched".to_owned()),
-                    Some((resp, actual)) => {
-                        check_one_source(run, &m.url, c.claim_id.as_deref(), s, &resp.body, *actual)
-                    }
+                    None => (None, Cow::Borrowed("not fetched")),
+                    Some(b) => check_one_source(
+                        run,
+                        &m.url,
+                        c.claim_id.as_deref(),
+                        s,
+                        &b.response.body,
+                        b.hash,
+                    ),
                 };
                 source_reports.push(SourceReport {
                     url: u.clone(),
@@ -63,9 +82,14 @@ pub(super) fn check_sources(run: &mut Run<'_>, manifests: &mut [ManifestState]) 
                     locator: s
                         .excerpt_offset
                         .map(|(start, end)| format!("bytes [{start}, {end})")),
-                    declared_hash: s.hash.map(|h| h.to_string()),
-                    computed_hash: body.map(|(_, actual)| actual.to_string()),
-                    excerpt: excerpt.clone(),
+                    // The hex of each distinct body's hash is written once; a declared hash
+                    // that matches it is the same text.
+                    declared_hash: s.hash.map(|h| match body {
+                        Some(b) if b.hash == h => b.hex.clone(),
+                        _ => h.to_string(),
+                    }),
+                    computed_hash: body.map(|b| b.hex.clone()),
+                    excerpt: excerpt.as_deref().map(str::to_owned),
                     failed: Vec::new(),
                     pointer: s.pointer.clone(),
                 });
@@ -101,7 +125,7 @@ pub(super) fn judge_claim(
     run: &mut Run<'_>,
     claim: &Analyzed<'_>,
     sources: &[CheckedSource],
-    excerpts: &[String],
+    excerpts: &[Cow<'_, str>],
     loc: &Location,
 ) -> Option<bool> {
     // ACA-L2-023: the support check's work is bounded whatever the manifest says.
@@ -134,7 +158,7 @@ pub(super) fn judge_claim(
             let mut location = loc.clone();
             location.pointer = Some(s.pointer.clone());
             ExcerptRef {
-                text: e,
+                text: e.as_ref(),
                 source_url: s.url.as_deref().unwrap_or(""),
                 location,
             }
@@ -152,14 +176,14 @@ pub(super) fn judge_claim(
     clippy::too_many_lines,
     reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
 )]
-pub(super) fn check_one_source(
+pub(super) fn check_one_source<'b>(
     run: &mut Run<'_>,
     manifest_url: &str,
     claim_id: Option<&str>,
     s: &CheckedSource,
-    body: &[u8],
+    body: &'b [u8],
     actual: ContentHash,
-) -> (Option<String>, String) {
+) -> (Option<Cow<'b, str>>, Cow<'static, str>) {
     let ctx = Ctx {
         url: Some(manifest_url.to_owned()),
     };
@@ -195,7 +219,7 @@ pub(super) fn check_one_source(
         };
         return match found {
             Some((a, b, moved)) => {
-                let text = String::from_utf8_lossy(&body[a..b]).into_owned();
+                let text = String::from_utf8_lossy(&body[a..b]);
                 run.push(
                     2,
                     ctx.at_claim(
@@ -271,13 +295,10 @@ pub(super) fn check_one_source(
                     ),
                 ),
             );
-            return (
-                Some(text.to_owned()),
-                "hash ok, excerpt_hash mismatch".into(),
-            );
+            return (Some(text.into()), "hash ok, excerpt_hash mismatch".into());
         }
     }
-    (Some(text.to_owned()), "hash ok, excerpt ok".into())
+    (Some(text.into()), "hash ok, excerpt ok".into())
 }
 
 /// A window search that would hash more than what is left of the search budget.

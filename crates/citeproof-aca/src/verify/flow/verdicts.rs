@@ -147,12 +147,18 @@ pub(super) fn settle(report: &mut AcaReport) {
                 for code in f.sources.get(&s.pointer).into_iter().flatten() {
                     push_unique(&mut s.failed, *code);
                 }
-                let key = keys.key(&s.url).to_owned();
-                for (_, code) in elsewhere.get(&key).into_iter().flatten() {
-                    push_unique(&mut c.failed, *code);
-                    push_unique(&mut s.failed, *code);
+                // Only the keys of errors located elsewhere are looked up in `source_keys`:
+                // a source with none (every source of a passing run) records nothing.
+                let key = keys.key(&s.url);
+                if let Some(codes) = elsewhere.get(key) {
+                    for (_, code) in codes {
+                        push_unique(&mut c.failed, *code);
+                        push_unique(&mut s.failed, *code);
+                    }
+                    if !source_keys.contains(key) {
+                        source_keys.insert(key.to_owned());
+                    }
                 }
-                source_keys.insert(key);
             }
             c.verified = c.supported == Some(true) && c.failed.is_empty() && manifest_ok;
         }

@@ -368,7 +368,12 @@ fn read_chain<'a>(t: &mut Tokens<'a>, urls: &mut Urls<'a>) -> Fast<Steps> {
         if step != Some(n as u64) || (inputs.is_none() && inputs_hash.is_none() && !has_refs) {
             return None;
         }
-        if !refs.iter().all(|r| outputs.contains(r)) || outputs.contains(&output) {
+        if !refs.iter().all(|r| outputs.contains(r)) {
+            return None;
+        }
+        let outputs_ref = Some(String::from(&*output));
+        // A repeated `outputs_ref`: the insertion says so, one lookup for both.
+        if !outputs.insert(output) {
             return None;
         }
         if let (Some(span), Some(recorded)) = (inputs, inputs_hash) {
@@ -376,10 +381,9 @@ fn read_chain<'a>(t: &mut Tokens<'a>, urls: &mut Urls<'a>) -> Fast<Steps> {
         }
         steps.steps.push(CheckedStep {
             step: n,
-            outputs_ref: Some(output.clone().into_owned()),
+            outputs_ref,
             sources,
         });
-        outputs.insert(output);
     }
 }
 
