@@ -314,6 +314,9 @@ def verify_cases():
     d = json.loads(json.dumps(base)); del d["ledger_id"]
     v("no-ledger-id", "The ledger has no ledger_id.", ["LEDGER-001"], d, jsonl(base_recs), "invalid",
       errors=["schema-violation"], flags=["shape"])
+    d = json.loads(json.dumps(base)); d["mode"] = "Strict"
+    v("mode-capitalized", "The ledger's mode is written \"Strict\": the modes are \"strict\" and \"lenient\", compared exactly.",
+      ["LEDGER-001"], d, jsonl(base_recs), "invalid", errors=["schema-violation"], flags=["shape"])
     d = json.loads(json.dumps(base)); d["claims"][2]["source"] = {}
     v("source-empty-object", "An uncited claim's source written as {} instead of null.", ["LEDGER-001"], d,
       jsonl(base_recs), "invalid", errors=["schema-violation"], flags=["shape", "null-source"])
