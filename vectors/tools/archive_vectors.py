@@ -364,6 +364,11 @@ verify_case("quote-nfd-claim", "A direct quote whose claim text is in NFD (é an
 # --- excerpt hashes (ARCHIVE-007, -023) ---
 b, d = mutate(lambda b: b["claims"][1]["citations"][0].update(excerpt_hash=L.h(b"I moved the desks.")))
 verify_case("excerpt-hash-wrong", "An excerpt hash that is the hash of another text.", ["ARCHIVE-007"], b, d, errors=["archive-excerpt-hash-mismatch"], flags=["excerpts"])
+b, d = mutate(lambda b: (b["claims"][1]["citations"].pop(1), b["claims"][1]["citations"][0].update(excerpt_hash=L.h(b"I moved the desks."), relation="inference_from")))
+assert len(b["claims"][1]["citations"]) == 1 and b["claims"][1]["rung"] == "supported"
+verify_case("excerpt-hash-wrong-rung-not-judged", "A supported claim whose only citation is an inference_from with a wrong excerpt hash: the citation failed ARCHIVE-007, so the rung and the relations of its claim are not judged (an implementation that still counted the citation would find the supported rung without a direct citation).",
+            ["ARCHIVE-007", "ARCHIVE-009"], b, d, errors=["archive-excerpt-hash-mismatch"], flags=["excerpts"],
+            detail="ARCHIVE-007 fails (the hash is of another text); ARCHIVE-009 and ARCHIVE-032 skip a claim with a citation that failed ARCHIVE-002 to ARCHIVE-007 (reporting rule 3), so neither archive-rung-mismatch nor archive-claim-unsupported.")
 b, d = mutate(lambda b: b["claims"][1]["citations"][0].pop("excerpt_hash"))
 verify_case("excerpt-hash-missing", "A text citation without `excerpt_hash`.", ["ARCHIVE-007"], b, d, errors=["archive-excerpt-hash-mismatch"], flags=["excerpts"])
 b, d = mutate(lambda b: b["claims"][6]["citations"][0].update(excerpt_hash=L.h(b"interview")))

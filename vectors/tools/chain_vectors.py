@@ -802,6 +802,13 @@ def verify_l1_cases():
     env["citedAs"] = "Transformer architecture introduced in paper."
     ok("cited-as-mismatch", "citedAs names neither the id nor the canonical URL.", ["CHAIN-009"], env,
        warnings=["chain-cited-as-mismatch"], flags=["warning"])
+    env = seed_envelope()
+    env["citedAs"] = SEED_CITED_AS.replace(" " + CANONICAL, "")
+    assert SEED_ID in env["citedAs"] and CANONICAL not in env["citedAs"]
+    ok("cited-as-id-without-canonical", "citedAs names the claim id but not the canonical URL: both are needed.",
+       ["CHAIN-009"], env, warnings=["chain-cited-as-mismatch"],
+       d=hand("the seed's citation string without its trailing URL: contains ad17e76a8baad7a1, not the canonical"),
+       flags=["warning"])
     c = seed_claim()
     c["lastVerified"] = "2025-11-20"
     ok("stale", "lastVerified 181 days before the verification time, signed over seed-python: stale.", ["CHAIN-010"], sign(envelope(c)),
@@ -1034,6 +1041,12 @@ def verify_l2_cases():
         warnings=["chain-canonical-unbound"], output={"level": 2, "verdicts": {SEED_ID: "verified"}},
         d=hand("CHAIN-020: sourcescore-hmac-v0 is not a did:web DID"), flags=["fetch", "trust", "warning"],
         secrets={"sourcescore-hmac-v0": [SECRET]})
+    env = sign(envelope(seed_claim(), signer="did:web:"))
+    add("canonical-unbound-did-web-empty-domain", "signedBy is `did:web:` with an empty domain: it names no host, so the canonical URL cannot be on it (CHAIN-004) and the canonical check is not bound to the signer (CHAIN-020), although the seed-python signature covers signedBy.",
+        ["CHAIN-020", "CHAIN-004"], env, res(), "invalid", errors=["chain-canonical-origin-mismatch"],
+        warnings=["chain-canonical-unbound"],
+        d=hand("the domain of did:web: is empty: no host name; sourcescore.org != ''"), flags=["fetch", "trust", "warning"],
+        secrets={"did:web:": [SECRET]})
     return out
 
 

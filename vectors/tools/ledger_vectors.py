@@ -306,6 +306,9 @@ def verify_cases():
     d = json.loads(json.dumps(base)); del d["ledger_id"]
     v("no-ledger-id", "The ledger has no ledger_id.", ["LEDGER-001"], d, jsonl(base_recs), "invalid",
       errors=["schema-violation"], flags=["shape"])
+    d = json.loads(json.dumps(base)); d["mode"] = "Strict"
+    v("mode-capitalized", "The ledger's mode is written \"Strict\": the modes are \"strict\" and \"lenient\", compared exactly.",
+      ["LEDGER-001"], d, jsonl(base_recs), "invalid", errors=["schema-violation"], flags=["shape"])
     d = json.loads(json.dumps(base)); d["claims"][2]["source"] = {}
     v("source-empty-object", "An uncited claim's source written as {} instead of null.", ["LEDGER-001"], d,
       jsonl(base_recs), "invalid", errors=["schema-violation"], flags=["shape", "null-source"])
@@ -352,7 +355,12 @@ def verify_cases():
       ["LEDGER-002", "LEDGER-001"], d, jsonl(records(d)), "valid", warnings=[], flags=["tool-boundary"])
     d = json.loads(json.dumps(base)); d["claims"][1]["source"]["fetched_at"] = iso(T0 + 11)
     v("fetched-after-claim", "A source fetched one second after its claim was recorded.", ["LEDGER-002"], d,
-      jsonl(records(d)), "invalid", errors=["ledger-source-after-claim"], flags=["tool-boundary", "time"])
+      jsonl(records(d)), "invalid", errors=["ledger-source-after-claim"],
+      flags=["tool-boundary", "time", boundary("fetched-not-after-claim", "outside")])
+    d = json.loads(json.dumps(base)); d["claims"][1]["source"]["fetched_at"] = d["claims"][1]["recorded_at"]
+    v("fetched-at-claim-instant", "A source fetched at the very second its claim was recorded: not later, so it holds.",
+      ["LEDGER-002"], d, jsonl(records(d)), "valid", warnings=[],
+      flags=["tool-boundary", "time", boundary("fetched-not-after-claim", "inside")])
 
     # LEDGER-003 / 004 / 005
     three = base_claims() + [claim("Competitors lag behind.", None)]

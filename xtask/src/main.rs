@@ -16,6 +16,7 @@ mod conformance;
 mod devenv;
 mod fuzz;
 mod mutants;
+mod mutants_equivalent;
 mod mutants_record;
 mod mutants_reference;
 mod schemas;

@@ -6,6 +6,8 @@
 //! with them); a shard, or a run narrowed to some mutants (the confirmation of survivors), adds
 //! its mutants and replaces only those it ran again. So shards run on different days or
 //! machines add up to the file's row, and re-running a shard never counts a mutant twice.
+//! A survivor's equivalent mark (`mutants_equivalent`) stays on its entry for as long as the
+//! mutant survives.
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -17,6 +19,7 @@ use std::{
 use anyhow::{Context, Result, bail};
 use serde_json::{Map, Value, json};
 
+use crate::mutants_equivalent::{self, Equivalent, Kind, is_equivalent};
 use crate::mutants_reference::{MutantOutcome, Verdict, cargo};
 
 /// One mutant's last recorded outcome.
@@ -26,6 +29,8 @@ pub struct Entry {
     /// Build and test time of this mutant (cargo-mutants' phase durations).
     pub seconds: f64,
     pub date: String,
+    /// A person's judgement that this survivor is equivalent (kept in `outcomes.json`).
+    pub equivalent: Option<Equivalent>,
 }
 
 /// file -> mutant name -> last outcome.
@@ -41,6 +46,16 @@ pub enum Scope {
 }
 
 pub fn merge(store: &mut Store, run: &[MutantOutcome], scope: Scope, date: &str) {
+    let mut marks: BTreeMap<(String, String), Equivalent> = BTreeMap::new();
+    for o in run {
+        if let Some(q) = store
+            .get(&o.file)
+            .and_then(|m| m.get(&o.name))
+            .and_then(|e| e.equivalent.clone())
+        {
+            marks.insert((o.file.clone(), o.name.clone()), q);
+        }
+    }
     if scope == Scope::WholeFiles {
         for o in run {
             store.remove(&o.file);
@@ -53,6 +68,10 @@ pub fn merge(store: &mut Store, run: &[MutantOutcome], scope: Scope, date: &str)
                 verdict: o.verdict.clone(),
                 seconds: o.seconds,
                 date: date.to_owned(),
+                // A mutant a run now kills is no longer equivalent.
+                equivalent: (o.verdict == Verdict::Missed)
+                    .then(|| marks.remove(&(o.file.clone(), o.name.clone())))
+                    .flatten(),
             },
         );
     }
@@ -78,9 +97,25 @@ pub fn load(path: &Path) -> Result<Store> {
                 .and_then(Value::as_str)
                 .and_then(Verdict::parse)
                 .with_context(|| format!("outcomes: {name}: no known verdict"))?;
+            let equivalent = match e.get("equivalent") {
+                None => None,
+                Some(q) => Some(Equivalent {
+                    kind: q
+                        .get("kind")
+                        .and_then(Value::as_str)
+                        .and_then(Kind::parse)
+                        .with_context(|| format!("outcomes: {name}: no known equivalent kind"))?,
+                    reason: q
+                        .get("reason")
+                        .and_then(Value::as_str)
+                        .with_context(|| format!("outcomes: {name}: an equivalent without reason"))?
+                        .to_owned(),
+                }),
+            };
             row.insert(
                 name.clone(),
                 Entry {
+                    equivalent,
                     verdict,
                     seconds: e.get("seconds").and_then(Value::as_f64).unwrap_or_default(),
                     date: e
@@ -102,10 +137,12 @@ pub fn save(path: &Path, store: &Store) -> Result<()> {
         for (name, e) in mutants {
             // Whole seconds with one decimal: the file is committed and diffed.
             let seconds = (e.seconds * 10.0).round() / 10.0;
-            m.insert(
-                name.clone(),
-                json!({"verdict": e.verdict.as_str(), "seconds": seconds, "date": e.date}),
-            );
+            let mut entry =
+                json!({"verdict": e.verdict.as_str(), "seconds": seconds, "date": e.date});
+            if let Some(q) = &e.equivalent {
+                entry["equivalent"] = json!({"kind": q.kind.as_str(), "reason": q.reason});
+            }
+            m.insert(name.clone(), entry);
         }
         doc.insert(file.clone(), Value::Object(m));
     }
@@ -113,15 +150,11 @@ pub fn save(path: &Path, store: &Store) -> Result<()> {
     std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
 }
 
-/// A file's row of the score table. `equivalent` is what a person wrote in the row before;
-/// `listed` how many mutants cargo-mutants lists for the file today.
-pub fn row(
-    file: &str,
-    mutants: &BTreeMap<String, Entry>,
-    listed: usize,
-    equivalent: usize,
-) -> String {
+/// A file's row of the score table. `listed`: how many mutants cargo-mutants lists for the
+/// file today.
+pub fn row(file: &str, mutants: &BTreeMap<String, Entry>, listed: usize) -> String {
     let count = |v: &[Verdict]| mutants.values().filter(|e| v.contains(&e.verdict)).count();
+    let equivalent = mutants.values().filter(|e| is_equivalent(e)).count();
     let tried = mutants.len();
     let unviable = count(&[Verdict::Unviable]);
     let killed = count(&[Verdict::Caught, Verdict::CaughtByVariants, Verdict::Timeout]);
@@ -136,7 +169,11 @@ pub fn row(
     let score = if denominator == 0 {
         "-".to_owned()
     } else {
-        format!("{:.0}%", 100.0 * killed as f64 / denominator as f64)
+        // Rounded down, as the summary's scores.
+        format!(
+            "{:.0}%",
+            (100.0 * killed as f64 / denominator as f64).floor()
+        )
     };
     format!(
         "| `{file}` | {date} | {listed} | {tried} | {unviable} | {killed} | {survived} | {equivalent} | {score} | {minutes:.1} |"
@@ -148,13 +185,44 @@ fn row_file(line: &str) -> Option<&str> {
     line.strip_prefix("| `")?.split_once("` |").map(|(f, _)| f)
 }
 
-/// The equivalent column (the 8th cell) of the row of `file`, as a person wrote it.
-pub fn equivalent_in(text: &str, file: &str) -> usize {
+/// The listed column (the 3rd cell) of the row of `file`, as the last record wrote it.
+pub fn listed_in(text: &str, file: &str) -> Option<usize> {
     text.lines()
         .find(|l| row_file(l) == Some(file))
-        .and_then(|l| l.split('|').nth(8))
+        .and_then(|l| l.split('|').nth(3))
         .and_then(|c| c.trim().parse().ok())
-        .unwrap_or(0)
+}
+
+/// `mutants/RUNS.md` as `store` generates it: every file's row of the score table (`listed`
+/// from `fresh`, else from the row as it stands), the summary and the list of equivalent
+/// mutants.
+pub fn render(text: &str, store: &Store, fresh: &BTreeMap<String, usize>) -> Result<String> {
+    let mut rows = BTreeMap::new();
+    for (file, mutants) in store {
+        let listed = fresh
+            .get(file)
+            .copied()
+            .or_else(|| listed_in(text, file))
+            .unwrap_or(mutants.len());
+        rows.insert(file.clone(), row(file, mutants, listed));
+    }
+    mutants_equivalent::render_blocks(&rewrite_table(text, &rows)?, store)
+}
+
+/// Rewrites `mutants/RUNS.md` from `mutants/outcomes.json` (after equivalent marks were added
+/// or changed by hand): `--render`.
+pub fn render_file(root: &Path) -> Result<()> {
+    let store = load(&root.join("mutants/outcomes.json"))?;
+    let runs_path = root.join("mutants/RUNS.md");
+    let text = std::fs::read_to_string(&runs_path)
+        .with_context(|| format!("reading {}", runs_path.display()))?;
+    std::fs::write(&runs_path, render(&text, &store, &BTreeMap::new())?)
+        .with_context(|| format!("writing {}", runs_path.display()))?;
+    println!(
+        "rendered {} from mutants/outcomes.json",
+        runs_path.display()
+    );
+    Ok(())
 }
 
 /// Replaces the rows of `rows`' files in the score table (matched by the exact path in the
@@ -193,9 +261,8 @@ fn listed(root: &Path, file: &str) -> Result<usize> {
     Ok(String::from_utf8_lossy(&out.stdout).lines().count())
 }
 
-/// Merges the run into `mutants/outcomes.json` and rewrites the rows of its files in the table
-/// of `mutants/RUNS.md` from every recorded mutant of those files; the equivalent column keeps
-/// what a person wrote there.
+/// Merges the run into `mutants/outcomes.json` and rewrites `mutants/RUNS.md` from it (the
+/// rows of the run's files with the number of mutants listed today).
 pub fn record(root: &Path, run: &[MutantOutcome], scope: Scope) -> Result<()> {
     let store_path = root.join("mutants/outcomes.json");
     let runs_path = root.join("mutants/RUNS.md");
@@ -208,16 +275,11 @@ pub fn record(root: &Path, run: &[MutantOutcome], scope: Scope) -> Result<()> {
     merge(&mut store, run, scope, &date);
     let text = std::fs::read_to_string(&runs_path)
         .with_context(|| format!("reading {}", runs_path.display()))?;
-    let mut rows = BTreeMap::new();
+    let mut fresh = BTreeMap::new();
     for file in run.iter().map(|m| &m.file).collect::<BTreeSet<_>>() {
-        let Some(mutants) = store.get(file) else {
-            continue;
-        };
-        let equivalent = equivalent_in(&text, file);
-        let row = row(file, mutants, listed(root, file)?, equivalent);
-        rows.insert(file.clone(), row);
+        fresh.insert(file.clone(), listed(root, file)?);
     }
-    std::fs::write(&runs_path, rewrite_table(&text, &rows)?)
+    std::fs::write(&runs_path, render(&text, &store, &fresh)?)
         .with_context(|| format!("writing {}", runs_path.display()))?;
     save(&store_path, &store)?;
     println!(
@@ -282,18 +344,25 @@ pub fn print_summary(all: &[MutantOutcome]) {
     }
 }
 
-/// The mutants of `file` that `mutants/outcomes.json` records as survivors.
+/// The mutants of `file` that `mutants/outcomes.json` records as survivors and nobody marked
+/// equivalent: the ones `--survivors` runs again.
 pub fn recorded_survivors(root: &Path, file: &str) -> Result<Vec<String>> {
-    let store = load(&root.join("mutants/outcomes.json"))?;
-    Ok(store
+    Ok(survivors_of(
+        &load(&root.join("mutants/outcomes.json"))?,
+        file,
+    ))
+}
+
+pub fn survivors_of(store: &Store, file: &str) -> Vec<String> {
+    store
         .get(file)
         .map(|m| {
             m.iter()
-                .filter(|(_, e)| e.verdict == Verdict::Missed)
+                .filter(|(_, e)| e.verdict == Verdict::Missed && e.equivalent.is_none())
                 .map(|(n, _)| n.clone())
                 .collect()
         })
-        .unwrap_or_default())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -339,7 +408,7 @@ mod tests {
         assert_eq!(s["a.rs"].len(), 3);
         assert_eq!(s["a.rs"]["m2"].verdict, Verdict::CaughtByVariants);
         assert_eq!(
-            row("a.rs", &s["a.rs"], 4, 0),
+            row("a.rs", &s["a.rs"], 4),
             "| `a.rs` | d3 | 4 | 3 | 1 | 2 | 0 | 0 | 100% | 3.0 |"
         );
         // Another file is untouched by a whole-file run of a.rs, whose stale m2/m3 go.
@@ -358,8 +427,12 @@ mod tests {
         assert_eq!(s["a.rs"].len(), 1);
         assert_eq!(s["b.rs"].len(), 1);
         // Equivalent mutants leave the denominator.
+        s.get_mut("b.rs").unwrap().get_mut("n1").unwrap().equivalent = Some(Equivalent {
+            kind: Kind::Exact,
+            reason: "same bits".into(),
+        });
         assert_eq!(
-            row("b.rs", &s["b.rs"], 1, 1),
+            row("b.rs", &s["b.rs"], 1),
             "| `b.rs` | d3 | 1 | 1 | 0 | 0 | 1 | 1 | - | 1.0 |"
         );
 
@@ -370,7 +443,7 @@ mod tests {
     }
 
     #[test]
-    fn rows_are_matched_by_their_exact_path_and_keep_the_equivalent_column() {
+    fn rows_are_matched_by_their_exact_path_and_keep_the_listed_column() {
         let text = "\
 | file | date | listed | tried | unviable | killed | survived | equivalent | score | minutes |
 |---|---|---|---|---|---|---|---|---|---|
@@ -379,9 +452,9 @@ mod tests {
 
 text after
 ";
-        assert_eq!(equivalent_in(text, "x/manifest/mod.rs"), 1);
-        assert_eq!(equivalent_in(text, "x/manifest/mod.rs.bak"), 0);
-        assert_eq!(equivalent_in(text, "x/manifest"), 0);
+        assert_eq!(listed_in(text, "x/manifest/mod.rs"), Some(2));
+        assert_eq!(listed_in(text, "x/manifest/mod.rs.bak"), Some(2));
+        assert_eq!(listed_in(text, "x/manifest"), None);
         let mut rows = BTreeMap::new();
         rows.insert(
             "x/manifest/mod.rs".to_owned(),

@@ -38,7 +38,7 @@ use crate::mutants_record;
 pub const USAGE: &str = "\
 cargo xtask mutants --reference [--file PATH]... [--shard K/N] [--ci] [--list] [--record]
                                 [--in-place] [--timeout SECONDS] [--with-variants]
-                                [--import DIR] [--survivors]
+                                [--import DIR] [--survivors] [--render]
 
   --file PATH     mutate this file (repeatable; default: every file of REFERENCE_FILES, the
                   model's grammars first); a glob as cargo-mutants reads it
@@ -55,7 +55,12 @@ cargo xtask mutants --reference [--file PATH]... [--shard K/N] [--ci] [--list] [
   --with-variants the generated variants on every mutant (default: static cases per mutant,
                   the variants on the survivors only)
   --survivors     run again only the mutants mutants/outcomes.json records as survivors of
-                  the files (after vectors were added for them); recorded with --record
+                  the files (after vectors were added for them) and not marked equivalent
+                  there; recorded with --record
+  --render        rewrite mutants/RUNS.md (table, summary, list of equivalent mutants) from
+                  mutants/outcomes.json, after marking a survivor equivalent there by hand
+                  (\"equivalent\": {\"kind\": KIND, \"reason\": TEXT}, KIND one of
+                  same-verdict-and-codes, exactly-equivalent, unreachable, schema-only)
   --import DIR    take the static pass of a cargo-mutants run made by hand from
                   DIR/mutants.out/outcomes.json (its survivors are still confirmed here)
 ";
@@ -102,6 +107,7 @@ struct Options {
     with_variants: bool,
     import: Option<PathBuf>,
     survivors: bool,
+    render: bool,
 }
 
 fn parse(args: &[String]) -> Result<Option<Options>> {
@@ -115,6 +121,7 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
         with_variants: false,
         import: None,
         survivors: false,
+        render: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -139,6 +146,7 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
             "--in-place" => o.in_place = true,
             "--with-variants" => o.with_variants = true,
             "--survivors" => o.survivors = true,
+            "--render" => o.render = true,
             "--import" => o.import = Some(it.next().context("--import needs a directory")?.into()),
             "--timeout" => {
                 let v = it.next().context("--timeout needs seconds")?;
@@ -361,20 +369,12 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     let Some(o) = parse(args)? else {
         return Ok(ExitCode::SUCCESS);
     };
+    if o.render {
+        mutants_record::render_file(root)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let version = ensure_cargo_mutants()?;
-    println!(
-        "mutation testing of the reference ({version}): test `cargo test -p {TEST_PACKAGE} --test {TEST_TARGET}` ({}), {} file(s){}",
-        if o.with_variants {
-            "static cases and generated variants"
-        } else {
-            "static cases; survivors again with the generated variants"
-        },
-        o.files.len(),
-        o.shard
-            .as_deref()
-            .map(|s| format!(", shard {s}"))
-            .unwrap_or_default()
-    );
+    print_header(&o, &version);
     // Kept after the run (cargo-mutants' logs and diffs of every mutant), under target/.
     let base = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
@@ -458,6 +458,23 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// What the run does, before it starts.
+fn print_header(o: &Options, version: &str) {
+    println!(
+        "mutation testing of the reference ({version}): test `cargo test -p {TEST_PACKAGE} --test {TEST_TARGET}` ({}), {} file(s){}",
+        if o.with_variants {
+            "static cases and generated variants"
+        } else {
+            "static cases; survivors again with the generated variants"
+        },
+        o.files.len(),
+        o.shard
+            .as_deref()
+            .map(|s| format!(", shard {s}"))
+            .unwrap_or_default()
+    );
 }
 
 /// Runs one `cargo mutants` pass and reads its outcomes (`None` with `--list`).
