@@ -88,8 +88,6 @@ pub(crate) trait Cells {
     /// A `BIGINT` or `INTEGER` cell.
     fn int(&self, i: usize) -> Result<i64, AuditError>;
     fn opt_int(&self, i: usize) -> Result<Option<i64>, AuditError>;
-    /// A level column as listed (each backend keeps its reading of an edited, out-of-range one).
-    fn level(&self, i: usize) -> Result<u8, AuditError>;
     fn text(&self, i: usize) -> Result<String, AuditError>;
     fn opt_text(&self, i: usize) -> Result<Option<String>, AuditError>;
     fn flag(&self, i: usize) -> Result<bool, AuditError>;
@@ -201,6 +199,19 @@ pub(crate) fn raw_row(r: &dyn Cells) -> Result<RawRow, AuditError> {
         entry: r.opt_text(12)?.unwrap_or_default(),
         prev_hash: r.text(13)?,
         row_hash: r.text(14)?,
+    })
+}
+
+/// A level column of verification `id` as listed. `record` stores 0 to 255; a value edited
+/// outside that range is the same error on both backends (`audit-record`), never a level
+/// clamped or wrapped into range (a listed level is read by people as what was verified).
+fn stored_level(r: &dyn Cells, i: usize, id: i64) -> Result<u8, AuditError> {
+    let n = r.int(i)?;
+    u8::try_from(n).map_err(|_| {
+        AuditError::Record(format!(
+            "verification {id} has a level of {n}, outside 0 to 255: the store was edited \
+             (`citeproof audit verify` finds where)"
+        ))
     })
 }
 
@@ -327,13 +338,14 @@ pub(crate) fn list(
     unlimited: &str,
 ) -> Result<Vec<Listed>, AuditError> {
     db.filtered(&sql::list(errors, f.limit, unlimited), f, |r| {
+        let id = r.int(0)?;
         Ok(Listed {
-            id: r.int(0)?,
+            id,
             spec: r.text(1)?,
             subject: r.text(2)?,
             verified_at: r.int(3)?,
-            level: r.level(4)?,
-            required_level: r.level(5)?,
+            level: stored_level(r, 4, id)?,
+            required_level: stored_level(r, 5, id)?,
             verified: r.flag(6)?,
             outcome: r.text(7)?,
             errors: r

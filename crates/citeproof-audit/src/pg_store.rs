@@ -159,10 +159,6 @@ impl Cells for PgCells<'_> {
             })
             .map_err(pg)
     }
-    /// An out-of-range level reads as 255.
-    fn level(&self, i: usize) -> Result<u8, AuditError> {
-        Ok(u8::try_from(self.int(i)?).unwrap_or(u8::MAX))
-    }
     fn text(&self, i: usize) -> Result<String, AuditError> {
         self.0.try_get(i).map_err(pg)
     }

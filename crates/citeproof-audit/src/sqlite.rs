@@ -256,8 +256,7 @@ impl SqliteCells<'_> {
     }
 }
 
-/// Every cell is read by `rusqlite`'s own conversion, so an out-of-range level is an error
-/// (`rusqlite` refuses to narrow it).
+/// Every cell is read by `rusqlite`'s own conversion.
 macro_rules! cells_by_conversion {
     ($($name:ident -> $t:ty),* $(,)?) => {
         impl Cells for SqliteCells<'_> {
@@ -271,7 +270,6 @@ macro_rules! cells_by_conversion {
 cells_by_conversion!(
     int -> i64,
     opt_int -> Option<i64>,
-    level -> u8,
     text -> String,
     opt_text -> Option<String>,
     flag -> bool,

@@ -183,6 +183,24 @@ fn case_every_edit_is_found(fresh: &mut dyn FnMut() -> Target) {
     ));
     let check = store(&t, Access::Read).verify_chain(None).unwrap();
     assert_eq!(check.broken.map(|b| b.id), Some(1), "reordering not found");
+    // A level edited out of range: listing it is the same typed error on both backends, never
+    // a level clamped or wrapped into range.
+    for column in ["level", "required_level"] {
+        let t = fresh();
+        drop(fill(&t));
+        t.exec(&format!(
+            "UPDATE verification SET {column} = 300 WHERE id = 2"
+        ));
+        let err = store(&t, Access::Read)
+            .list(&Filter::default())
+            .unwrap_err();
+        assert_eq!(err.code(), "audit-record", "{column}: {err}");
+        assert!(
+            err.to_string()
+                .contains("verification 2 has a level of 300"),
+            "{err}"
+        );
+    }
 }
 
 fn case_head_and_tail(fresh: &mut dyn FnMut() -> Target) {
