@@ -72,6 +72,7 @@ pub const REFERENCE_FILES: &[&str] = &[
     "crates/citeproof-model/src/primitives.rs",
     "crates/citeproof-model/src/weburl.rs",
     "crates/citeproof-model/src/hash.rs",
+    "crates/citeproof-model/src/token.rs",
     "crates/citeproof-model/src/json/scan.rs",
     "crates/citeproof-model/src/json/strings.rs",
     "crates/citeproof-model/src/jcs.rs",

@@ -222,18 +222,7 @@ impl FetchedResponse {
 }
 
 fn parse_essence(value: &str) -> Option<String> {
-    let media = value.split(';').next()?.trim_matches([' ', '\t']);
-    let (kind, subtype) = media.split_once('/')?;
-    let token = |s: &str| {
-        !s.is_empty()
-            && s.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-    };
-    if token(kind) && token(subtype) {
-        Some(media.to_ascii_lowercase())
-    } else {
-        None
-    }
+    citeproof_model::token::media_type_essence(value)
 }
 
 #[cfg(test)]

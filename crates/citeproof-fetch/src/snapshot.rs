@@ -106,10 +106,6 @@ fn normalize(url: &str) -> Result<String, FetchError> {
     Ok(parsed.into())
 }
 
-fn is_token_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
-}
-
 fn decode_entry(url: &str, stored: &StoredResponse) -> Result<Entry, FetchError> {
     let body = STANDARD
         .decode(stored.body_base64.as_bytes())
@@ -129,7 +125,7 @@ fn check_entry(url: &str, stored: &Entry) -> Result<(), FetchError> {
         return Err(invalid(Some(url), SnapshotProblem::Status(stored.status)));
     }
     for (name, value) in &stored.headers {
-        if name.is_empty() || !name.bytes().all(is_token_char) {
+        if name.is_empty() || !name.bytes().all(citeproof_model::token::is_tchar) {
             return Err(invalid(
                 Some(url),
                 SnapshotProblem::Header(format!("name {}", sanitize(name))),

@@ -23,6 +23,7 @@ pub mod raw_members;
 pub mod report;
 pub mod snapshot;
 pub mod spec;
+pub mod token;
 pub mod vectors;
 pub mod verdict;
 pub mod weburl;

@@ -7,14 +7,7 @@ pub const OCTET_STREAM: &str = "application/octet-stream";
 /// `type/subtype` of a `Content-Type` value, lowercased, parameters ignored; `None` when the
 /// value is not `token/token`.
 pub fn essence(content_type: &str) -> Option<String> {
-    let media = content_type.split(';').next()?.trim_matches([' ', '\t']);
-    let (kind, subtype) = media.split_once('/')?;
-    let token = |s: &str| {
-        !s.is_empty()
-            && s.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-    };
-    (token(kind) && token(subtype)).then(|| media.to_ascii_lowercase())
+    citeproof_model::token::media_type_essence(content_type)
 }
 
 /// Textual media types (profile "Definitions").

@@ -5,16 +5,9 @@
 //! `<`, `>`, `"` or `\`; parameter values are tokens when they can be, else quoted-strings).
 
 use citeproof_model::aca::CitationSourceEntry;
+use citeproof_model::token::is_token;
 
 use super::error::{SignError, check_web_url};
-
-fn is_tchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
-}
-
-fn is_token(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(is_tchar)
-}
 
 /// One entry to format, as strings (nothing validated).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -355,10 +355,7 @@ fn incident(
     )
 }
 
-/// RFC 9110 `tchar`.
-pub(crate) fn is_tchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
-}
+pub(crate) use citeproof_model::token::is_tchar;
 
 #[cfg(test)]
 mod tests {
