@@ -20,8 +20,8 @@ use crate::report::{ArchiveDetails, ArchiveReport, ClaimSummary, items};
 use crate::signature::{self, SignatureInfo, Trust};
 use crate::store::Store;
 
-/// Clock skew allowed for times in the future, in seconds.
-pub const SKEW_SECONDS: i64 = 300;
+/// Clock skew allowed for times in the future, in seconds: the profile's one tolerance.
+pub const SKEW_SECONDS: i64 = citeproof_model::CLOCK_SKEW_SECONDS;
 
 /// Which document an incident is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

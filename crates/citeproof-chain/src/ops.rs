@@ -1,12 +1,12 @@
 //! The conformance operations of this spec (docs/ADAPTER.md §5.4), for `citeproof-reference`.
 //! Each operation reads its input into one typed struct.
 
-use citeproof_fetch::{FetchPolicy, SnapshotFetcher};
+use citeproof_fetch::{FetchPolicy, ResourceFetcher};
 use std::collections::BTreeMap;
 
 use citeproof_model::operation_input;
 use citeproof_model::protocol::{Answer, Reply, ResultReply, bad_input as bad, from_incidents};
-use citeproof_model::snapshot::{SnapshotResponse, StoredResponse, WebSnapshot};
+use citeproof_model::snapshot::StoredResponse;
 use citeproof_model::spec::{
     DocumentRule, Operation, OperationInput, Optional, RequiredLevel, Spec, SpecDescriptor,
 };
@@ -186,19 +186,8 @@ impl OperationInput for ChainVerify {
             Ok(t) => t,
             Err(r) => return r,
         };
-        let snapshot = WebSnapshot {
-            snapshot_version: citeproof_fetch::SNAPSHOT_VERSION,
-            // The snapshot format carries an agent response; a chain verification has none, so a
-            // placeholder at a reserved name (RFC 6761 `.invalid`) stands in for it.
-            response: SnapshotResponse {
-                url: "https://chain.invalid/".into(),
-                status: 204,
-                headers: Vec::new(),
-                body_base64: String::new(),
-            },
-            resources: self.resources.0.unwrap_or_default(),
-        };
-        let fetcher = match SnapshotFetcher::new(&snapshot, FetchPolicy::default()) {
+        let resources = self.resources.0.unwrap_or_default();
+        let fetcher = match ResourceFetcher::new(&resources, FetchPolicy::default()) {
             Ok(f) => f,
             Err(e) => return bad(format!("`resources`: {e}")),
         };

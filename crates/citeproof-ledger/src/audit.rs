@@ -21,8 +21,9 @@ use crate::jsonl::Limits;
 use crate::record::{self, Record};
 use crate::shape::{instant, source_key};
 
-/// Clock skew tolerated before a timestamp is "in the future" (profile Definitions).
-pub const SKEW_SECONDS: i64 = 300;
+/// Clock skew tolerated before a timestamp is "in the future" (profile Definitions): the
+/// profile's one tolerance.
+pub const SKEW_SECONDS: i64 = citeproof_model::CLOCK_SKEW_SECONDS;
 
 /// How to audit.
 #[derive(Debug, Clone, PartialEq)]

@@ -18,8 +18,10 @@ pub fn verifying_key(key: &citeproof_jose::VerifyingKey) -> Result<VerifyingKey,
         .map_err(|e| KeyMiss::Unresolved(format!("the published key is not usable: {e}")))
 }
 
-/// Clock skew tolerated for `created` and `expires`, in seconds (ACA-L3-010).
-pub const CLOCK_SKEW_SECONDS: i64 = DEFAULT_CLOCK_SKEW as i64;
+/// Clock skew tolerated for `created` and `expires`, in seconds (ACA-L3-010): the profile's one
+/// tolerance, which is also the RFC 9421 verifier's default (checked when this compiles).
+pub const CLOCK_SKEW_SECONDS: i64 = citeproof_model::CLOCK_SKEW_SECONDS;
+const _: () = assert!(DEFAULT_CLOCK_SKEW as i64 == CLOCK_SKEW_SECONDS);
 
 /// Maximum age of a manifest signature by default, in seconds: 90 days (ACA-L3-010).
 pub const DEFAULT_MAX_SIGNATURE_AGE: u64 = 90 * 24 * 60 * 60;
