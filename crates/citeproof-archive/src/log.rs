@@ -17,7 +17,7 @@ use crate::budget::check_budget;
 use crate::context::{check_context, handles_of};
 use crate::findings::{Findings, pointer};
 use crate::store::Store;
-use crate::verify::{ArchiveIncident, Document, SKEW_SECONDS};
+use crate::verify::{ArchiveIncident, Document};
 
 /// Most records a log may have.
 pub const MAX_RECORDS: usize = 1 << 20;
@@ -189,7 +189,7 @@ fn check_chain(lines: &[Line], opts: &LogOptions, f: &mut Findings) {
     let genesis: Option<ContentHash> = LOG_GENESIS.parse().ok();
     let mut expected_prev = genesis;
     let mut last_at = None;
-    let limit = opts.now.saturating_add(SKEW_SECONDS);
+    let limit = opts.now.saturating_add(citeproof_model::CLOCK_SKEW_SECONDS);
     for (n, line) in lines.iter().enumerate() {
         let at = pointer("", n);
         if let Some(value) = &line.value {

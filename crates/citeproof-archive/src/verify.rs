@@ -5,7 +5,8 @@
 use citeproof_model::archive::ResponseBundle;
 use citeproof_model::json::parse_strict;
 use citeproof_model::{
-    ContentHash, Incident, IncidentCode, Report, Subject, SubjectKind, Timestamp, jcs, sha256_bytes,
+    CLOCK_SKEW_SECONDS, ContentHash, Incident, IncidentCode, Report, Subject, SubjectKind,
+    Timestamp, jcs, sha256_bytes,
 };
 use citeproof_schema::{DocumentKind, SchemaValidator};
 use serde::Serialize;
@@ -19,9 +20,6 @@ use crate::leak;
 use crate::report::{ArchiveDetails, ArchiveReport, ClaimSummary, items};
 use crate::signature::{self, SignatureInfo, Trust};
 use crate::store::Store;
-
-/// Clock skew allowed for times in the future, in seconds: the profile's one tolerance.
-pub const SKEW_SECONDS: i64 = citeproof_model::CLOCK_SKEW_SECONDS;
 
 /// Which document an incident is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -129,7 +127,7 @@ fn check_bundle_form(raw: &Map<String, Value>, f: &mut Findings) -> Option<Respo
 }
 
 fn check_times(bundle: &ResponseBundle, raw: &Map<String, Value>, now: i64, f: &mut Findings) {
-    let limit = now.saturating_add(SKEW_SECONDS);
+    let limit = now.saturating_add(CLOCK_SKEW_SECONDS);
     if bundle.created_at.unix_seconds() > limit {
         f.at(
             IncidentCode::ArchiveTimeInvalid,

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use citeproof_model::ledger::LedgerMode;
-use citeproof_model::{Incident, IncidentCode, Location, Severity};
+use citeproof_model::{CLOCK_SKEW_SECONDS, Incident, IncidentCode, Location, Severity};
 use serde::Serialize;
 
 use crate::config::{LENIENT_DEFAULT_THRESHOLD, STRICT_THRESHOLD, threshold_problem};
@@ -20,10 +20,6 @@ use crate::file::{Owner, ReadFile, read_file};
 use crate::jsonl::Limits;
 use crate::record::{self, Record};
 use crate::shape::{instant, source_key};
-
-/// Clock skew tolerated before a timestamp is "in the future" (profile Definitions): the
-/// profile's one tolerance.
-pub const SKEW_SECONDS: i64 = citeproof_model::CLOCK_SKEW_SECONDS;
 
 /// How to audit.
 #[derive(Debug, Clone, PartialEq)]
@@ -160,7 +156,7 @@ pub(crate) fn future_incident<'r>(
     records: impl IntoIterator<Item = &'r Record>,
     now: Option<i64>,
 ) -> Option<Incident> {
-    let limit = now?.saturating_add(SKEW_SECONDS);
+    let limit = now?.saturating_add(CLOCK_SKEW_SECONDS);
     records.into_iter().find_map(|r| {
         let (pointer, t) = if instant(&r.time).0 > limit {
             (
@@ -176,7 +172,7 @@ pub(crate) fn future_incident<'r>(
         };
         Some(Incident::new(
             IncidentCode::LedgerTimestampFuture,
-            format!("{t} is later than the verification time plus {SKEW_SECONDS} s"),
+            format!("{t} is later than the verification time plus {CLOCK_SKEW_SECONDS} s"),
             at(r.line, pointer),
         ))
     })

@@ -379,7 +379,7 @@ pub(crate) fn gate(
 /// LEDGER-017: the first claim or source time later than `now` plus the skew.
 pub(crate) fn future(doc: &Doc, now: Option<i64>, out: &mut Vec<Incident>) {
     let Some(now) = now else { return };
-    let limit = now.saturating_add(crate::audit::SKEW_SECONDS);
+    let limit = now.saturating_add(citeproof_model::CLOCK_SKEW_SECONDS);
     let mut times: Vec<(String, &Timestamp)> = Vec::new();
     for (i, c) in doc.claims.iter().enumerate() {
         times.push((format!("/claims/{i}/recorded_at"), &c.recorded_at));
@@ -392,7 +392,7 @@ pub(crate) fn future(doc: &Doc, now: Option<i64>, out: &mut Vec<Incident>) {
             IncidentCode::LedgerTimestampFuture,
             format!(
                 "{t} is later than the verification time plus {} s",
-                crate::audit::SKEW_SECONDS
+                citeproof_model::CLOCK_SKEW_SECONDS
             ),
             &p,
         ));

@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::*;
 use crate::verify::url::EqualityKeys;
+use citeproof_model::CLOCK_SKEW_SECONDS;
 
 pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
     let mut state = ManifestState {
@@ -277,7 +278,7 @@ pub(super) fn check_emission_time(run: &mut Run<'_>, manifests: &[ManifestState]
         else {
             continue;
         };
-        let limit = run.opts.now.saturating_add(EMITTED_SKEW_SECONDS);
+        let limit = run.opts.now.saturating_add(CLOCK_SKEW_SECONDS);
         // Offsets are whole minutes, so the fraction written is the instant's fraction.
         let later = t.unix_seconds() > limit
             || (t.unix_seconds() == limit && has_nonzero_fraction(t.as_str()));
@@ -285,7 +286,7 @@ pub(super) fn check_emission_time(run: &mut Run<'_>, manifests: &[ManifestState]
             let mut i = Incident::new(
                 IncidentCode::AcaEmittedInFuture,
                 format!(
-                    "emitted_at {t} is more than {EMITTED_SKEW_SECONDS} s after the verification time"
+                    "emitted_at {t} is more than {CLOCK_SKEW_SECONDS} s after the verification time"
                 ),
                 url_loc(&m.url),
             );

@@ -54,9 +54,6 @@ use manifests::{
 };
 use sources::check_sources;
 
-/// Skew tolerated for `emitted_at` in the future (ACA-L2-011), seconds: the profile's one
-/// tolerance.
-const EMITTED_SKEW_SECONDS: i64 = citeproof_model::CLOCK_SKEW_SECONDS;
 /// Bounds of the excerpt search of ACA-L2-015.
 const MAX_SEARCH_EXCERPT: u64 = 1024;
 const MAX_SEARCH_BODY: usize = 1024 * 1024;
