@@ -38,7 +38,7 @@ use citeproof_model::{
 
 use crate::verify::binding::ResponseText;
 use crate::verify::discovery::{DISCOVERY_PATH, PublishedKey, check_discovery, check_jwk_set};
-use crate::verify::header::parse_citation_source;
+use crate::verify::header::{HeaderParse, parse_citation_source};
 use crate::verify::jsonpath::Ctx;
 use crate::verify::manifest::{CheckedSource, ManifestFindings, read_manifest};
 use crate::verify::signature::{
@@ -295,10 +295,6 @@ impl<'a> Run<'a> {
 }
 
 /// Verifies one agent response; every other resource is fetched with `fetcher`.
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
 pub fn verify_response(
     agent: &FetchedResponse,
     fetcher: &dyn Fetcher,
@@ -326,33 +322,11 @@ pub fn verify_response(
     run.extend(2, header.level2.iter().cloned());
 
     // Step 2: manifests (Level 2, chain findings kept for Level 3).
-    let mut manifests: Vec<ManifestState> = Vec::new();
-    for entry in header.entries.iter().filter(|e| e.usable) {
-        let Some(m) = &entry.manifest else { continue };
-        if manifests
-            .iter()
-            .any(|s| equality_key(&s.url) == equality_key(m))
-        {
-            continue;
-        }
-        manifests.push(load_manifest(&mut run, m));
-    }
-    let claimed = if manifests.iter().any(|m| {
-        m.findings
-            .as_ref()
-            .is_some_and(|f| f.manifest.has_chain_member)
-            || m.response.as_ref().is_some_and(|r| {
-                r.header("signature-input").is_some() || r.header("signature").is_some()
-            })
-    }) {
-        3
-    } else if header.entries.iter().all(|e| e.manifest.is_none()) {
-        // A header-only response (seed Level 1, "useful for legacy agents") claims Level 1.
-        1
-    } else {
-        2
-    };
-    let required = opts.required_level.unwrap_or(claimed).clamp(1, 3);
+    let mut manifests = load_manifests(&mut run, &header);
+    let required = opts
+        .required_level
+        .unwrap_or_else(|| claimed_level(&header, &manifests))
+        .clamp(1, 3);
 
     check_run_binding(&mut run, &manifests, header.run.as_deref());
     check_response_binding(&mut run, &agent.url, &manifests);
@@ -363,72 +337,8 @@ pub fn verify_response(
     check_sources(&mut run, &mut manifests);
 
     // Step 3: chain and signatures (Level 3).
-    let response_origin = origin_of(&agent.url).unwrap_or_default();
     if required >= 3 {
-        let mut tables: BTreeMap<String, KeyTable> = BTreeMap::new();
-        // Errors of the discovery document and key set: they concern every manifest's signature.
-        let mut key_failures: Vec<IncidentCode> = Vec::new();
-        for m in &mut manifests {
-            if let Some(f) = &m.findings {
-                run.extend(3, f.level3.iter().cloned());
-            }
-            let Some(resp) = &m.response else { continue };
-            if m.canonical == Some(false) {
-                run.push(
-                    3,
-                    Incident::new(
-                        IncidentCode::AcaManifestNotJcs,
-                        "the manifest body is not byte-identical to its RFC 8785 canonical form",
-                        url_loc(&m.url),
-                    ),
-                );
-            }
-            // ACA-DISC-001: the agent's identity is the response's origin; its discovery
-            // document names the keys, whatever origin hosts the manifest.
-            let origin = response_origin.clone();
-            if !tables.contains_key(&origin) {
-                let before = run.pushed;
-                let table = load_keys(&mut run, &origin);
-                let found: Vec<IncidentCode> = run
-                    .since(before)
-                    .filter(|i| i.incident.severity == Severity::Error)
-                    .map(|i| i.incident.code)
-                    .collect();
-                key_failures.extend(found);
-                if table.has_keys() {
-                    run.key_origins.push(origin.clone());
-                }
-                tables.insert(origin.clone(), table);
-            }
-            m.report.level3_extra.extend(key_failures.iter().copied());
-            let empty = KeyTable::default();
-            let table = tables.get(&origin).unwrap_or(&empty);
-            check_manifest_origin(&mut run, &m.url, &origin, table);
-            let received = ReceivedResponse {
-                status: resp.status,
-                headers: &resp.headers,
-                body: &resp.body,
-            };
-            let settings = SignatureCheck {
-                now: opts.now,
-                max_age: opts.max_signature_age,
-                // ACA-L3-010: a signature made before the run was emitted signs something that
-                // did not exist yet (a manifest prepared for reuse).
-                emitted_at: m
-                    .findings
-                    .as_ref()
-                    .and_then(|f| f.manifest.emitted_at.as_ref())
-                    .map(|t| t.unix_seconds()),
-            };
-            let found = check_response_signature(&received, table, settings, Some(&m.url));
-            run.extend(3, found.incidents);
-            // Not yet a verdict: `verdicts` decides whether the whole Level 3 check passed.
-            m.report.label_thumbprint = found
-                .verified
-                .as_ref()
-                .and_then(|v| table.thumbprint(&v.keyid));
-            m.report.label_keyid = found.verified.map(|v| v.keyid);
-        }
+        check_level3(&mut run, &agent.url, &mut manifests);
     }
     let reports = manifests.into_iter().map(|m| m.report).collect();
     let mut report = run.finish(required, reports);
@@ -436,6 +346,120 @@ pub fn verify_response(
         apply_history(&mut report, history.as_ref());
     }
     report
+}
+
+/// Fetches and reads each distinct manifest the usable header entries name (ACA-L2-001).
+fn load_manifests(run: &mut Run<'_>, header: &HeaderParse) -> Vec<ManifestState> {
+    let mut manifests: Vec<ManifestState> = Vec::new();
+    for entry in header.entries.iter().filter(|e| e.usable) {
+        let Some(m) = &entry.manifest else { continue };
+        if manifests
+            .iter()
+            .any(|s| equality_key(&s.url) == equality_key(m))
+        {
+            continue;
+        }
+        manifests.push(load_manifest(run, m));
+    }
+    manifests
+}
+
+/// The level a response claims when the caller requires none: 3 when a manifest has a chain or
+/// is signed, 1 for a header-only response (seed Level 1, "useful for legacy agents"), else 2.
+fn claimed_level(header: &HeaderParse, manifests: &[ManifestState]) -> u8 {
+    let level3 = manifests.iter().any(|m| {
+        m.findings
+            .as_ref()
+            .is_some_and(|f| f.manifest.has_chain_member)
+            || m.response.as_ref().is_some_and(|r| {
+                r.header("signature-input").is_some() || r.header("signature").is_some()
+            })
+    });
+    if level3 {
+        3
+    } else if header.entries.iter().all(|e| e.manifest.is_none()) {
+        1
+    } else {
+        2
+    }
+}
+
+/// Step 3: each manifest's chain findings, canonical form, origin and RFC 9421 signature
+/// against the keys the agent's origin publishes (fetched once per origin).
+fn check_level3(run: &mut Run<'_>, agent_url: &str, manifests: &mut [ManifestState]) {
+    let response_origin = origin_of(agent_url).unwrap_or_default();
+    let mut tables: BTreeMap<String, KeyTable> = BTreeMap::new();
+    // Errors of the discovery document and key set: they concern every manifest's signature.
+    let mut key_failures: Vec<IncidentCode> = Vec::new();
+    for m in manifests {
+        if let Some(f) = &m.findings {
+            run.extend(3, f.level3.iter().cloned());
+        }
+        if m.response.is_none() {
+            continue;
+        }
+        if m.canonical == Some(false) {
+            run.push(
+                3,
+                Incident::new(
+                    IncidentCode::AcaManifestNotJcs,
+                    "the manifest body is not byte-identical to its RFC 8785 canonical form",
+                    url_loc(&m.url),
+                ),
+            );
+        }
+        // ACA-DISC-001: the agent's identity is the response's origin; its discovery
+        // document names the keys, whatever origin hosts the manifest.
+        let origin = response_origin.clone();
+        if !tables.contains_key(&origin) {
+            let before = run.pushed;
+            let table = load_keys(run, &origin);
+            let found: Vec<IncidentCode> = run
+                .since(before)
+                .filter(|i| i.incident.severity == Severity::Error)
+                .map(|i| i.incident.code)
+                .collect();
+            key_failures.extend(found);
+            if table.has_keys() {
+                run.key_origins.push(origin.clone());
+            }
+            tables.insert(origin.clone(), table);
+        }
+        m.report.level3_extra.extend(key_failures.iter().copied());
+        let empty = KeyTable::default();
+        let table = tables.get(&origin).unwrap_or(&empty);
+        check_manifest_origin(run, &m.url, &origin, table);
+        check_manifest_signature(run, m, table);
+    }
+}
+
+/// ACA-L3: the manifest response's RFC 9421 signature with the origin's keys.
+fn check_manifest_signature(run: &mut Run<'_>, m: &mut ManifestState, table: &KeyTable) {
+    let Some(resp) = &m.response else { return };
+    let received = ReceivedResponse {
+        status: resp.status,
+        headers: &resp.headers,
+        body: &resp.body,
+    };
+    let settings = SignatureCheck {
+        now: run.opts.now,
+        max_age: run.opts.max_signature_age,
+        // ACA-L3-010: a signature made before the run was emitted signs something that
+        // did not exist yet (a manifest prepared for reuse).
+        emitted_at: m
+            .findings
+            .as_ref()
+            .and_then(|f| f.manifest.emitted_at.as_ref())
+            .map(|t| t.unix_seconds()),
+    };
+    let found = check_response_signature(&received, table, settings, Some(&m.url));
+    run.extend(3, found.incidents);
+    // Not yet a verdict: `verdicts` decides whether the whole Level 3 check passed.
+    m.report.label_thumbprint = found
+        .verified
+        .as_ref()
+        .and_then(|v| table.thumbprint(&v.keyid));
+    m.report.label_keyid = found.verified.map(|v| v.keyid);
 }
 
 /// ACA-L2-022 on a finished report: a manifest that does not name its response (no

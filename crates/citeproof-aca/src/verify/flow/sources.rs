@@ -172,10 +172,6 @@ pub(super) fn judge_claim(
 
 /// ACA-L2-014 to ACA-L2-017 for one claim source: returns the excerpt (when one is available
 /// for the support check) and a verdict for the report.
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
 pub(super) fn check_one_source<'b>(
     run: &mut Run<'_>,
     manifest_url: &str,
@@ -203,54 +199,73 @@ pub(super) fn check_one_source<'b>(
                 ),
             ),
         );
-        // ACA-L2-015: diagnosis.
-        let (Some(excerpt_hash), Some((start, end))) = (s.excerpt_hash, s.excerpt_offset) else {
-            return (
-                None,
-                "source changed (no excerpt_hash to locate the excerpt)".into(),
-            );
-        };
-        let found = match find_intact(body, start, end, excerpt_hash, search_allowance(run)) {
-            Ok(found) => found,
-            Err(SearchOverBudget { cost }) => {
-                report_search_budget(run, &ctx, &s.pointer, claim_id, cost);
-                return (None, "source changed, excerpt not searched (budget)".into());
-            }
-        };
-        return match found {
-            Some((a, b, moved)) => {
-                let text = String::from_utf8_lossy(&body[a..b]);
-                run.push(
-                    2,
-                    ctx.at_claim(
-                        IncidentCode::AcaExcerptIntact,
-                        &format!("{}/excerpt_hash", s.pointer),
-                        claim_id,
-                        if moved {
-                            format!(
-                                "the source changed but the excerpt is intact at bytes [{a}, {b})"
-                            )
-                        } else {
-                            "the source changed but the excerpt is intact at its offsets".to_owned()
-                        },
-                    ),
-                );
-                (Some(text), "source changed, excerpt intact".into())
-            }
-            None => {
-                run.push(
-                    2,
-                    ctx.at_claim(
-                        IncidentCode::AcaExcerptChanged,
-                        &format!("{}/excerpt_hash", s.pointer),
-                        claim_id,
-                        "the source changed and the excerpt is no longer found exactly once".into(),
-                    ),
-                );
-                (None, "source changed, excerpt changed".into())
-            }
-        };
+        return diagnose_changed_source(run, &ctx, s, claim_id, body);
     }
+    check_excerpt(run, &ctx, s, claim_id, body)
+}
+
+/// ACA-L2-015: where the source changed, whether the excerpt is still there, exactly once.
+fn diagnose_changed_source<'b>(
+    run: &mut Run<'_>,
+    ctx: &Ctx,
+    s: &CheckedSource,
+    claim_id: Option<&str>,
+    body: &'b [u8],
+) -> (Option<Cow<'b, str>>, Cow<'static, str>) {
+    let (Some(excerpt_hash), Some((start, end))) = (s.excerpt_hash, s.excerpt_offset) else {
+        return (
+            None,
+            "source changed (no excerpt_hash to locate the excerpt)".into(),
+        );
+    };
+    let found = match find_intact(body, start, end, excerpt_hash, search_allowance(run)) {
+        Ok(found) => found,
+        Err(SearchOverBudget { cost }) => {
+            report_search_budget(run, ctx, &s.pointer, claim_id, cost);
+            return (None, "source changed, excerpt not searched (budget)".into());
+        }
+    };
+    match found {
+        Some((a, b, moved)) => {
+            let text = String::from_utf8_lossy(&body[a..b]);
+            run.push(
+                2,
+                ctx.at_claim(
+                    IncidentCode::AcaExcerptIntact,
+                    &format!("{}/excerpt_hash", s.pointer),
+                    claim_id,
+                    if moved {
+                        format!("the source changed but the excerpt is intact at bytes [{a}, {b})")
+                    } else {
+                        "the source changed but the excerpt is intact at its offsets".to_owned()
+                    },
+                ),
+            );
+            (Some(text), "source changed, excerpt intact".into())
+        }
+        None => {
+            run.push(
+                2,
+                ctx.at_claim(
+                    IncidentCode::AcaExcerptChanged,
+                    &format!("{}/excerpt_hash", s.pointer),
+                    claim_id,
+                    "the source changed and the excerpt is no longer found exactly once".into(),
+                ),
+            );
+            (None, "source changed, excerpt changed".into())
+        }
+    }
+}
+
+/// ACA-L2-016, ACA-L2-017: the source is unchanged; its excerpt's offsets, UTF-8 and hash.
+fn check_excerpt<'b>(
+    run: &mut Run<'_>,
+    ctx: &Ctx,
+    s: &CheckedSource,
+    claim_id: Option<&str>,
+    body: &'b [u8],
+) -> (Option<Cow<'b, str>>, Cow<'static, str>) {
     let Some((start, end)) = s.excerpt_offset else {
         return (None, "hash ok, no usable excerpt_offset".into());
     };

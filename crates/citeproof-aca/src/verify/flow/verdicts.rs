@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 use citeproof_model::{IncidentCode, Severity};
 
-use super::report::{AcaReport, SignatureVerdict};
+use super::report::{AcaReport, ManifestReport, SignatureVerdict, SourceReport};
 use crate::verify::url::EqualityKeys;
 
 /// The index of the claim a JSON pointer is under (`/claims/3/sources/0/hash` → 3).
@@ -55,20 +55,71 @@ struct Found {
     sources: HashMap<String, Vec<IncidentCode>>,
 }
 
+/// Error codes located neither at a manifest of the report nor under one, by the equality key
+/// of their URL (a cited source's failed fetch, the response's own faults).
+#[derive(Default)]
+struct Elsewhere {
+    keys: EqualityKeys,
+    codes: HashMap<String, Vec<(u8, IncidentCode)>>,
+}
+
 /// Sets `failed`, `signature` and `signed_by` of every manifest and `failed` and `verified` of
 /// every claim of `report` from its incidents.
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
 pub(super) fn settle(report: &mut AcaReport) {
     let required = report.verdict.required_level;
-    let index: HashMap<String, usize> = report
+    let (found, mut elsewhere) = attribute(report, required);
+    // The keys of `elsewhere` that name a cited source.
+    let mut source_keys: HashSet<String> = HashSet::new();
+    for (m, f) in report.details.manifests.iter_mut().zip(found) {
+        m.failed.clear();
+        for code in &f.manifest {
+            push_unique(&mut m.failed, *code);
+        }
+        m.signature = signature_verdict(m, &f, required);
+        m.signed_by = match &m.signature {
+            SignatureVerdict::Valid { keyid } => Some(keyid.clone()),
+            _ => None,
+        };
+        let manifest_ok = m.failed.is_empty()
+            && (required < 3 || matches!(m.signature, SignatureVerdict::Valid { .. }));
+        for (ci, c) in m.claims.iter_mut().enumerate() {
+            c.failed.clear();
+            for code in f.claims.get(&ci).into_iter().flatten() {
+                push_unique(&mut c.failed, *code);
+            }
+            for s in &mut c.sources {
+                settle_source(s, &mut c.failed, &f, &mut elsewhere, &mut source_keys);
+            }
+            c.verified = c.supported == Some(true) && c.failed.is_empty() && manifest_ok;
+        }
+    }
+    // Whatever is located neither at a manifest nor at a cited source concerns the response
+    // (its status, its header, its binding): no claim of it is verified. Level 3 ones (the
+    // discovery document) were already counted against each manifest's signature.
+    let response_failed = elsewhere.codes.iter().any(|(key, codes)| {
+        !source_keys.contains(key) && codes.iter().any(|(level, _)| *level < 3)
+    });
+    if response_failed {
+        for c in report
+            .details
+            .manifests
+            .iter_mut()
+            .flat_map(|m| m.claims.iter_mut())
+        {
+            c.verified = false;
+        }
+    }
+}
+
+/// Sorts the error incidents of the checked levels: by manifest (and under it by claim and
+/// source) when located at a manifest URL of the report, elsewhere otherwise.
+fn attribute(report: &AcaReport, required: u8) -> (Vec<Found>, Elsewhere) {
+    let index: HashMap<&str, usize> = report
         .details
         .manifests
         .iter()
         .enumerate()
-        .map(|(i, m)| (m.url.clone(), i))
+        .map(|(i, m)| (m.url.as_str(), i))
         .collect();
     let mut found: Vec<Found> = report
         .details
@@ -76,9 +127,7 @@ pub(super) fn settle(report: &mut AcaReport) {
         .iter()
         .map(|_| Found::default())
         .collect();
-    let mut keys = EqualityKeys::default();
-    // Error codes located elsewhere, by the equality key of their URL.
-    let mut elsewhere: HashMap<String, Vec<(u8, IncidentCode)>> = HashMap::new();
+    let mut elsewhere = Elsewhere::default();
     for i in &report.verdict.incidents {
         if i.level > required || i.incident.severity != Severity::Error {
             continue;
@@ -89,8 +138,12 @@ pub(super) fn settle(report: &mut AcaReport) {
             .and_then(|u| index.get(u))
             .and_then(|k| found.get_mut(*k))
         else {
-            let key = keys.key(url.unwrap_or("")).to_owned();
-            elsewhere.entry(key).or_default().push((i.level, code));
+            let key = elsewhere.keys.key(url.unwrap_or("")).to_owned();
+            elsewhere
+                .codes
+                .entry(key)
+                .or_default()
+                .push((i.level, code));
             continue;
         };
         if i.level == 3 {
@@ -105,78 +158,56 @@ pub(super) fn settle(report: &mut AcaReport) {
             None => {}
         }
     }
-    let mut source_keys: HashSet<String> = HashSet::new();
-    for (m, f) in report.details.manifests.iter_mut().zip(found) {
-        m.failed.clear();
-        for code in &f.manifest {
-            push_unique(&mut m.failed, *code);
-        }
-        m.signature = if required < 3 {
-            SignatureVerdict::NotChecked {
-                reason: format!("Level 3 was not required (required level {required})"),
-            }
-        } else if !m.fetched {
-            SignatureVerdict::NotChecked {
-                reason: "the manifest could not be fetched".into(),
-            }
-        } else {
-            let mut failed = Vec::new();
-            for code in f.level3.iter().chain(&m.level3_extra) {
-                push_unique(&mut failed, *code);
-            }
-            match (&m.label_keyid, failed.is_empty()) {
-                (Some(keyid), true) => SignatureVerdict::Valid {
-                    keyid: keyid.clone(),
-                },
-                _ => SignatureVerdict::Failed { failed },
-            }
+    (found, elsewhere)
+}
+
+/// A manifest's Level 3 verdict: valid only with a verified label and no Level 3 error.
+fn signature_verdict(m: &ManifestReport, f: &Found, required: u8) -> SignatureVerdict {
+    if required < 3 {
+        return SignatureVerdict::NotChecked {
+            reason: format!("Level 3 was not required (required level {required})"),
         };
-        m.signed_by = match &m.signature {
-            SignatureVerdict::Valid { keyid } => Some(keyid.clone()),
-            _ => None,
-        };
-        let manifest_ok = m.failed.is_empty()
-            && (required < 3 || matches!(m.signature, SignatureVerdict::Valid { .. }));
-        for (ci, c) in m.claims.iter_mut().enumerate() {
-            c.failed.clear();
-            for code in f.claims.get(&ci).into_iter().flatten() {
-                push_unique(&mut c.failed, *code);
-            }
-            for s in &mut c.sources {
-                s.failed.clear();
-                for code in f.sources.get(&s.pointer).into_iter().flatten() {
-                    push_unique(&mut s.failed, *code);
-                }
-                // Only the keys of errors located elsewhere are looked up in `source_keys`:
-                // a source with none (every source of a passing run) records nothing.
-                let key = keys.key(&s.url);
-                if let Some(codes) = elsewhere.get(key) {
-                    for (_, code) in codes {
-                        push_unique(&mut c.failed, *code);
-                        push_unique(&mut s.failed, *code);
-                    }
-                    if !source_keys.contains(key) {
-                        source_keys.insert(key.to_owned());
-                    }
-                }
-            }
-            c.verified = c.supported == Some(true) && c.failed.is_empty() && manifest_ok;
-        }
     }
-    // Whatever is located neither at a manifest nor at a cited source concerns the response
-    // (its status, its header, its binding): no claim of it is verified. Level 3 ones (the
-    // discovery document) were already counted against each manifest's signature.
-    let response_failed = elsewhere.iter().any(|(key, codes)| {
-        !source_keys.contains(key) && codes.iter().any(|(level, _)| *level < 3)
-    });
-    if response_failed {
-        for c in report
-            .details
-            .manifests
-            .iter_mut()
-            .flat_map(|m| m.claims.iter_mut())
-        {
-            c.verified = false;
+    if !m.fetched {
+        return SignatureVerdict::NotChecked {
+            reason: "the manifest could not be fetched".into(),
+        };
+    }
+    let mut failed = Vec::new();
+    for code in f.level3.iter().chain(&m.level3_extra) {
+        push_unique(&mut failed, *code);
+    }
+    match (&m.label_keyid, failed.is_empty()) {
+        (Some(keyid), true) => SignatureVerdict::Valid {
+            keyid: keyid.clone(),
+        },
+        _ => SignatureVerdict::Failed { failed },
+    }
+}
+
+/// A claim source's failures: those located under its pointer and those located at its URL
+/// (noted in `source_keys`), which are also its claim's.
+fn settle_source(
+    s: &mut SourceReport,
+    claim_failed: &mut Vec<String>,
+    f: &Found,
+    elsewhere: &mut Elsewhere,
+    source_keys: &mut HashSet<String>,
+) {
+    s.failed.clear();
+    for code in f.sources.get(&s.pointer).into_iter().flatten() {
+        push_unique(&mut s.failed, *code);
+    }
+    // Only the keys of errors located elsewhere are looked up in `source_keys`: a source with
+    // none (every source of a passing run) records nothing.
+    let key = elsewhere.keys.key(&s.url);
+    if let Some(codes) = elsewhere.codes.get(key) {
+        for (_, code) in codes {
+            push_unique(claim_failed, *code);
+            push_unique(&mut s.failed, *code);
+        }
+        if !source_keys.contains(key) {
+            source_keys.insert(key.to_owned());
         }
     }
 }

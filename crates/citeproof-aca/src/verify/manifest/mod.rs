@@ -63,8 +63,6 @@ pub struct CheckedSource {
     pub hash: Option<ContentHash>,
     pub excerpt_offset: Option<(u64, u64)>,
     pub excerpt_hash: Option<ContentHash>,
-    /// `false` when `excerpt_hash` is present but malformed.
-    pub excerpt_hash_ok: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -165,10 +163,6 @@ pub fn read_manifest_tree(
 }
 
 /// Checks a parsed manifest. `url` is where it was fetched from (for incident locations).
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
 pub fn check_manifest(value: &Value, url: Option<&str>) -> ManifestFindings {
     let ctx = Ctx {
         url: url.map(str::to_owned),
@@ -182,10 +176,52 @@ pub fn check_manifest(value: &Value, url: Option<&str>) -> ManifestFindings {
         ));
         return f;
     };
-    let l2 = &mut f.level2;
-    l2.extend(unknown_members(&ctx, obj, MANIFEST_MEMBERS, ""));
+    f.level2
+        .extend(unknown_members(&ctx, obj, MANIFEST_MEMBERS, ""));
     let mut urls = Urls::default();
 
+    check_run_members(&ctx, obj, &mut f);
+    let l2 = &mut f.level2;
+    match obj.get("claims") {
+        None => l2.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            "",
+            "missing member `claims`".into(),
+        )),
+        Some(Value::Array(claims)) if !claims.is_empty() => {
+            for (i, claim) in claims.iter().enumerate() {
+                let checked = check_claim(&ctx, claim, i, l2, &mut urls);
+                f.manifest.claims.push(checked);
+            }
+        }
+        Some(v) => l2.push(ctx.at(
+            IncidentCode::SchemaViolation,
+            "/claims",
+            format!("claims must be a non-empty array, found {}", describe(v)),
+        )),
+    }
+
+    f.manifest.has_chain_member = obj.contains_key("chain");
+    let chain = match obj.get("chain") {
+        None => Chain::Absent,
+        Some(Value::Array(steps)) if steps.is_empty() => Chain::Empty,
+        Some(Value::Array(steps)) => Chain::Steps(check_chain(&ctx, steps, &mut f.level3)),
+        Some(v) => {
+            f.level3.push(ctx.at(
+                IncidentCode::SchemaViolation,
+                "/chain",
+                format!("chain must be an array of step objects, found {}", kind(v)),
+            ));
+            Chain::Invalid
+        }
+    };
+    check_across(&ctx, &mut f, chain);
+    f
+}
+
+/// The manifest's scalar members: `run_id`, `agent_id`, `emitted_at`, `response_url`.
+fn check_run_members(ctx: &Ctx, obj: &Map<String, Value>, f: &mut ManifestFindings) {
+    let l2 = &mut f.level2;
     match obj.get("run_id") {
         None => l2.push(ctx.at(
             IncidentCode::SchemaViolation,
@@ -245,41 +281,6 @@ pub fn check_manifest(value: &Value, url: Option<&str>) -> ManifestFindings {
             format!("response_url must be a string, found {}", kind(v)),
         )),
     }
-    match obj.get("claims") {
-        None => l2.push(ctx.at(
-            IncidentCode::SchemaViolation,
-            "",
-            "missing member `claims`".into(),
-        )),
-        Some(Value::Array(claims)) if !claims.is_empty() => {
-            for (i, claim) in claims.iter().enumerate() {
-                let checked = check_claim(&ctx, claim, i, l2, &mut urls);
-                f.manifest.claims.push(checked);
-            }
-        }
-        Some(v) => l2.push(ctx.at(
-            IncidentCode::SchemaViolation,
-            "/claims",
-            format!("claims must be a non-empty array, found {}", describe(v)),
-        )),
-    }
-
-    f.manifest.has_chain_member = obj.contains_key("chain");
-    let chain = match obj.get("chain") {
-        None => Chain::Absent,
-        Some(Value::Array(steps)) if steps.is_empty() => Chain::Empty,
-        Some(Value::Array(steps)) => Chain::Steps(check_chain(&ctx, steps, &mut f.level3)),
-        Some(v) => {
-            f.level3.push(ctx.at(
-                IncidentCode::SchemaViolation,
-                "/chain",
-                format!("chain must be an array of step objects, found {}", kind(v)),
-            ));
-            Chain::Invalid
-        }
-    };
-    check_across(&ctx, &mut f, chain);
-    f
 }
 
 fn describe(v: &Value) -> String {
@@ -384,10 +385,6 @@ fn check_claim<'v>(
     c
 }
 
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
 fn check_source<'v>(
     ctx: &Ctx,
     source: &'v Value,
@@ -398,7 +395,6 @@ fn check_source<'v>(
 ) -> CheckedSource {
     let mut s = CheckedSource {
         pointer: base.to_owned(),
-        excerpt_hash_ok: true,
         ..CheckedSource::default()
     };
     let Some(obj) = source.as_object() else {
@@ -455,6 +451,19 @@ fn check_source<'v>(
             )),
         },
     }
+    check_source_hashes(ctx, obj, base, claim_id, out, &mut s);
+    s
+}
+
+/// A claim source's `hash`, `excerpt_offset` and `excerpt_hash` (ACA-L2-008, ACA-L2-009).
+fn check_source_hashes(
+    ctx: &Ctx,
+    obj: &Map<String, Value>,
+    base: &str,
+    claim_id: Option<&str>,
+    out: &mut Vec<Incident>,
+    s: &mut CheckedSource,
+) {
     match obj.get("hash") {
         None => out.push(ctx.at_claim(
             IncidentCode::AcaHashMissing,
@@ -489,18 +498,14 @@ fn check_source<'v>(
     if let Some(v) = obj.get("excerpt_hash") {
         match content_hash(v) {
             Ok(h) => s.excerpt_hash = Some(h),
-            Err((code, msg)) => {
-                s.excerpt_hash_ok = false;
-                out.push(ctx.at_claim(
-                    code,
-                    &child(base, "excerpt_hash"),
-                    claim_id,
-                    format!("excerpt_hash: {msg}"),
-                ));
-            }
+            Err((code, msg)) => out.push(ctx.at_claim(
+                code,
+                &child(base, "excerpt_hash"),
+                claim_id,
+                format!("excerpt_hash: {msg}"),
+            )),
         }
     }
-    s
 }
 
 fn offset_pair(v: &Value) -> Option<(u64, u64)> {

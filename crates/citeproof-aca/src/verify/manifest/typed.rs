@@ -271,7 +271,6 @@ fn read_source<'a>(
     }
     let mut s = CheckedSource {
         pointer,
-        excerpt_hash_ok: true,
         ..CheckedSource::default()
     };
     while let Some(name) = t.name()? {
