@@ -288,14 +288,26 @@ fn ms(ns: f64) -> String {
     format!("{:.2} ms", ns / 1e6)
 }
 
-#[allow(
-    clippy::too_many_lines,
-    reason = "written before the rule; next to split (tidy LONG_FUNCTIONS)"
-)]
+/// Every metric of the report, each from the criterion estimates of its group.
 fn bench_metrics(home: &Path) -> Result<Vec<Metric>> {
-    let t = |g: &str, b: &str| mean_ns(home, g, b);
     let mut out = Vec::new();
+    for add in [
+        hash_bound_metrics,
+        claims_metric,
+        chain_metrics,
+        batch_metric,
+        adapter_metric,
+        suite_metric,
+        ratio_metrics,
+    ] {
+        add(home, &mut out)?;
+    }
+    Ok(out)
+}
 
+/// Verification against the SHA-256 bound of its sources, from each snapshot form.
+fn hash_bound_metrics(home: &Path, out: &mut Vec<Metric>) -> Result<()> {
+    let t = |g: &str, b: &str| mean_ns(home, g, b);
     let sha = t("hash_bound", "sha256_sources")?;
     let src_bytes = elements(home, "hash_bound", "sha256_sources")?;
     for (bench, form, target) in [
@@ -332,7 +344,12 @@ fn bench_metrics(home: &Path) -> Result<Vec<Metric>> {
             ),
         });
     }
+    Ok(())
+}
 
+/// Per-claim cost at 10 000 claims, next to the parse alone.
+fn claims_metric(home: &Path, out: &mut Vec<Metric>) -> Result<()> {
+    let t = |g: &str, b: &str| mean_ns(home, g, b);
     let claims = t("claims", "verify_10k")?;
     let parse = t("claims", "parse_manifest")?;
     let serde = t("claims", "serde_json_manifest")?;
@@ -355,7 +372,12 @@ fn bench_metrics(home: &Path) -> Result<Vec<Metric>> {
             1e4 / claims * 1e9
         ),
     });
+    Ok(())
+}
 
+/// A 40 000-step chain, and how linear its time is.
+fn chain_metrics(home: &Path, out: &mut Vec<Metric>) -> Result<()> {
+    let t = |g: &str, b: &str| mean_ns(home, g, b);
     let c10 = t("chain", "verify_10k")?;
     let c20 = t("chain", "verify_20k")?;
     let c40 = t("chain", "verify_40k")?;
@@ -364,7 +386,7 @@ fn bench_metrics(home: &Path) -> Result<Vec<Metric>> {
         value: c40 / 1e6,
         unit: "ms",
         bound: format!("10k steps {}, 20k steps {}", ms(c10), ms(c20)),
-        target: Target::AtMost(50.0),
+        target: Target::AtMost(40.0),
         meaning: "a signed Level 3 manifest with a chain of 40 000 steps, verified".into(),
     });
     out.push(Metric {
@@ -375,7 +397,12 @@ fn bench_metrics(home: &Path) -> Result<Vec<Metric>> {
         target: Target::AtMost(1.25),
         meaning: "time of 40k steps / 4 x time of 10k steps (1.0 is linear)".into(),
     });
+    Ok(())
+}
 
+/// The speed-up of a batch on two cores.
+fn batch_metric(home: &Path, out: &mut Vec<Metric>) -> Result<()> {
+    let t = |g: &str, b: &str| mean_ns(home, g, b);
     let one = t("batch", "one_core")?;
     let two = t("batch", "two_cores")?;
     let n = elements(home, "batch", "one_core")?;
@@ -391,7 +418,12 @@ fn bench_metrics(home: &Path) -> Result<Vec<Metric>> {
             ms(two)
         ),
     });
+    Ok(())
+}
 
+/// The static cases through a child-process adapter.
+fn adapter_metric(home: &Path, out: &mut Vec<Metric>) -> Result<()> {
+    let t = |g: &str, b: &str| mean_ns(home, g, b);
     let inproc = t("adapter", "in_process")?;
     let child = t("adapter", "child_process")?;
     let cases = elements(home, "adapter", "in_process")?;
@@ -411,7 +443,12 @@ fn bench_metrics(home: &Path) -> Result<Vec<Metric>> {
             ms(child)
         ),
     });
+    Ok(())
+}
 
+/// The whole suite in-process.
+fn suite_metric(home: &Path, out: &mut Vec<Metric>) -> Result<()> {
+    let t = |g: &str, b: &str| mean_ns(home, g, b);
     let suite = t("suite", "in_process")?;
     let all = elements(home, "suite", "in_process")?;
     out.push(Metric {
@@ -424,7 +461,12 @@ fn bench_metrics(home: &Path) -> Result<Vec<Metric>> {
             "the whole conformance suite in-process, {all} cases (static and one generated variant each, seed 1)"
         ),
     });
+    Ok(())
+}
 
+/// Two ratios to a baseline: canonicalization and the AEF text hash.
+fn ratio_metrics(home: &Path, out: &mut Vec<Metric>) -> Result<()> {
+    let t = |g: &str, b: &str| mean_ns(home, g, b);
     for (group, measured, baseline, meaning) in [
         (
             "canonicalize",
@@ -450,5 +492,5 @@ fn bench_metrics(home: &Path) -> Result<Vec<Metric>> {
             meaning: format!("{meaning} ({measured}: {:.1} µs)", m / 1e3),
         });
     }
-    Ok(out)
+    Ok(())
 }

@@ -36,7 +36,6 @@ const LONG_FUNCTIONS: &[(&str, usize)] = &[
     ("crates/citeproof-conformance/src/report/junit.rs", 1),
     ("crates/citeproof-conformance/src/report/markdown.rs", 1),
     ("crates/citeproof-conformance/src/lint.rs", 1),
-    ("xtask/src/bench.rs", 1),
 ];
 
 /// Directories whose Rust files are checked (relative to the workspace root).
