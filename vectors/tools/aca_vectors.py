@@ -990,6 +990,15 @@ def level2_verify():
                    ["aca-hash-missing"], "ACA-L2-008."))
     out.append(bad("free-text-claim-id", "A free-text claim id (seed pitfall).", ["ACA-L2-006"], mod(lambda m: m["claims"][0].__setitem__("claim_id", "claim about GEO templates")),
                    ["aca-claim-id-invalid"], "ACA-L2-006."))
+    # The verify flow reads the manifest with the profile's rules, no JSON Schema behind them:
+    # these two stand where only `validate-manifest` had a case (its schema would catch them).
+    out.append(bad("claim-text-empty", "A claim whose text is the empty string, in a verified response.", ["ACA-L2-005"],
+                   mod(lambda m: m["claims"][0].__setitem__("text", "")), ["schema-violation"],
+                   "ACA-L2-005: text is a non-empty string; the claim has no text to check, the rest of the manifest holds."))
+    out.append(bad("claim-sources-empty", "A claim with an empty sources array, in a verified response.", ["ACA-L2-005", "ACA-L2-012"],
+                   mod(lambda m: m["claims"][0].__setitem__("sources", [])), ["schema-violation", "aca-source-not-in-manifest"],
+                   "ACA-L2-005: sources is a non-empty array; the claim cites nothing, so the header's first source is cited "
+                   "by no claim of the manifest (ACA-L2-012)."))
     out.append(bad("manifest-reused", "The manifest of run r0 served for run r1 (seed pitfall).", ["ACA-L2-004"], mod(lambda m: m.__setitem__("run_id", "r0")),
                    ["aca-run-mismatch"], "The header's run is r1; the manifest's run_id r0 differs: reused across runs."))
     s = Scenario(2)

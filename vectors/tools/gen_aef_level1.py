@@ -378,6 +378,35 @@ for name, path, value in [
         ["schema-timestamp-invalid"], reqs=["JSON-005", "AEF-4-002"], flags=["timestamp"],
         working="RFC 3339 §5.6 ABNF: full-date T full-time with seconds, HH:MM offset, a valid date and time")
 
+# ---- a wrong JSON type where a string with a specific code is expected ----------------------
+# Reporting rule 2 names the specific code for a string that is not a timestamp or not a value of
+# the vocabulary; a number is not such a string, so the generic code stays (as for every spec's
+# timestamps: profile JSON-005 and the members reader). A content hash is the exception:
+# CANON-002's code whatever the type (`content-hash-number` below).
+for name, path, value, why in [
+    ("fetched-at-number", "source/fetched_at", 1778557500, "a number where an RFC 3339 string is required"),
+    ("source-type-number", "source/type", 5, "a number where a vocabulary string is required"),
+]:
+    add(f"type-{name}", f"`{path}` = {value}: {why}.", mutate(BASE, path, value), "invalid", ["schema-violation"],
+        reqs=["AEF-4-002", "AEF-VOC-001"] if "type" in path else ["AEF-4-002", "JSON-005"], flags=["wrong-type"],
+        working="evidence.schema.json: the member's `type` is string; reporting rule 2 has no specific code for a "
+                "wrong JSON type there, so the schema's generic code is reported")
+
+# Faults with different codes in one document: each is reported with its own code (a specific
+# code does not hide the others).
+d = mutate(BASE, "source/x-note", "v")
+del d["source"]["uri"]
+add("source-unknown-and-missing-member", "source has an unknown member and lacks `uri`.", d, "invalid",
+    ["unknown-member", "schema-violation"], reqs=["AEF-4-003", "AEF-4-002", "JSON-004"], flags=["unknown-member"],
+    working="evidence.schema.json: Source has additionalProperties false (unknown-member, AEF-4-003) and requires uri "
+            "(schema-violation): two violations at /source, two codes")
+d = mutate(BASE, "verification/content_hash", "sha256:" + "A" * 64)
+d["x-note"] = "v"
+add("content-hash-and-unknown-member", "content_hash in capitals and an unknown top-level member.", d, "invalid",
+    ["canon-hash-syntax", "unknown-member"], reqs=["CANON-002", "AEF-4-003", "JSON-004"], flags=["content-hash", "unknown-member"],
+    working="pattern ^sha256:[a-f0-9]{64}$ fails (CANON-002's code) and the root has additionalProperties false "
+            "(unknown-member): two violations at two places, two codes")
+
 # ---- timestamps on both sides of the calendar and offset boundaries (JSON-005) ----------------
 for name, value, result, edge, side, working in [
     ("feb-29-400-year", "2000-02-29T00:00:00Z", "valid", "leap-year", "inside",

@@ -21,10 +21,11 @@ const ENUMS: &[&str] = &[
 ];
 
 /// Replaces generic schema codes by the specific ones the profile names (reporting rule 2):
-/// `aef-version-unsupported` (AEF-4-001), `aef-vocabulary-invalid` (AEF-VOC-001),
-/// `schema-timestamp-invalid` (AEF-4-002, JSON-005) and `canon-hash-syntax` (CANON-002), when the
-/// offending member is a string (a wrong JSON type stays a `schema-violation`, except for
-/// `evidence_version`, which AEF-4-001 covers whatever its type).
+/// `aef-version-unsupported` (AEF-4-001), `aef-vocabulary-invalid` (AEF-VOC-001) and
+/// `schema-timestamp-invalid` (AEF-4-002, JSON-005), when the offending member is a string (a
+/// wrong JSON type stays a `schema-violation`, except for `evidence_version`, which AEF-4-001
+/// covers whatever its type). `canon-hash-syntax` (CANON-002, any type) comes from the schema's
+/// `ContentHash` definition already (`citeproof_schema::schema_incidents`).
 pub fn refine_schema_incidents(value: &Value, incidents: Vec<Incident>) -> Vec<Incident> {
     let mut out: Vec<Incident> = Vec::with_capacity(incidents.len());
     for mut incident in incidents {
@@ -40,7 +41,6 @@ pub fn refine_schema_incidents(value: &Value, incidents: Vec<Incident>) -> Vec<I
                 "/source/fetched_at" | "/source/published_at" => {
                     Some(IncidentCode::SchemaTimestampInvalid)
                 }
-                "/verification/content_hash" => Some(IncidentCode::CanonHashSyntax),
                 _ => None,
             };
             if let Some(code) = code {
