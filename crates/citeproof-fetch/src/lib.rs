@@ -100,47 +100,26 @@ pub trait Fetcher {
     }
 }
 
-impl<F: Fetcher + ?Sized> Fetcher for &F {
-    fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
-        (**self).fetch(url)
-    }
+/// A reference, a box or an `Arc` of a fetcher is the fetcher it points to.
+macro_rules! forward_fetcher {
+    ($($pointer:ty),*) => {$(
+        impl<F: Fetcher + ?Sized> Fetcher for $pointer {
+            fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+                (**self).fetch(url)
+            }
 
-    fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
-        (**self).head(url)
-    }
+            fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
+                (**self).head(url)
+            }
 
-    fn known_sha256(&self, body: &Bytes) -> Option<ContentHash> {
-        (**self).known_sha256(body)
-    }
+            fn known_sha256(&self, body: &Bytes) -> Option<ContentHash> {
+                (**self).known_sha256(body)
+            }
+        }
+    )*};
 }
 
-impl<F: Fetcher + ?Sized> Fetcher for Box<F> {
-    fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
-        (**self).fetch(url)
-    }
-
-    fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
-        (**self).head(url)
-    }
-
-    fn known_sha256(&self, body: &Bytes) -> Option<ContentHash> {
-        (**self).known_sha256(body)
-    }
-}
-
-impl<F: Fetcher + ?Sized> Fetcher for Arc<F> {
-    fn fetch(&self, url: &str) -> Result<FetchedResponse, FetchError> {
-        (**self).fetch(url)
-    }
-
-    fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
-        (**self).head(url)
-    }
-
-    fn known_sha256(&self, body: &Bytes) -> Option<ContentHash> {
-        (**self).known_sha256(body)
-    }
-}
+forward_fetcher!(&F, Box<F>, Arc<F>);
 
 /// A response as served.
 #[derive(Clone, PartialEq, Eq)]

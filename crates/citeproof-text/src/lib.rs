@@ -44,7 +44,9 @@ pub fn normalize(s: &str) -> String {
     collapse(folded.nfc(), folded.len(), |c| ws.contains(c))
 }
 
-fn collapse(
+/// The characters of `chars` with each run of `is_space` ones collapsed to one space, none at
+/// either end.
+pub(crate) fn collapse(
     chars: impl Iterator<Item = char>,
     capacity: usize,
     is_space: impl Fn(char) -> bool,

@@ -88,20 +88,7 @@ pub fn fold(piece: &str) -> String {
         return crate::normalize(piece);
     }
     let folded = CaseMapper::new().fold_string(piece).into_owned();
-    let mut out = String::with_capacity(folded.len());
-    let mut in_space = false;
-    for c in folded.nfkc() {
-        if is_white_space(c) {
-            in_space = true;
-        } else {
-            if in_space && !out.is_empty() {
-                out.push(' ');
-            }
-            in_space = false;
-            out.push(c);
-        }
-    }
-    out
+    crate::collapse(folded.nfkc(), folded.len(), is_white_space)
 }
 
 /// `D(s)` cut into sentences, as byte ranges of `d`: after a run of terminators (and the

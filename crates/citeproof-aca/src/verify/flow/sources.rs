@@ -183,35 +183,36 @@ pub(super) fn check_one_source<'b>(
     let ctx = Ctx {
         url: Some(manifest_url.to_owned()),
     };
+    let at = SourceAt {
+        ctx: &ctx,
+        source: s,
+        claim_id,
+    };
     let Some(hash) = s.hash else {
         return (None, "no usable hash".into());
     };
     if actual != hash {
-        run.push(
-            2,
-            ctx.at_claim(
-                IncidentCode::AcaSourceHashMismatch,
-                &format!("{}/hash", s.pointer),
-                claim_id,
-                format!(
-                    "the source `{}` changed: its SHA-256 is {actual}, the manifest recorded {hash}",
-                    s.url.as_deref().unwrap_or("")
-                ),
+        at.push(
+            run,
+            IncidentCode::AcaSourceHashMismatch,
+            "hash",
+            format!(
+                "the source `{}` changed: its SHA-256 is {actual}, the manifest recorded {hash}",
+                s.url.as_deref().unwrap_or("")
             ),
         );
-        return diagnose_changed_source(run, &ctx, s, claim_id, body);
+        return diagnose_changed_source(run, &at, body);
     }
-    check_excerpt(run, &ctx, s, claim_id, body)
+    check_excerpt(run, &at, body)
 }
 
 /// ACA-L2-015: where the source changed, whether the excerpt is still there, exactly once.
 fn diagnose_changed_source<'b>(
     run: &mut Run<'_>,
-    ctx: &Ctx,
-    s: &CheckedSource,
-    claim_id: Option<&str>,
+    at: &SourceAt<'_>,
     body: &'b [u8],
 ) -> (Option<Cow<'b, str>>, Cow<'static, str>) {
+    let s = at.source;
     let (Some(excerpt_hash), Some((start, end))) = (s.excerpt_hash, s.excerpt_offset) else {
         return (
             None,
@@ -221,37 +222,31 @@ fn diagnose_changed_source<'b>(
     let found = match find_intact(body, start, end, excerpt_hash, search_allowance(run)) {
         Ok(found) => found,
         Err(SearchOverBudget { cost }) => {
-            report_search_budget(run, ctx, &s.pointer, claim_id, cost);
+            report_search_budget(run, at.ctx, &s.pointer, at.claim_id, cost);
             return (None, "source changed, excerpt not searched (budget)".into());
         }
     };
     match found {
         Some((a, b, moved)) => {
             let text = String::from_utf8_lossy(&body[a..b]);
-            run.push(
-                2,
-                ctx.at_claim(
-                    IncidentCode::AcaExcerptIntact,
-                    &format!("{}/excerpt_hash", s.pointer),
-                    claim_id,
-                    if moved {
-                        format!("the source changed but the excerpt is intact at bytes [{a}, {b})")
-                    } else {
-                        "the source changed but the excerpt is intact at its offsets".to_owned()
-                    },
-                ),
+            at.push(
+                run,
+                IncidentCode::AcaExcerptIntact,
+                "excerpt_hash",
+                if moved {
+                    format!("the source changed but the excerpt is intact at bytes [{a}, {b})")
+                } else {
+                    "the source changed but the excerpt is intact at its offsets".to_owned()
+                },
             );
             (Some(text), "source changed, excerpt intact".into())
         }
         None => {
-            run.push(
-                2,
-                ctx.at_claim(
-                    IncidentCode::AcaExcerptChanged,
-                    &format!("{}/excerpt_hash", s.pointer),
-                    claim_id,
-                    "the source changed and the excerpt is no longer found exactly once".into(),
-                ),
+            at.push(
+                run,
+                IncidentCode::AcaExcerptChanged,
+                "excerpt_hash",
+                "the source changed and the excerpt is no longer found exactly once".into(),
             );
             (None, "source changed, excerpt changed".into())
         }
@@ -261,59 +256,64 @@ fn diagnose_changed_source<'b>(
 /// ACA-L2-016, ACA-L2-017: the source is unchanged; its excerpt's offsets, UTF-8 and hash.
 fn check_excerpt<'b>(
     run: &mut Run<'_>,
-    ctx: &Ctx,
-    s: &CheckedSource,
-    claim_id: Option<&str>,
+    at: &SourceAt<'_>,
     body: &'b [u8],
 ) -> (Option<Cow<'b, str>>, Cow<'static, str>) {
+    let s = at.source;
     let Some((start, end)) = s.excerpt_offset else {
         return (None, "hash ok, no usable excerpt_offset".into());
     };
     let len = body.len() as u64;
     if end > len {
-        run.push(
-            2,
-            ctx.at_claim(
-                IncidentCode::AcaOffsetOutOfRange,
-                &format!("{}/excerpt_offset", s.pointer),
-                claim_id,
-                format!("excerpt_offset end {end} is beyond the body length {len}"),
-            ),
+        at.push(
+            run,
+            IncidentCode::AcaOffsetOutOfRange,
+            "excerpt_offset",
+            format!("excerpt_offset end {end} is beyond the body length {len}"),
         );
         return (None, "hash ok, offsets out of range".into());
     }
     let (a, b) = (start as usize, end as usize);
     let Ok(text) = std::str::from_utf8(&body[a..b]) else {
-        run.push(
-            2,
-            ctx.at_claim(
-                IncidentCode::AcaExcerptNotUtf8,
-                &format!("{}/excerpt_offset", s.pointer),
-                claim_id,
-                format!("the bytes [{start}, {end}) are not well-formed UTF-8"),
-            ),
+        at.push(
+            run,
+            IncidentCode::AcaExcerptNotUtf8,
+            "excerpt_offset",
+            format!("the bytes [{start}, {end}) are not well-formed UTF-8"),
         );
         return (None, "hash ok, excerpt not UTF-8".into());
     };
     if let Some(eh) = s.excerpt_hash {
         let got = aef_text_hash(text.as_bytes()).ok();
         if got != Some(eh) {
-            run.push(
-                2,
-                ctx.at_claim(
-                    IncidentCode::AcaExcerptHashMismatch,
-                    &format!("{}/excerpt_hash", s.pointer),
-                    claim_id,
-                    format!(
-                        "excerpt_hash is {eh} but the excerpt at [{start}, {end}) hashes to {}",
-                        got.map(|h| h.to_string()).unwrap_or_default()
-                    ),
+            at.push(
+                run,
+                IncidentCode::AcaExcerptHashMismatch,
+                "excerpt_hash",
+                format!(
+                    "excerpt_hash is {eh} but the excerpt at [{start}, {end}) hashes to {}",
+                    got.map(|h| h.to_string()).unwrap_or_default()
                 ),
             );
             return (Some(text.into()), "hash ok, excerpt_hash mismatch".into());
         }
     }
     (Some(text.into()), "hash ok, excerpt ok".into())
+}
+
+/// Where the incidents of one claim source of a manifest are located.
+struct SourceAt<'a> {
+    ctx: &'a Ctx,
+    source: &'a CheckedSource,
+    claim_id: Option<&'a str>,
+}
+
+impl SourceAt<'_> {
+    /// A Level 2 incident at `member` of the source.
+    fn push(&self, run: &mut Run<'_>, code: IncidentCode, member: &str, message: String) {
+        let pointer = format!("{}/{member}", self.source.pointer);
+        run.push(2, self.ctx.at_claim(code, &pointer, self.claim_id, message));
+    }
 }
 
 /// A window search that would hash more than what is left of the search budget.
