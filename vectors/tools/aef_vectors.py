@@ -339,6 +339,22 @@ def hash_cases():
         "invalid", ["aef-selector-unsupported-media"],
         derivation_=derivation("hand", "profile Definitions: unparseable -> application/octet-stream; AEF-L2-002"),
         flags=["media-type", "fixture"]))
+    # A Content-Type is a media type only when both its type and its subtype are RFC 9110 tokens;
+    # these would be textual if either half alone were enough.
+    for name, media_type, why in [
+        ("empty-subtype", "text/", "the subtype is empty: `text/` is not token/token"),
+        ("type-not-token", "app lication/ld+json", "the type holds a space: not token/token, though `+json` is textual"),
+    ]:
+        out.append(case(
+            f"aef-span-media-type-{name}",
+            f"Content-Type `{media_type}`: {why}, so the body is application/octet-stream and text_quote does not apply.",
+            ["AEF-L2-002"], 2,
+            {"evidence": evidence({"selector_type": "text_quote", "selector_value": "line one"}, EMPTY_HASH),
+             "source": {"media_type": media_type, "body_base64": b64(b"line one\nline two\n")}},
+            "invalid", ["aef-selector-unsupported-media"],
+            derivation_=derivation("hand", "RFC 9110 8.3.1 media-type = type \"/\" subtype, each a token (5.6.2); profile "
+                                           "Definitions: unparseable -> application/octet-stream; AEF-L2-002"),
+            flags=["media-type"]))
     svg = b'<svg xmlns="http://www.w3.org/2000/svg"><title>Chart</title><text>42</text></svg>'
     out.append(case(
         "aef-span-xpath-plus-xml", "XPath applies to +xml types; names in the SVG namespace need local-name().",
