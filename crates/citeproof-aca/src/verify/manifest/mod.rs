@@ -48,7 +48,6 @@ pub struct CheckedManifest {
 
 #[derive(Debug, Clone, Default)]
 pub struct CheckedClaim {
-    pub index: usize,
     pub pointer: String,
     pub claim_id: Option<String>,
     pub text: Option<String>,
@@ -300,7 +299,6 @@ fn check_claim<'v>(
 ) -> CheckedClaim {
     let base = index("/claims", i);
     let mut c = CheckedClaim {
-        index: i,
         pointer: base.clone(),
         ..CheckedClaim::default()
     };

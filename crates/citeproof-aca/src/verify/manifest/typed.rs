@@ -252,7 +252,6 @@ fn read_claim<'a>(
         }
     }
     Some(CheckedClaim {
-        index: i,
         pointer: base,
         claim_id: Some(claim_id?.into_owned()),
         text: Some(text?.into_owned()),
