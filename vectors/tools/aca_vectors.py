@@ -999,6 +999,21 @@ def level2_verify():
                    mod(lambda m: m["claims"][0].__setitem__("sources", [])), ["schema-violation", "aca-source-not-in-manifest"],
                    "ACA-L2-005: sources is a non-empty array; the claim cites nothing, so the header's first source is cited "
                    "by no claim of the manifest (ACA-L2-012)."))
+    out.append(bad("claims-empty", "A manifest whose claims array is empty, in a verified response.", ["ACA-L2-003", "ACA-L2-012"],
+                   mod(lambda m: m.__setitem__("claims", [])), ["schema-violation", "aca-source-not-in-manifest"],
+                   "ACA-L2-003: claims is a non-empty array; with no claim, no source of the header is cited by the manifest (ACA-L2-012)."))
+    # Unknown members in a verified response (JSON-004): the verify flow's own rules, no schema behind them.
+    for where, desc, reqs, f in [
+        ("manifest", "A manifest member 'signature' that is not x-", ["ACA-L2-003", "JSON-004"], lambda m: m.__setitem__("signature", "abc")),
+        ("claim", "A claim member 'url'", ["ACA-L2-005", "JSON-004"], lambda m: m["claims"][0].__setitem__("url", SRC_A)),
+        ("source", "A claim source member 'excerpt'", ["ACA-L2-008", "JSON-004"], lambda m: m["claims"][0]["sources"][0].__setitem__("excerpt", "x")),
+    ]:
+        out.append(bad(where + "-unknown-member", desc + ", in a verified response.", reqs, mod(f), ["unknown-member"],
+                       "JSON-004: not a member of the profile and not an x- extension; the rest of the manifest holds."))
+    out.append(ok("x-members", "x- extension members on the manifest, a claim and a claim source.", ["JSON-004", "ACA-L2-003"],
+                  mod(lambda m: (m.__setitem__("x-trace", {"id": 7}), m["claims"][0].__setitem__("x-ui", True),
+                                 m["claims"][0]["sources"][0].__setitem__("x-note", "n"))),
+                  "JSON-004: members whose name starts with x- are extensions, ignored by the verifier."))
     out.append(bad("manifest-reused", "The manifest of run r0 served for run r1 (seed pitfall).", ["ACA-L2-004"], mod(lambda m: m.__setitem__("run_id", "r0")),
                    ["aca-run-mismatch"], "The header's run is r1; the manifest's run_id r0 differs: reused across runs."))
     s = Scenario(2)
@@ -1694,6 +1709,18 @@ def level3_verify():
     s.serve_json(DISC, discovery(keys=True, jwks_uri=JWKS))
     s.serve_json(JWKS, {"keys": [K1.jwk("k1"), K2.jwk("k2")]})
     out.append(ok("same-key-twice", "The same key inline and at jwks_uri.", ["ACA-DISC-004"], s, "ACA-DISC-004: the same key (same x) may appear both inline and at jwks_uri."))
+    # Unknown and x- members of a chain step in a verified response (JSON-004).
+    for name, member, result in [("step-unknown-member", "output", "invalid"), ("step-x-member", "x-cost", "valid")]:
+        m = manifest()
+        m["chain"][0][member] = "x"
+        s = Scenario(3)
+        s.serve_manifest(M1, m, signed=True)
+        if result == "valid":
+            out.append(ok(name, "A chain step with the extension member '%s', signed." % member, ["ACA-L3-001", "JSON-004"], s,
+                          "JSON-004: an x- member is an extension, ignored."))
+        else:
+            out.append(bad(name, "A chain step with the member '%s', which is not x-, signed." % member, ["ACA-L3-001", "JSON-004"], s,
+                           ["unknown-member"], "JSON-004: not a member of a step and not an x- extension; the signature holds."))
     s = Scenario(3)
     s.serve_manifest(M1, manifest(), signed=True, expires=NOW + 3600)
     out.append(ok("expires", "A signature with expires in the future.", ["ACA-L3-010"], s, "created < now <= expires + 300."))
