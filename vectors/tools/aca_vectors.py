@@ -1964,6 +1964,22 @@ def level3_verify():
     s.serve_manifest(M1, manifest(), signed=True, body=pretty)
     out.append(bad("body-not-jcs", "The body is pretty-printed JSON (digest and signature made over it).", ["ACA-L3-012", "SIG-001"], s, ["aca-manifest-not-jcs"],
                    "Same JSON value, but not byte-identical to its JCS form."))
+    # ACA-L3-012 on string escapes: RFC 8785 §3.2.2.2 writes a character escaped only when it must,
+    # with the short form where one exists and lowercase hex otherwise.
+    for name, value, canonical, other, why in [
+        ("escape-not-needed", "A", "A", "\\u0041", "`A` written as \\u0041 (JCS writes it raw)"),
+        ("escape-long-form", "\n", "\\n", "\\u000a", "a newline written as \\u000a (JCS writes \\n)"),
+        ("escape-uppercase-hex", "\x1f", "\\u001f", "\\u001F", "U+001F written as \\u001F (JCS writes lowercase hex)"),
+    ]:
+        m = manifest()
+        m["x-note"] = "<" + value + ">"
+        body = jcs(m)
+        needle = ('"x-note":"<' + canonical + '>"').encode()
+        assert body.count(needle) == 1, (name, body)
+        s = Scenario(3)
+        s.serve_manifest(M1, m, signed=True, body=body.replace(needle, ('"x-note":"<' + other + '>"').encode()))
+        out.append(bad("body-" + name, "The body holds " + why + ", signed over those bytes.", ["ACA-L3-012", "CANON-001"], s,
+                       ["aca-manifest-not-jcs"], "The same JSON value as its JCS form, but not the same bytes (RFC 8785 §3.2.2.2)."))
     s = Scenario(3)
     s.serve_manifest(M1, manifest(), signed=True, keyid="k9")
     out.append(bad("keyid-unpublished", "keyid k9 is not published.", ["ACA-L3-013"], s, ["aca-key-unresolved"], "ACA-L3-013."))

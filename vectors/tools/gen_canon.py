@@ -187,6 +187,10 @@ def jcs_cases():
         ("escape-controls-short", "Backspace, tab, newline, form feed and carriage return use their short escapes.",
          "[\"\\u0008\\u0009\\u000a\\u000c\\u000d\"]", "[\"\\b\\t\\n\\f\\r\"]", [], ["string-escaping"],
          "RFC 8785 §3.2.2.2 short forms"),
+        ("escape-short-forms-read", "Every short escape of the input is read, and written back in the same short form.",
+         "[\"\\b\\f\\n\\r\\t\\\"\\\\\"]", "[\"\\b\\f\\n\\r\\t\\\"\\\\\"]", [], ["string-escaping"],
+         "RFC 8259 §7 escapes \\b \\f \\n \\r \\t \\\" \\\\ denote U+0008, U+000C, U+000A, U+000D, U+0009, quote and backslash; "
+         "RFC 8785 §3.2.2.2 writes them in these same short forms"),
         ("escape-quote-backslash-solidus", "Quote and backslash stay escaped; an escaped solidus is written raw.",
          "[\"\\\"\\\\\\/\"]", "[\"\\\"\\\\/\"]", [], ["string-escaping"], "only \" and \\ are escaped among printable ASCII"),
         ("escape-nonascii-raw", "Escaped non-ASCII characters are written as raw UTF-8.",
