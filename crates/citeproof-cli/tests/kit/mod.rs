@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command as StdCommand, Output, Stdio};
 
 use assert_cmd::Command;
+use serde_json::Value;
 
 /// The `citeproof` binary cargo built for these tests.
 pub fn citeproof() -> Command {
@@ -146,4 +147,144 @@ pub fn words<'a>(template: &'a str, values: &[&'a str]) -> Vec<&'a str> {
         "more values than {{}} in {template}"
     );
     out
+}
+
+/// A finished run of `citeproof`: its exit status (-1 for a signal), stdout and stderr.
+#[derive(Debug)]
+pub struct Ran {
+    pub code: i32,
+    pub out: String,
+    pub err: String,
+}
+
+/// `citeproof` with the words of `line` (as [`words`]: a `{}` per value), run in `dir`
+/// (`None`: the test's working directory) with `stdin` (`None`: none).
+pub fn cli_with(dir: Option<&Path>, stdin: Option<Vec<u8>>, line: &str, values: &[&str]) -> Ran {
+    let mut c = citeproof();
+    c.args(words(line, values));
+    if let Some(dir) = dir {
+        c.current_dir(dir);
+    }
+    if let Some(bytes) = stdin {
+        c.write_stdin(bytes);
+    }
+    let out = c.output().unwrap();
+    Ran {
+        code: out.status.code().unwrap_or(-1),
+        out: stdout_of(&out),
+        err: stderr_of(&out),
+    }
+}
+
+/// `citeproof` with the words of `line` (a `{}` per value) in the test's working directory.
+pub fn cli(line: &str, values: &[&str]) -> Ran {
+    cli_with(None, None, line, values)
+}
+
+/// [`cli`] with `stdin` on standard input.
+pub fn cli_stdin(line: &str, values: &[&str], stdin: impl Into<Vec<u8>>) -> Ran {
+    cli_with(None, Some(stdin.into()), line, values)
+}
+
+/// [`cli`] run in `dir`.
+pub fn cli_in(dir: &Path, line: &str, values: &[&str]) -> Ran {
+    cli_with(Some(dir), None, line, values)
+}
+
+impl Ran {
+    /// Asserts the exit status; the message shows both streams.
+    #[track_caller]
+    pub fn exits(self, code: i32) -> Self {
+        assert_eq!(
+            self.code, code,
+            "exit status\nstdout: {}\nstderr: {}",
+            self.out, self.err
+        );
+        self
+    }
+
+    /// Asserts that stdout holds every one of `pieces`.
+    #[track_caller]
+    pub fn says(&self, pieces: &[&str]) -> &Self {
+        holds_all(&self.out, pieces);
+        self
+    }
+
+    /// Asserts that stdout holds none of `pieces`.
+    #[track_caller]
+    pub fn never_says(&self, pieces: &[&str]) -> &Self {
+        holds_none(&self.out, pieces);
+        self
+    }
+
+    /// Asserts that stderr holds every one of `pieces`.
+    #[track_caller]
+    pub fn warns(&self, pieces: &[&str]) -> &Self {
+        holds_all(&self.err, pieces);
+        self
+    }
+
+    /// Asserts that stdout begins with `prefix`.
+    #[track_caller]
+    pub fn starts(&self, prefix: &str) -> &Self {
+        let out = &self.out;
+        assert!(out.starts_with(prefix), "not first: {prefix:?}\n{out}");
+        self
+    }
+
+    /// Asserts that stdout ends with `suffix`.
+    #[track_caller]
+    pub fn ends(&self, suffix: &str) -> &Self {
+        let out = &self.out;
+        assert!(out.ends_with(suffix), "not last: {suffix:?}\n{out}");
+        self
+    }
+
+    /// Stdout read as one JSON value.
+    #[track_caller]
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.out)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.out))
+    }
+}
+
+/// Asserts that `text` holds every one of `pieces` (each named in the message).
+#[track_caller]
+pub fn holds_all(text: &str, pieces: &[&str]) {
+    for piece in pieces {
+        assert!(text.contains(piece), "{piece:?} missing from:\n{text}");
+    }
+}
+
+/// Asserts that `text` holds none of `pieces`.
+#[track_caller]
+pub fn holds_none(text: &str, pieces: &[&str]) {
+    for piece in pieces {
+        assert!(!text.contains(piece), "{piece:?} present in:\n{text}");
+    }
+}
+
+/// The string member `member` of every element of the array `array` (`[]` when `array` is not
+/// one; panics on an element without it).
+#[track_caller]
+pub fn each<'a>(array: &'a Value, member: &str) -> Vec<&'a str> {
+    array
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|item| {
+                    item[member]
+                        .as_str()
+                        .unwrap_or_else(|| panic!("no {member}: {item}"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The incident codes of a `--json` report, in order.
+#[track_caller]
+pub fn codes_of(report: &Value) -> Vec<&str> {
+    each(&report["incidents"], "code")
 }
