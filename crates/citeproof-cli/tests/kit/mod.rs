@@ -152,6 +152,8 @@ pub fn words<'a>(template: &'a str, values: &[&'a str]) -> Vec<&'a str> {
 /// A finished run of `citeproof`: its exit status (-1 for a signal), stdout and stderr.
 #[derive(Debug)]
 pub struct Ran {
+    /// The words the binary was given.
+    pub args: Vec<String>,
     pub code: i32,
     pub out: String,
     pub err: String,
@@ -160,8 +162,9 @@ pub struct Ran {
 /// `citeproof` with the words of `line` (as [`words`]: a `{}` per value), run in `dir`
 /// (`None`: the test's working directory) with `stdin` (`None`: none).
 pub fn cli_with(dir: Option<&Path>, stdin: Option<Vec<u8>>, line: &str, values: &[&str]) -> Ran {
+    let args: Vec<String> = words(line, values).into_iter().map(str::to_owned).collect();
     let mut c = citeproof();
-    c.args(words(line, values));
+    c.args(&args);
     if let Some(dir) = dir {
         c.current_dir(dir);
     }
@@ -170,6 +173,7 @@ pub fn cli_with(dir: Option<&Path>, stdin: Option<Vec<u8>>, line: &str, values: 
     }
     let out = c.output().unwrap();
     Ran {
+        args,
         code: out.status.code().unwrap_or(-1),
         out: stdout_of(&out),
         err: stderr_of(&out),
@@ -197,8 +201,8 @@ impl Ran {
     pub fn exits(self, code: i32) -> Self {
         assert_eq!(
             self.code, code,
-            "exit status\nstdout: {}\nstderr: {}",
-            self.out, self.err
+            "exit status of {:?}\nstdout: {}\nstderr: {}",
+            self.args, self.out, self.err
         );
         self
     }
