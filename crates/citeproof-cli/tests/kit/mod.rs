@@ -162,7 +162,12 @@ pub struct Ran {
 /// `citeproof` with the words of `line` (as [`words`]: a `{}` per value), run in `dir`
 /// (`None`: the test's working directory) with `stdin` (`None`: none).
 pub fn cli_with(dir: Option<&Path>, stdin: Option<Vec<u8>>, line: &str, values: &[&str]) -> Ran {
-    let args: Vec<String> = words(line, values).into_iter().map(str::to_owned).collect();
+    let args = words(line, values).into_iter().map(str::to_owned).collect();
+    cli_args(dir, stdin, args)
+}
+
+/// `citeproof ARGS` in `dir` (`None`: the test's working directory) with `stdin` (`None`: none).
+pub fn cli_args(dir: Option<&Path>, stdin: Option<Vec<u8>>, args: Vec<String>) -> Ran {
     let mut c = citeproof();
     c.args(&args);
     if let Some(dir) = dir {
@@ -291,4 +296,50 @@ pub fn each<'a>(array: &'a Value, member: &str) -> Vec<&'a str> {
 #[track_caller]
 pub fn codes_of(report: &Value) -> Vec<&str> {
     each(&report["incidents"], "code")
+}
+
+/// The options of `citeproof conformance` that write every report format into `dir`: `r.json`,
+/// `r.xml` (JUnit), `r.md`, `r.html` and `r.svg` (the badge).
+pub fn every_report(dir: &Path) -> Vec<String> {
+    let mut args = Vec::new();
+    for (format, name) in [
+        ("json", "r.json"),
+        ("junit", "r.xml"),
+        ("markdown", "r.md"),
+        ("html", "r.html"),
+        ("svg", "r.svg"),
+    ] {
+        let path = dir.join(name).display().to_string();
+        args.extend([
+            "--report".to_owned(),
+            format.to_owned(),
+            "--out".to_owned(),
+            path,
+        ]);
+    }
+    args
+}
+
+/// The canon/hash-bytes file of the suite in `{}` with the xfail list `{}`.
+pub const XFAIL_RUN: &str = "conformance --vectors {} --suite canon/hash-bytes --xfail {}";
+
+/// Writes `contents` to `dir/name`; its path as a string, for a command line.
+pub fn file_in(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// Asserts that `report` matches the published schema of the conformance JSON report.
+#[track_caller]
+pub fn assert_conformance_report_schema(report: &Value) {
+    let schema: Value =
+        serde_json::from_str(citeproof_conformance::report::JSON_REPORT_SCHEMA).unwrap();
+    let compiled = citeproof_schema::compile(&schema).unwrap();
+    let errors: Vec<String> = compiled
+        .iter_errors(report)
+        .take(5)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
 }
