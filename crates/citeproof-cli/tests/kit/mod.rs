@@ -233,6 +233,13 @@ impl Ran {
         self
     }
 
+    /// Asserts that stdout or stderr holds every one of `pieces`.
+    #[track_caller]
+    pub fn mentions(&self, pieces: &[&str]) -> &Self {
+        holds_all(&format!("{}{}", self.out, self.err), pieces);
+        self
+    }
+
     /// Asserts that stdout begins with `prefix`.
     #[track_caller]
     pub fn starts(&self, prefix: &str) -> &Self {
@@ -342,4 +349,14 @@ pub fn assert_conformance_report_schema(report: &Value) {
         .map(|e| format!("{e} at {}", e.instance_path()))
         .collect();
     assert!(errors.is_empty(), "{errors:#?}");
+}
+
+/// `citeproof` with the words of `line` in `dir`, which must exit with `status` and print the
+/// `--json` error object `{"ok": false, "error": {"code": error}}`; the object.
+#[track_caller]
+pub fn json_error(dir: &Path, line: &str, status: i32, error: &str) -> Value {
+    let v = cli_in(dir, line, &[]).exits(status).json();
+    assert_eq!(v["ok"], false, "{line}: {v:#}");
+    assert_eq!(v["error"]["code"], error, "{line}: {v:#}");
+    v
 }
