@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 mod kit;
-use kit::{cli, codes_of, start_demo};
+use kit::{cli, codes_of, exits_each, start_demo};
 
 #[test]
 fn keygen_sign_and_httpsig_verify_round_trip() {
@@ -350,19 +350,17 @@ fn batch_of_urls_and_snapshots(base: &str, dir: &std::path::Path, snap: &str) {
 
 #[test]
 fn usage_errors_exit_2() {
-    for line in [
+    let usage = [
         "aca verify",
         "aca verify --level 4 https://example.com/",
         "demo serve --addr 8.8.8.8:80",
-    ] {
-        cli(line, &[]).exits(2);
-    }
+    ];
+    exits_each(&usage, 2);
     // Files that cannot be read: nothing was checked (3).
-    for line in [
+    let unreadable = [
         "aca verify --snapshot /definitely/not/here.json",
         "sign manifest /definitely/not/here.json --key k --keyid k",
         "httpsig verify --message /definitely/not/here --key k",
-    ] {
-        cli(line, &[]).exits(3);
-    }
+    ];
+    exits_each(&unreadable, 3);
 }

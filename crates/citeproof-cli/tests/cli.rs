@@ -3,7 +3,7 @@
 
 mod kit;
 
-use kit::{cli, cli_in, cli_stdin, cli_with, stderr_of};
+use kit::{cli, cli_in, cli_stdin, cli_with, each_where, stderr_of};
 
 const ABC_SHA256: &str = "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
@@ -123,13 +123,7 @@ fn validate_vectors_applies_the_lint() {
     let report = cli_with(Some(root.as_ref()), stdin, line, &[])
         .exits(1)
         .json();
-    let messages: Vec<&str> = report["incidents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|i| i["code"] == "vector-invalid")
-        .map(|i| i["message"].as_str().unwrap())
-        .collect();
+    let messages = each_where(&report["incidents"], "code", "vector-invalid", "message");
     assert!(
         messages.iter().any(|m| m.contains("duplicate case id")),
         "{messages:?}"

@@ -8,14 +8,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 #[path = "verify_surface/httpsig.rs"]
 mod httpsig;
 mod kit;
-use kit::{cli_in, codes_of, file_in, json_error};
+use kit::{cli_in, codes_of, file_in, json_error, vector_case};
 
 // ---- chain ----
 
@@ -28,31 +28,28 @@ const SEED_SIGNER: &str = "did:web:sourcescore.org";
 const NOW_UNIX: &str = "1779235200";
 const NOW_RFC3339: &str = "2026-05-20T00:00:00Z";
 
-fn seed_envelope(dir: &Path) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/chain/level1/verify.json");
-    let vectors: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-    let case = vectors["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["id"] == "chain-verify-seed-example")
-        .unwrap();
+/// A fresh directory with the seed's envelope (`envelope.json`), a tampered copy
+/// (`tampered.json`), its secret (`secret.txt`) and a trust file holding it (`trust.json`).
+fn seed_envelope() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let case = vector_case("chain/level1/verify.json", "chain-verify-seed-example");
     assert_eq!(case["input"]["now"], json!(1_779_235_200));
     let document = case["input"]["document"].as_str().unwrap();
-    file_in(dir, "envelope.json", document);
+    let d = dir.path();
+    file_in(d, "envelope.json", document);
     let tampered = document.replace("\"confidence\": 1.0", "\"confidence\": 0.9");
     assert_ne!(tampered, document);
-    file_in(dir, "tampered.json", tampered);
+    file_in(d, "tampered.json", tampered);
     let trust = json!({"secrets": {SEED_SIGNER: [SEED_SECRET]}});
-    file_in(dir, "trust.json", trust.to_string());
-    file_in(dir, "secret.txt", SEED_SECRET);
+    file_in(d, "trust.json", trust.to_string());
+    file_in(d, "secret.txt", SEED_SECRET);
+    dir
 }
 
 #[test]
 fn chain_verify_exit_statuses_and_the_verdict_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = seed_envelope();
     let d = dir.path();
-    seed_envelope(d);
     let offline = "chain verify {} --offline --trust trust.json --now {}";
     // 0: verified; the text starts with the verdict line of every verify.
     cli_in(d, offline, &["envelope.json", NOW_UNIX])
@@ -94,9 +91,8 @@ fn chain_verify_exit_statuses_and_the_verdict_line() {
 
 #[test]
 fn chain_verify_now_in_both_forms_and_trust_file_or_flags() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = seed_envelope();
     let d = dir.path();
-    seed_envelope(d);
     let by_trust = "chain verify envelope.json --offline --trust {} --now {} --json";
     for now in [NOW_UNIX, NOW_RFC3339] {
         let v = cli_in(d, by_trust, &["trust.json", now]).exits(0).json();
@@ -146,9 +142,8 @@ fn chain_verify_now_in_both_forms_and_trust_file_or_flags() {
 
 #[test]
 fn chain_verify_json_errors_are_json_objects() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = seed_envelope();
     let d = dir.path();
-    seed_envelope(d);
     file_in(d, "bad-trust.json", "[]");
     for (line, status, error) in [
         (
@@ -175,11 +170,7 @@ fn chain_verify_json_errors_are_json_objects() {
 // ---- httpsig ----
 
 fn ledger_fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../vectors/fixtures/ledger")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
+    kit::fixture_in("ledger", name)
 }
 
 /// 2026-05-16T11:13:20Z, after every timestamp of run-a (its last record is logged at

@@ -360,3 +360,68 @@ pub fn json_error(dir: &Path, line: &str, status: i32, error: &str) -> Value {
     assert_eq!(v["error"]["code"], error, "{line}: {v:#}");
     v
 }
+
+/// The string member `member` of the elements of the array `array` whose `key` is `value`.
+#[track_caller]
+pub fn each_where<'a>(array: &'a Value, key: &str, value: &str, member: &str) -> Vec<&'a str> {
+    let items = array.as_array().map(Vec::as_slice).unwrap_or_default();
+    let chosen = items.iter().filter(|item| item[key] == value);
+    chosen
+        .map(|item| {
+            item[member]
+                .as_str()
+                .unwrap_or_else(|| panic!("no {member}: {item}"))
+        })
+        .collect()
+}
+
+/// Every line of `lines` (no values) exits with `status`.
+#[track_caller]
+pub fn exits_each(lines: &[&str], status: i32) {
+    for line in lines {
+        cli(line, &[]).exits(status);
+    }
+}
+
+/// A file of the shared fixtures, `vectors/fixtures/{folder}/{name}`.
+pub fn fixture_in(folder: &str, name: &str) -> String {
+    let path = root().join("vectors/fixtures").join(folder).join(name);
+    path.to_string_lossy().into_owned()
+}
+
+/// The case `id` of the vector file `file` (relative to `vectors/`).
+#[track_caller]
+pub fn vector_case(file: &str, id: &str) -> Value {
+    let text = std::fs::read_to_string(root().join("vectors").join(file)).unwrap();
+    let all: Value = serde_json::from_str(&text).unwrap();
+    let cases = all["cases"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let case = cases.iter().find(|c| c["id"] == id);
+    case.cloned()
+        .unwrap_or_else(|| panic!("no case {id} in {file}"))
+}
+
+/// The RFC 9421 file `name` (`crates/citeproof-httpsig/tests/data/rfc9421/`).
+pub fn rfc9421(name: &str) -> PathBuf {
+    root()
+        .join("crates/citeproof-httpsig/tests/data/rfc9421")
+        .join(name)
+}
+
+/// The B.2 test request of RFC 9421 with the B.2.6 signature fields (`keyid="test-key-ed25519"`,
+/// `created=1618884473`), as an HTTP/1.1 message: header lines end in CRLF, the 18-byte body is
+/// kept exactly as published.
+pub fn rfc9421_b26_message() -> String {
+    let read = |name: &str| std::fs::read_to_string(rfc9421(name)).unwrap();
+    let request = read("test-request.http");
+    let (head, body) = request.split_once("\n\n").unwrap();
+    let (input, signature) = (read("b2_6-signature-input.txt"), read("b2_6-signature.txt"));
+    format!(
+        "{}\r\nSignature-Input: {}\r\nSignature: {}\r\n\r\n{body}",
+        head.replace('\n', "\r\n"),
+        input.trim_end(),
+        signature.trim_end()
+    )
+}

@@ -2,25 +2,12 @@
 
 use super::*;
 
-fn rfc(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../citeproof-httpsig/tests/data/rfc9421")
-        .join(name)
-}
+use kit::rfc9421 as rfc;
 
-/// The B.2 test request with the B.2.6 signature fields (`keyid="test-key-ed25519"`,
-/// `created=1618884473`), and the trust file holding the B.1.4 key under that kid.
+/// The B.2.6 message (`b26.http`), a copy with its Date header changed (`b26-bad.http`), the
+/// B.1.4 key (`key.pem`) and the trust file holding it under its kid (`trust.json`).
 fn b26(dir: &Path) {
-    let req = std::fs::read_to_string(rfc("test-request.http")).unwrap();
-    let (head, body) = req.split_once("\n\n").unwrap();
-    let input = std::fs::read_to_string(rfc("b2_6-signature-input.txt")).unwrap();
-    let sig = std::fs::read_to_string(rfc("b2_6-signature.txt")).unwrap();
-    let text = format!(
-        "{}\r\nSignature-Input: {}\r\nSignature: {}\r\n\r\n{body}",
-        head.replace('\n', "\r\n"),
-        input.trim_end(),
-        sig.trim_end()
-    );
+    let text = kit::rfc9421_b26_message();
     file_in(dir, "b26.http", &text);
     file_in(dir, "b26-bad.http", text.replace("02:07:55", "02:07:56"));
     std::fs::copy(rfc("test-key-ed25519-public.pem"), dir.join("key.pem")).unwrap();
