@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 
 use citeproof_aca::sign::discovery::DISCOVERY_PATH;
 use citeproof_aca::sign::{
-    DiscoveryConfig, ManifestSignOptions, SignError, SignedResponse, StepInputs,
+    DiscoveryConfig, InputRefusal, ManifestSignOptions, SignError, SignedResponse, StepInputs,
     discovery_document, emit_citation_source, entries_for_run, jwk_set, sign_manifest,
     unsigned_manifest_response,
 };
@@ -273,7 +273,7 @@ impl<'a> Builder<'a> {
         if bound {
             // The ledger does not know where its response is served; the platform does.
             manifest.response_url = Some(HttpUrl::parse(&self.url(&path)).map_err(|reason| {
-                SignError::InvalidValue {
+                InputRefusal::InvalidValue {
                     what: "response_url",
                     reason,
                 }
