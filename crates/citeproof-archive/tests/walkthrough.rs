@@ -77,7 +77,7 @@ fn verified(bundle: &Value, display: &Value) -> citeproof_archive::ArchiveReport
 }
 
 fn codes(bundle: &Value, display: &Value) -> Vec<IncidentCode> {
-    let report = verified(&bundle, &display);
+    let report = verified(bundle, display);
     let mut c: Vec<IncidentCode> = report
         .verdict
         .incidents

@@ -177,8 +177,13 @@ fn every_line_of_the_human_report_agrees_with_the_verdict() {
             }
         }
     }
+}
 
-    // The two runs of the review, by name: the tampered manifest and the unpublished key.
+/// The two runs of the review, by name: the tampered manifest and the unpublished key; and the
+/// complete run, which says what passed.
+#[test]
+fn the_reviews_runs_name_what_failed_and_the_complete_run_what_passed() {
+    let demo = demo();
     let (text, report) = verify_both(&format!("{}/runs/tampered", demo.base));
     assert!(codes(&report).contains(&"aca-content-digest-mismatch"));
     let failed = "signature NOT valid: the Level 3 check of this manifest failed: ";

@@ -282,6 +282,10 @@ fn tampered_ledgers_are_rejected_with_their_code() {
 #[test]
 fn tampered_audit_files_are_rejected_with_their_code() {
     let base = emit(&build("run-a", LedgerConfig::strict(), 1_777_370_000));
+    let with_audit = |audit| Emitted {
+        audit,
+        ..base.clone()
+    };
     let recs = records(&base.audit);
     assert!(recs.iter().zip(0..).all(|(r, i)| r["seq"] == json!(i)));
     type Tamper = fn(&mut Vec<Value>);
@@ -356,12 +360,8 @@ fn tampered_audit_files_are_rejected_with_their_code() {
                 }
             }
             tamper(&mut r);
-            let e = Emitted {
-                audit: jsonl(&r),
-                ..base.clone()
-            };
             assert_eq!(
-                errors(&check(&e, true)),
+                errors(&check(&with_audit(jsonl(&r)), true)),
                 [(Subject::Audit, *code)],
                 "{what} (seq: {numbered})"
             );
@@ -371,32 +371,20 @@ fn tampered_audit_files_are_rejected_with_their_code() {
     // is the ledger's damage, and the records are not compared (reporting rule 3).
     let mut torn = base.audit.clone();
     torn.pop();
-    let e = Emitted {
-        audit: torn,
-        ..base.clone()
-    };
-    let got = errors(&check(&e, true));
+    let got = errors(&check(&with_audit(torn), true));
     assert_eq!(got, [(Subject::Audit, "ledger-jsonl-malformed")]);
     // Another run's torn append after the ledger's records: a warning only.
     let other = emit(&build("run-b", LedgerConfig::strict(), 1_777_380_000));
     let mut shared = base.audit.clone();
     shared.extend_from_slice(&other.audit[..other.audit.len() / 2]);
-    let e = Emitted {
-        audit: shared,
-        ..base.clone()
-    };
-    let r = check(&e, true);
+    let r = check(&with_audit(shared), true);
     assert!(r.verdict.verified, "{:#?}", r.verdict.incidents);
-    let warnings = codes(&r);
-    assert_eq!(warnings, ["ledger-audit-file-damaged"]);
+    assert_eq!(codes(&r), ["ledger-audit-file-damaged"]);
     let crlf: Vec<u8> = String::from_utf8(base.audit.clone())
         .unwrap()
         .replace('\n', "\r\n")
         .into_bytes();
-    let e = Emitted {
-        audit: crlf,
-        ..base.clone()
-    };
+    let e = with_audit(crlf);
     assert!(check(&e, true).verdict.verified);
 }
 
