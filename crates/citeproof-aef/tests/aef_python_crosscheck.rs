@@ -12,23 +12,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::PathBuf;
-
 use citeproof_aef::build::{EvidenceSignOptions, sign_evidence};
 use citeproof_aef::signature::{KeySource, check};
 use citeproof_jose::SigningKey;
+use citeproof_testkit::PythonOracle;
 use serde_json::{Value, json};
 
-fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/aef_crosscheck.py")
-}
-
-fn probe() -> Result<Value, String> {
-    citeproof_testkit::run_json("python3", &script(), &["--probe"], &json!({}))
-}
-
-fn run(request: &Value) -> Value {
-    citeproof_testkit::run_json("python3", &script(), &[], request).unwrap()
+fn oracle() -> PythonOracle {
+    PythonOracle::new(env!("CARGO_MANIFEST_DIR"), "tests/python/aef_crosscheck.py")
 }
 
 fn evidence() -> Value {
@@ -62,7 +53,7 @@ fn evidence() -> Value {
 
 #[test]
 fn joserfc_and_citeproof_verify_each_others_evidence_signatures() {
-    if !citeproof_testkit::oracle_available("the AEF joserfc cross-check", probe()) {
+    if !citeproof_testkit::oracle_available("the AEF joserfc cross-check", oracle().probe()) {
         return;
     }
     let key = SigningKey::generate().unwrap();
@@ -75,7 +66,7 @@ fn joserfc_and_citeproof_verify_each_others_evidence_signatures() {
         },
     )
     .unwrap();
-    let response = run(&json!({
+    let response = oracle().ask(&json!({
         "ours": ours,
         "our_public_jwk": key.verifying_key().to_jwk(Some("rust-1")),
         "unsigned": evidence(),

@@ -21,33 +21,21 @@ fn upstream() -> jsonschema::Validator {
         .unwrap()
 }
 
-/// A complete, valid evidence object. `exact_text` is omitted so the hash is unconstrained.
+/// A complete, valid evidence object: the seed's canonical example (seeds/001) with every
+/// optional member, but `exact_text`, so that the hash is unconstrained.
 fn base() -> Value {
-    json!({
-        "evidence_version": "0.1",
-        "evidence_id": "ev-2026-05-12-a4f9c1",
-        "claim_text": "The AEO Protocol defines three pillars: Declare, Discover, and Audit.",
-        "source": {
-            "uri": "https://github.com/mizcausevic-dev/aeo-protocol-spec/blob/main/SPEC.md",
-            "type": "document",
-            "title": "AEO Protocol v0.1 — Specification",
-            "publisher": "mizcausevic-dev",
-            "published_at": "2026-05-01T00:00:00Z",
-            "fetched_at": "2026-05-12T03:45:00Z"
-        },
-        "span": {
-            "selector_type": "text_quote",
-            "selector_value": "## 3. The three pillars",
-            "surrounding_context": "context"
-        },
-        "retrieval": { "method": "hybrid", "confidence": 0.93, "rank": 1, "freshness_age_seconds": 90, "retriever_id": "r1" },
-        "verification": {
-            "content_hash": "sha256:c7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1",
-            "signed_by": "pipeline"
-        },
-        "synthesis_role": "supporting",
-        "notes": "n"
-    })
+    let mut doc: Value = serde_json::from_str(include_str!("data/seed-001-example.json")).unwrap();
+    remove(&mut doc, "/span/exact_text");
+    for (path, value) in [
+        ("/source/published_at", "2026-05-01T00:00:00Z"),
+        ("/span/surrounding_context", "context"),
+        ("/retrieval/retriever_id", "r1"),
+        ("/verification/signed_by", "pipeline"),
+        ("/notes", "n"),
+    ] {
+        set(&mut doc, path, json!(value));
+    }
+    doc
 }
 
 const PATHS: &[&str] = &[
@@ -95,6 +83,18 @@ fn remove(doc: &mut Value, path: &str) {
     }
 }
 
+/// [`base`] with `path` set to `v`, and its name.
+fn with(path: &str, v: Value) -> (String, Value) {
+    let mut d = base();
+    set(&mut d, path, v.clone());
+    (format!("{path} = {v}"), d)
+}
+
+/// The words of `list`.
+fn words(list: &str) -> Vec<&str> {
+    list.split_whitespace().collect()
+}
+
 fn corpus() -> Vec<(String, Value)> {
     let mut out = vec![("base".to_owned(), base())];
     let values = [
@@ -116,11 +116,7 @@ fn corpus() -> Vec<(String, Value)> {
         let mut d = base();
         remove(&mut d, path);
         out.push((format!("remove {path}"), d));
-        for v in &values {
-            let mut d = base();
-            set(&mut d, path, v.clone());
-            out.push((format!("{path} = {v}"), d));
-        }
+        out.extend(values.iter().map(|v| with(path, v.clone())));
     }
     for parent in ["", "/source", "/span", "/retrieval", "/verification"] {
         for name in ["extra", "x-extension", "$schema", "@context"] {
@@ -129,127 +125,84 @@ fn corpus() -> Vec<(String, Value)> {
             out.push((format!("{parent}/{name} added"), d));
         }
     }
-    let enums: &[(&str, &[&str])] = &[
+    // String values, each set at every path of its row: the published enums with the landing
+    // page's and some near misses, URIs, RFC 3339 timestamps and their corners, content hashes.
+    let strings: &[(&[&str], &[&str])] = &[
         (
-            "/source/type",
+            &["/source/type"],
+            &words(
+                "document webpage api_response knowledge_graph aeo_declaration dataset \
+                 database_row api book paper Webpage web_page other",
+            ),
+        ),
+        (
+            &["/span/selector_type"],
+            &words(
+                "byte_range line_range xpath css text_quote paragraph_index none css_selector \
+                 fragment_identifier page_range CSS regex",
+            ),
+        ),
+        (
+            &["/retrieval/method"],
+            &words(
+                "vector keyword graph hybrid direct_fetch model_recall semantic direct Vector \
+                 bm25",
+            ),
+        ),
+        (
+            &["/synthesis_role"],
+            &words("supporting contradicting partial background neutral Supporting"),
+        ),
+        (
+            &["/source/uri", "/verification/signing_key_uri"],
             &[
-                "document",
-                "webpage",
-                "api_response",
-                "knowledge_graph",
-                "aeo_declaration",
-                "dataset",
-                "database_row",
-                "api",
-                "book",
-                "paper",
-                "Webpage",
-                "web_page",
-                "other",
+                "https://example.com/a",
+                "urn:isbn:0451450523",
+                "mailto:a@example.com",
+                "relative/path",
+                "https://exa mple.com/",
+                "",
+                "http://[::1]/x",
+                "https://example.com/a#frag",
+                "file:///etc/passwd",
+                "\\\\server\\share",
             ],
         ),
         (
-            "/span/selector_type",
+            &["/source/fetched_at", "/source/published_at"],
             &[
-                "byte_range",
-                "line_range",
-                "xpath",
-                "css",
-                "text_quote",
-                "paragraph_index",
-                "none",
-                "css_selector",
-                "fragment_identifier",
-                "page_range",
-                "CSS",
-                "regex",
+                "2026-05-12T03:45:00Z",
+                "2026-05-12T03:45:00.123456Z",
+                "2026-05-12T03:45:00+05:30",
+                "2026-05-12t03:45:00z",
+                "2026-05-12 03:45:00Z",
+                "2026-05-12",
+                "2026-05-12T03:45:00",
+                "2026-13-12T03:45:00Z",
+                "2026-02-30T03:45:00Z",
+                "2016-12-31T23:59:60Z",
+                "2026-05-12T24:00:00Z",
+                "2026-05-12T03:45:00-00:00",
+                "+2026-05-12T03:45:00Z",
+                "2026-05-12T03:45Z",
             ],
         ),
         (
-            "/retrieval/method",
+            &["/verification/content_hash"],
             &[
-                "vector",
-                "keyword",
-                "graph",
-                "hybrid",
-                "direct_fetch",
-                "model_recall",
-                "semantic",
-                "direct",
-                "Vector",
-                "bm25",
-            ],
-        ),
-        (
-            "/synthesis_role",
-            &[
-                "supporting",
-                "contradicting",
-                "partial",
-                "background",
-                "neutral",
-                "Supporting",
+                "sha256:C7D1F2A3B4C5D6E7F8A9B0C1D2E3F4A5B6C7D8E9F0A1B2C3D4E5F6A7B8C9D0E1",
+                "sha256:c7d1",
+                "sha-256:c7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1",
+                "c7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1",
+                "sha256:c7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1\n",
+                "sha256:g7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1",
             ],
         ),
     ];
-    for (path, names) in enums {
-        for name in *names {
-            let mut d = base();
-            set(&mut d, path, json!(name));
-            out.push((format!("{path} = {name}"), d));
+    for (paths, values) in strings {
+        for path in *paths {
+            out.extend(values.iter().map(|v| with(path, json!(v))));
         }
-    }
-    for uri in [
-        "https://example.com/a",
-        "urn:isbn:0451450523",
-        "mailto:a@example.com",
-        "relative/path",
-        "https://exa mple.com/",
-        "",
-        "http://[::1]/x",
-        "https://example.com/a#frag",
-        "file:///etc/passwd",
-        "\\\\server\\share",
-    ] {
-        for path in ["/source/uri", "/verification/signing_key_uri"] {
-            let mut d = base();
-            set(&mut d, path, json!(uri));
-            out.push((format!("{path} = {uri:?}"), d));
-        }
-    }
-    for ts in [
-        "2026-05-12T03:45:00Z",
-        "2026-05-12T03:45:00.123456Z",
-        "2026-05-12T03:45:00+05:30",
-        "2026-05-12t03:45:00z",
-        "2026-05-12 03:45:00Z",
-        "2026-05-12",
-        "2026-05-12T03:45:00",
-        "2026-13-12T03:45:00Z",
-        "2026-02-30T03:45:00Z",
-        "2016-12-31T23:59:60Z",
-        "2026-05-12T24:00:00Z",
-        "2026-05-12T03:45:00-00:00",
-        "+2026-05-12T03:45:00Z",
-        "2026-05-12T03:45Z",
-    ] {
-        for path in ["/source/fetched_at", "/source/published_at"] {
-            let mut d = base();
-            set(&mut d, path, json!(ts));
-            out.push((format!("{path} = {ts:?}"), d));
-        }
-    }
-    for h in [
-        "sha256:C7D1F2A3B4C5D6E7F8A9B0C1D2E3F4A5B6C7D8E9F0A1B2C3D4E5F6A7B8C9D0E1",
-        "sha256:c7d1",
-        "sha-256:c7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1",
-        "c7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1",
-        "sha256:c7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1\n",
-        "sha256:g7d1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1",
-    ] {
-        let mut d = base();
-        set(&mut d, "/verification/content_hash", json!(h));
-        out.push((format!("content_hash = {h:?}"), d));
     }
     for (path, v) in [
         ("/retrieval/confidence", json!(-0.0)),
@@ -261,9 +214,7 @@ fn corpus() -> Vec<(String, Value)> {
         ("/retrieval/freshness_age_seconds", json!(0.0)),
         ("/retrieval/freshness_age_seconds", json!(-0.5)),
     ] {
-        let mut d = base();
-        set(&mut d, path, v.clone());
-        out.push((format!("{path} = {v}"), d));
+        out.push(with(path, v));
     }
     // selector_value is required unless selector_type is none.
     for st in ["none", "css", "page_range"] {
@@ -273,15 +224,7 @@ fn corpus() -> Vec<(String, Value)> {
         out.push((format!("selector_type {st} without selector_value"), d));
     }
     // Selector syntax is Level 2 (AEF-SEL-*): at Level 1 any string is accepted, as upstream.
-    for st in [
-        "byte_range",
-        "line_range",
-        "xpath",
-        "css",
-        "text_quote",
-        "paragraph_index",
-        "none",
-    ] {
+    for st in words("byte_range line_range xpath css text_quote paragraph_index none") {
         for v in [
             "",
             "10-2",
@@ -300,13 +243,8 @@ fn corpus() -> Vec<(String, Value)> {
         }
     }
     // exact_text that does not hash to content_hash is a Level 2 finding (AEF-5-002).
-    let mut d = base();
-    set(
-        &mut d,
-        "/span/exact_text",
-        json!("## 3. The three pillars and more"),
-    );
-    out.push(("exact_text not matching the hash".into(), d));
+    let more = json!("## 3. The three pillars and more");
+    out.push(with("/span/exact_text", more));
     // Leap seconds and other RFC 3339 corners JSON Schema's date-time decides.
     for ts in [
         "2026-05-12T23:59:60Z",
@@ -316,9 +254,7 @@ fn corpus() -> Vec<(String, Value)> {
         "0000-01-01T00:00:00Z",
         "9999-12-31T23:59:59-23:59",
     ] {
-        let mut d = base();
-        set(&mut d, "/source/fetched_at", json!(ts));
-        out.push((format!("fetched_at = {ts:?} (leap/corner)"), d));
+        out.push(with("/source/fetched_at", json!(ts)));
     }
     out.push(("not an object".into(), json!([base()])));
     out

@@ -64,14 +64,20 @@ fn gated() -> citeproof_archive::Gated {
 
 const NOW: i64 = 1_778_925_900; // 2026-05-16T10:05:00Z
 
-fn codes(bundle: &Value, display: &Value) -> Vec<IncidentCode> {
-    let report = verify_bundle(
-        bundle.to_string().as_bytes(),
-        display.to_string().as_bytes(),
+/// `bundle` and `display` verified against the archive fixture with the gate's key, at `NOW`.
+fn verified(bundle: &Value, display: &Value) -> citeproof_archive::ArchiveReport {
+    let (bundle, display) = (bundle.to_string(), display.to_string());
+    verify_bundle(
+        bundle.as_bytes(),
+        display.as_bytes(),
         &store(),
         &trust(),
         NOW,
-    );
+    )
+}
+
+fn codes(bundle: &Value, display: &Value) -> Vec<IncidentCode> {
+    let report = verified(bundle, display);
     let mut c: Vec<IncidentCode> = report
         .verdict
         .incidents
@@ -104,13 +110,7 @@ fn builder_matches_the_independent_python_gate() {
 #[test]
 fn built_response_verifies_and_says_what_it_is() {
     let g = gated();
-    let report = verify_bundle(
-        g.bundle.to_string().as_bytes(),
-        g.display.to_string().as_bytes(),
-        &store(),
-        &trust(),
-        NOW,
-    );
+    let report = verified(&g.bundle, &g.display);
     assert!(report.verdict.verified, "{:#?}", report.verdict.incidents);
     assert!(report.verdict.incidents.is_empty());
     assert_eq!(report.details.signed_by.as_deref(), Some("archive.example"));
@@ -159,6 +159,15 @@ fn resign(bundle: &mut Value) {
     );
 }
 
+/// `bundle` re-signed, and `display` showing its claim `i`'s text, bound to it.
+fn resigned_showing(display: &Value, mut bundle: Value, i: usize) -> (Value, Value) {
+    resign(&mut bundle);
+    let mut d = display.clone();
+    d["claims"][i]["text"] = bundle["claims"][i]["text"].clone();
+    rebind(&mut d, &bundle);
+    (bundle, d)
+}
+
 fn rebind(display: &mut Value, bundle: &Value) {
     display["bundle_hash"] =
         json!(citeproof_model::sha256_bytes(&jcs::canonicalize(bundle)).to_string());
@@ -194,10 +203,7 @@ fn attacks_are_caught() {
     // Review 3, N2: a negated claim keeps its two paraphrase citations.
     let mut b = g.bundle.clone();
     b["claims"][1]["text"] = json!("She never arranged her desks in a half circle.");
-    resign(&mut b);
-    let mut d = g.display.clone();
-    d["claims"][1]["text"] = b["claims"][1]["text"].clone();
-    rebind(&mut d, &b);
+    let (b, d) = resigned_showing(&g.display, b, 1);
     assert_eq!(codes(&b, &d), [IncidentCode::ArchiveClaimUnsupported]);
 
     // Review 3, N1: the whole 88-character passage quoted to a researcher (cap 80).
@@ -208,10 +214,7 @@ fn attacks_are_caught() {
     b["claims"][0]["citations"][0]["span"]["char_end"] = json!(88);
     b["claims"][0]["citations"][0]["excerpt_hash"] =
         json!(citeproof_model::sha256_bytes(quote.as_bytes()).to_string());
-    resign(&mut b);
-    let mut d = g.display.clone();
-    d["claims"][0]["text"] = b["claims"][0]["text"].clone();
-    rebind(&mut d, &b);
+    let (b, d) = resigned_showing(&g.display, b, 0);
     assert_eq!(codes(&b, &d), [IncidentCode::ArchiveQuoteTooLong]);
 
     // Review 3, N1: the auditor-only diary entry quoted word for word as c4's claim text.
@@ -219,11 +222,8 @@ fn attacks_are_caught() {
     let diary = "9 August 1958. Bjørn came home from sea after two years.";
     b["claims"][3]["text"] = json!(format!("She wrote: \"{diary}\""));
     b["claims"][3]["citations"][0]["relation"] = json!("direct_quote");
-    resign(&mut b);
-    let mut d = g.display.clone();
-    d["claims"][3]["text"] = b["claims"][3]["text"].clone();
+    let (b, mut d) = resigned_showing(&g.display, b, 3);
     d["claims"][3]["citations"][0]["relation_label"] = json!("their words");
-    rebind(&mut d, &b);
     assert_eq!(codes(&b, &d), [IncidentCode::ArchiveRestrictedTextShown]);
 
     // Hidden artifact revealed through the removed topic.
@@ -364,13 +364,7 @@ fn budget_decisions_for_a_producer() {
 fn the_report_shows_each_claim_with_its_citations() {
     let g = gated();
     let want = expected();
-    let report = verify_bundle(
-        g.bundle.to_string().as_bytes(),
-        g.display.to_string().as_bytes(),
-        &store(),
-        &trust(),
-        NOW,
-    );
+    let report = verified(&g.bundle, &g.display);
     assert_eq!(report.spec, "archive");
     assert_eq!(
         report.subject.digest.as_deref(),
@@ -427,13 +421,7 @@ fn the_report_shows_each_claim_with_its_citations() {
     resign(&mut b);
     let mut d = g.display.clone();
     rebind(&mut d, &b);
-    let report = verify_bundle(
-        b.to_string().as_bytes(),
-        d.to_string().as_bytes(),
-        &store(),
-        &trust(),
-        NOW,
-    );
+    let report = verified(&b, &d);
     assert!(!report.verdict.verified);
     let c2 = &report.items[1];
     assert!(!c2.verified);

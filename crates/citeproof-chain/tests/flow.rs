@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use citeproof_chain::report::{SignatureStatus, Verdict};
 use citeproof_chain::verify::validate_value;
 use citeproof_chain::{
-    SignKey, SignOptions, SigningInput, TrustConfig, VerifyOptions, sign, verify,
+    ChainReport, SignKey, SignOptions, SigningInput, TrustConfig, VerifyOptions, sign, verify,
 };
 use citeproof_fetch::{FetchBudget, FetchError, FetchedResponse, Fetcher};
 use citeproof_jose::{KeySet, SigningKey};
@@ -114,6 +114,15 @@ impl Fetcher for Table {
     fn head(&self, url: &str) -> Result<FetchedResponse, FetchError> {
         self.answer("HEAD", url)
     }
+}
+
+/// `document` verified at `NOW` with no network (an empty table), at `level`, under `trust`.
+fn offline(document: &[u8], level: u8, trust: TrustConfig) -> ChainReport {
+    verify(
+        document,
+        &Table::new(&[], ""),
+        &VerifyOptions::new(NOW, level, trust),
+    )
 }
 
 fn canonical_of(envelope: &str) -> String {
@@ -239,11 +248,7 @@ fn a_response_gives_each_reference_its_own_verdict() {
         r#"{{"answer": {}, "chains": {{"{a}": {fresh}, "{b}": {tampered}, "{c}": {stale}}}}}"#,
         serde_json::to_string(&answer).unwrap()
     );
-    let report = verify(
-        doc.as_bytes(),
-        &Table::new(&[], ""),
-        &VerifyOptions::new(NOW, 1, trust()),
-    );
+    let report = offline(doc.as_bytes(), 1, trust());
     let verdicts: Vec<(&str, Verdict)> = report
         .details
         .references
@@ -362,11 +367,7 @@ fn rotated_ed25519_keys_and_the_signer_binding() {
     .unwrap();
     let mut trust = TrustConfig::default();
     trust.add_keys(SIGNER, set.clone());
-    let report = verify(
-        env.as_bytes(),
-        &Table::new(&[], ""),
-        &VerifyOptions::new(NOW, 1, trust),
-    );
+    let report = offline(env.as_bytes(), 1, trust);
     assert!(report.verdict.verified, "{report:#?}");
     assert_eq!(
         report.details.envelopes[0].key_used.as_deref(),
@@ -380,11 +381,7 @@ fn rotated_ed25519_keys_and_the_signer_binding() {
     // The same keys configured for another signer: nothing is configured for this one.
     let mut elsewhere = TrustConfig::default();
     elsewhere.add_keys("did:web:other.example", set);
-    let report = verify(
-        env.as_bytes(),
-        &Table::new(&[], ""),
-        &VerifyOptions::new(NOW, 1, elsewhere),
-    );
+    let report = offline(env.as_bytes(), 1, elsewhere);
     assert_eq!(
         report.details.envelopes[0].signature,
         SignatureStatus::KeyUnresolved
@@ -424,11 +421,7 @@ fn hostile_documents_get_incidents_never_panics() {
         vec![0xff, 0xfe],
     ];
     for input in inputs {
-        let report = verify(
-            &input,
-            &Table::new(&[], ""),
-            &VerifyOptions::new(NOW, 2, trust()),
-        );
+        let report = offline(&input, 2, trust());
         assert_eq!(
             report.verdict.level,
             0,
@@ -525,11 +518,7 @@ fn dates_members_and_answers_the_profile_added() {
     let env = sign(future.as_bytes(), SignKey::Hmac(SECRET), &options())
         .unwrap()
         .envelope;
-    let report = verify(
-        env.as_bytes(),
-        &Table::new(&[], ""),
-        &VerifyOptions::new(NOW, 1, trust()),
-    );
+    let report = offline(env.as_bytes(), 1, trust());
     assert_eq!(
         citeproof_chain::report::codes(&report, Severity::Error),
         ["chain-date-in-future"]
@@ -542,11 +531,7 @@ fn dates_members_and_answers_the_profile_added() {
     let env = sign(c.to_string().as_bytes(), SignKey::Hmac(SECRET), &options())
         .unwrap()
         .envelope;
-    let report = verify(
-        env.as_bytes(),
-        &Table::new(&[], ""),
-        &VerifyOptions::new(NOW, 1, trust()),
-    );
+    let report = offline(env.as_bytes(), 1, trust());
     assert!(report.verdict.verified, "{report:#?}");
     assert_eq!(
         citeproof_chain::report::codes(&report, Severity::Warning),
@@ -560,11 +545,7 @@ fn dates_members_and_answers_the_profile_added() {
 
     // An answer that cites nothing verifies nothing.
     let doc = json!({"answer": "No citation here.", "chains": {}}).to_string();
-    let report = verify(
-        doc.as_bytes(),
-        &Table::new(&[], ""),
-        &VerifyOptions::new(NOW, 1, trust()),
-    );
+    let report = offline(doc.as_bytes(), 1, trust());
     assert!(!report.verdict.verified && !report.details.accepted);
     assert_eq!(
         citeproof_chain::report::codes(&report, Severity::Error),

@@ -49,6 +49,12 @@ pub fn println(line: &str) -> Result<(), Failure> {
     write_bytes(text.as_bytes())
 }
 
+/// The `--json` report of a command that succeeded with no incident: [`json_report`] with
+/// `ok` true and `incidents` empty.
+pub fn json_done(command: &str, details: &impl Serialize) -> Result<(), Failure> {
+    json_report(command, true, &NO_INCIDENTS, details)
+}
+
 /// The `--json` report of a command: `command`, `ok`, `incidents`, then the members of
 /// `details` (an object; other values are put under `result`).
 pub fn json_report(

@@ -116,29 +116,24 @@ fn broken_runs_report_the_documented_codes() {
     let mut opts = VerifyOptions::new(now());
     opts.allow_private = true;
     let fetcher = HttpFetcher::new(policy());
+    use IncidentCode as C;
     for (run, codes) in [
-        ("unsigned", &[IncidentCode::AcaSignatureMissing][..]),
-        ("tampered", &[IncidentCode::AcaContentDigestMismatch]),
-        ("wrong-key", &[IncidentCode::AcaKeyUnresolved]),
+        ("unsigned", &[C::AcaSignatureMissing][..]),
+        ("tampered", &[C::AcaContentDigestMismatch]),
+        ("wrong-key", &[C::AcaKeyUnresolved]),
         (
             "changed-source",
-            &[
-                IncidentCode::AcaSourceHashMismatch,
-                IncidentCode::AcaExcerptIntact,
-            ],
+            &[C::AcaSourceHashMismatch, C::AcaExcerptIntact],
         ),
-        ("reused-manifest", &[IncidentCode::AcaRunMismatch]),
-        ("unsupported-claim", &[IncidentCode::AcaClaimUnsupported]),
-        ("no-header", &[IncidentCode::AcaHeaderMissing]),
-        ("replayed", &[IncidentCode::AcaResponseUrlMismatch]),
+        ("reused-manifest", &[C::AcaRunMismatch]),
+        ("unsupported-claim", &[C::AcaClaimUnsupported]),
+        ("no-header", &[C::AcaHeaderMissing]),
+        ("replayed", &[C::AcaResponseUrlMismatch]),
         (
             "error-page",
-            &[
-                IncidentCode::AcaResponseFetchFailed,
-                IncidentCode::FetchHttpStatus,
-            ],
+            &[C::AcaResponseFetchFailed, C::FetchHttpStatus],
         ),
-        ("unbound", &[IncidentCode::AcaResponseUnbound]),
+        ("unbound", &[C::AcaResponseUnbound]),
     ] {
         let report = verify_url(&format!("{base}/runs/{run}"), &fetcher, &opts);
         for code in codes {
@@ -179,13 +174,12 @@ fn live_fetch_failures_are_reported_with_their_cause() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = closed.local_addr().unwrap().port();
     drop(closed);
-    let r = verify_url(&format!("http://127.0.0.1:{port}/runs/x"), &fetcher, &opts);
-    assert_eq!(r.verdict.level, 0);
-    assert!(
-        r.has(IncidentCode::FetchConnectFailed),
-        "{:#?}",
-        r.verdict.incidents
-    );
+    let fails_with = |port: u16, code: IncidentCode| {
+        let r = verify_url(&format!("http://127.0.0.1:{port}/runs/x"), &fetcher, &opts);
+        assert_eq!(r.verdict.level, 0);
+        assert!(r.has(code), "{code:?}: {:#?}", r.verdict.incidents);
+    };
+    fails_with(port, IncidentCode::FetchConnectFailed);
 
     // A server that does not speak HTTP.
     let garbage = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -197,11 +191,5 @@ fn live_fetch_failures_are_reported_with_their_cause() {
             let _ = s.write_all(b"NOT HTTP AT ALL\r\n\r\n");
         }
     });
-    let r = verify_url(&format!("http://127.0.0.1:{port}/runs/x"), &fetcher, &opts);
-    assert_eq!(r.verdict.level, 0);
-    assert!(
-        r.has(IncidentCode::FetchProtocolError),
-        "{:#?}",
-        r.verdict.incidents
-    );
+    fails_with(port, IncidentCode::FetchProtocolError);
 }

@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
@@ -16,11 +16,7 @@ const LOG: &[&str] = &["--log", "bundles.log"];
 const NOW: &str = "1778925900"; // 2026-05-16T10:05:00Z
 
 fn fixture(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../vectors/fixtures/archive")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
+    kit::fixture_in("archive", name)
 }
 
 /// keygen + gate of request.json (signed at 10:00:01) + a category refusal at 10:01:40, both

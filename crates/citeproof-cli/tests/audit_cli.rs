@@ -14,7 +14,7 @@ use serde_json::Value;
 #[path = "audit_cli/browser.rs"]
 mod browser;
 mod kit;
-use kit::{citeproof, root, start_demo, stdout_of, words};
+use kit::{citeproof, root, start_demo, stderr_of, stdout_of, words};
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("citeproof")

@@ -11,8 +11,8 @@ use serde_json::Value;
 
 mod kit;
 use kit::{
-    CHAIN_SIGNER as SIGNER, CHAIN_TRUST, archive_fixture, archive_gate, root, run, start_demo,
-    words,
+    CHAIN_SIGNER as SIGNER, CHAIN_TRUST, archive_fixture, archive_gate, each_where, root, run,
+    start_demo, words,
 };
 
 /// `--record audit.db` with an HTML report page `now.html`.
@@ -60,21 +60,16 @@ fn find_show_export_check(dir: &Path, spec: &str, code: &str, claim: &str, excer
         );
     }
 
-    let (c, _) = audit(
-        dir,
-        &["report", "2", "--format", "html", "--out", "failed.html"],
-    );
-    assert_eq!(c, 0);
-    let page = std::fs::read_to_string(dir.join("failed.html")).unwrap();
+    let html = |record: &str, name: &str| {
+        let (c, _) = audit(dir, &["report", record, "--format", "html", "--out", name]);
+        assert_eq!(c, 0);
+        std::fs::read_to_string(dir.join(name)).unwrap()
+    };
+    let page = html("2", "failed.html");
     assert!(page.contains(">NOT VERIFIED<") && !page.contains(">VERIFIED<"));
     failed_rows_name_their_checks(&page);
     assert!(page.contains(code), "{code}");
-    let (c, _) = audit(
-        dir,
-        &["report", "1", "--format", "html", "--out", "verified.html"],
-    );
-    assert_eq!(c, 0);
-    let page = std::fs::read_to_string(dir.join("verified.html")).unwrap();
+    let page = html("1", "verified.html");
     assert!(page.contains(">VERIFIED<") && !page.contains("claim-row not-ok"));
 
     let (c, out) = audit(dir, &["verify"]);
@@ -314,12 +309,8 @@ fn archive_record_find_show_export_and_check_the_chain() {
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["spec"], "archive");
     assert_eq!(v["subject"]["name"], "tampered.json");
-    assert!(
-        v["subject"]["digest"]
-            .as_str()
-            .unwrap()
-            .starts_with("sha256:")
-    );
+    let digest = v["subject"]["digest"].as_str().unwrap();
+    assert!(digest.starts_with("sha256:"), "{digest}");
     assert!(!out.contains(&hidden_start), "hidden text in the report");
     find_show_export_check(
         d,
@@ -387,13 +378,7 @@ fn aca_record_find_show_export_and_check_the_chain() {
     assert_eq!(c2, 1, "{out2}{e2}");
     let (_, shown) = audit(d, &["show", "2"]);
     let shown: Value = serde_json::from_str(&shown).unwrap();
-    let codes: Vec<&str> = shown["incidents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|i| i["severity"] == "error")
-        .map(|i| i["code"].as_str().unwrap())
-        .collect();
+    let codes = each_where(&shown["incidents"], "severity", "error", "code");
     assert!(!codes.is_empty(), "{shown}");
     // The first failed claim of the manifest, and the excerpt it was checked against.
     let claim = shown["items"]

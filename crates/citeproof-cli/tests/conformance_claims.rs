@@ -8,15 +8,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::{
-    process::Output,
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 mod kit;
-use kit::{citeproof, root, words};
+use kit::{
+    Ran, XFAIL_RUN, assert_conformance_report_schema, cli, cli_args, cli_in, each, every_report,
+    file_in, root, words,
+};
 
 fn vectors() -> String {
     root().join("vectors").display().to_string()
@@ -41,8 +41,7 @@ fn python() -> Option<&'static str> {
 
 /// Every report of one run, and its console output.
 struct Run {
-    out: Output,
-    text: String,
+    ran: Ran,
     json: Value,
     junit: String,
     markdown: String,
@@ -52,39 +51,26 @@ struct Run {
 
 fn run(args: &[&str]) -> Run {
     let dir = tempfile::tempdir().unwrap();
-    let path = |name: &str| dir.path().join(name).display().to_string();
-    let out = citeproof()
-        .args(["conformance", "--no-progress", "--seed", "4"])
-        .args(args)
-        .args(["--report", "json", "--out", &path("r.json")])
-        .args(["--report", "junit", "--out", &path("r.xml")])
-        .args(["--report", "markdown", "--out", &path("r.md")])
-        .args(["--report", "html", "--out", &path("r.html")])
-        .args(["--report", "svg", "--out", &path("r.svg")])
-        .output()
-        .unwrap();
+    let mut line: Vec<String> = words("conformance --no-progress --seed 4", &[])
+        .into_iter()
+        .chain(args.iter().copied())
+        .map(str::to_owned)
+        .collect();
+    line.extend(every_report(dir.path()));
+    let ran = cli_args(None, None, line);
     let read = |name: &str| {
-        std::fs::read_to_string(path(name))
-            .unwrap_or_else(|e| panic!("{name}: {e}\n{}", String::from_utf8_lossy(&out.stderr)))
+        std::fs::read_to_string(dir.path().join(name))
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{}", ran.err))
     };
     let json: Value = serde_json::from_str(&read("r.json")).unwrap();
-    let schema: Value =
-        serde_json::from_str(citeproof_conformance::report::JSON_REPORT_SCHEMA).unwrap();
-    let errors: Vec<String> = citeproof_schema::compile(&schema)
-        .unwrap()
-        .iter_errors(&json)
-        .take(5)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{args:?}: {errors:#?}");
+    assert_conformance_report_schema(&json);
     Run {
-        text: String::from_utf8_lossy(&out.stdout).into_owned(),
         json,
         junit: read("r.xml"),
         markdown: read("r.md"),
         html: read("r.html"),
         svg: read("r.svg"),
-        out,
+        ran,
     }
 }
 
@@ -119,20 +105,19 @@ fn text_of(node: roxmltree::Node<'_, '_>) -> String {
 fn assert_subset(r: &Run, reason: &str, what: &str) {
     const SUBSET: &str = "subset, not a conformance claim";
     assert_eq!(
-        r.out.status.code(),
-        Some(0),
+        r.ran.code, 0,
         "{what}: every case run passes\n{}",
-        r.text
+        r.ran.out
     );
     assert!(r.json["totals"]["passed"].as_u64().unwrap() > 0, "{what}");
     // Console text.
     assert!(
-        r.text.contains(&format!("claim: {SUBSET}")),
+        r.ran.out.contains(&format!("claim: {SUBSET}")),
         "{what}: {}",
-        r.text
+        r.ran.out
     );
-    assert_eq!(achieved(&r.text), None, "{what}: {}", r.text);
-    assert!(!r.text.contains("PASS: every case passed"), "{what}");
+    assert_eq!(achieved(&r.ran.out), None, "{what}: {}", r.ran.out);
+    assert!(!r.ran.out.contains("PASS: every case passed"), "{what}");
     // JSON: the machine-readable claim.
     let claim = &r.json["claim"];
     assert_eq!(claim["subset"], true, "{what}");
@@ -142,12 +127,7 @@ fn assert_subset(r: &Run, reason: &str, what: &str) {
         claim["statement"].as_str().unwrap().starts_with(SUBSET),
         "{what}: {claim}"
     );
-    let reasons: Vec<&str> = claim["gaps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|g| g["reason"].as_str())
-        .collect();
+    let reasons = each(&claim["gaps"], "reason");
     assert!(reasons.contains(&reason), "{what}: {reasons:?}");
     for level in r.json["levels"].as_array().unwrap() {
         assert_ne!(level["verdict"], "achieved", "{what}: {level}");
@@ -217,26 +197,18 @@ fn assert_subset(r: &Run, reason: &str, what: &str) {
 fn a_suite_filter_is_a_subset_in_every_report() {
     let r = run(&["--vectors", &vectors(), "--suite", "canon/hash-bytes"]);
     assert_subset(&r, "suite-filter", "--suite canon/hash-bytes");
-    assert_eq!(
-        r.json["suite"]["filters"],
-        serde_json::json!(["canon/hash-bytes"])
-    );
-    assert_eq!(r.json["suite"]["selected_cases"], 18);
-    assert!(
-        r.text.contains("(--suite canon/hash-bytes: 18 of "),
-        "{}",
-        r.text
-    );
+    let suite = &r.json["suite"];
+    assert_eq!(suite["filters"], serde_json::json!(["canon/hash-bytes"]));
+    assert_eq!(suite["selected_cases"], 18);
+    r.ran.says(&["(--suite canon/hash-bytes: 18 of "]);
 }
 
 #[test]
 fn a_case_filter_is_a_subset_in_every_report() {
     let r = run(&["--vectors", &vectors(), "--case", "canon-hash-bytes-*"]);
     assert_subset(&r, "case-filter", "--case canon-hash-bytes-*");
-    assert_eq!(
-        r.json["suite"]["case_filters"],
-        serde_json::json!(["canon-hash-bytes-*"])
-    );
+    let case_filters = &r.json["suite"]["case_filters"];
+    assert_eq!(case_filters, &serde_json::json!(["canon-hash-bytes-*"]));
 }
 
 #[test]
@@ -321,15 +293,17 @@ fn unsupported_operations_are_a_subset_in_every_report() {
     assert_eq!(r.json["totals"]["passed"], 36);
     // One line for all the operations not supported, not one each.
     assert_eq!(
-        r.text
+        r.ran
+            .out
             .matches("not supported by the implementation, not run: 21 operations")
             .count(),
         1,
         "{}",
-        r.text
+        r.ran.out
     );
     assert!(
-        !r.text
+        !r.ran
+            .out
             .contains("operation not supported by the implementation")
     );
 }
@@ -339,28 +313,30 @@ fn unsupported_operations_are_a_subset_in_every_report() {
 #[test]
 fn the_complete_run_claims_every_level_in_every_report() {
     let r = run(&["--vectors", &vectors()]);
-    assert_eq!(r.out.status.code(), Some(0), "{}", r.text);
+    assert_eq!(r.ran.code, 0, "{}", r.ran.out);
     let claim = &r.json["claim"];
     assert_eq!(claim["subset"], false);
     assert_eq!(claim["conformance_claim"], true);
     assert_eq!(claim["gaps"], serde_json::json!([]));
-    let specs: Vec<&str> = claim["levels"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|l| l["spec"].as_str())
-        .collect();
-    assert_eq!(specs, ["aca", "aef", "archive", "canon", "chain", "ledger"]);
+    assert_eq!(
+        each(&claim["levels"], "spec"),
+        ["aca", "aef", "archive", "canon", "chain", "ledger"]
+    );
     for level in r.json["levels"].as_array().unwrap() {
         assert_eq!(level["verdict"], "achieved", "{level}");
         assert_eq!(level["complete"], true, "{level}");
     }
-    assert!(r.text.contains("canon    core     achieved"), "{}", r.text);
     assert!(
-        r.text
+        r.ran.out.contains("canon    core     achieved"),
+        "{}",
+        r.ran.out
+    );
+    assert!(
+        r.ran
+            .out
             .contains("claim: conformance claim: aca Level 3, aef Level 3")
     );
-    assert!(r.text.contains("PASS: every case passed"));
+    assert!(r.ran.out.contains("PASS: every case passed"));
     assert!(
         r.markdown
             .contains("- Claim: **conformance claim: aca Level 3")
@@ -393,30 +369,19 @@ fn a_vectors_directory_nearby_is_not_used() {
     let below = dir.path().join("src/model");
     std::fs::create_dir_all(&below).unwrap();
     for cwd in [dir.path(), below.as_path()] {
-        let out = citeproof()
-            .current_dir(cwd)
-            .args(words(
-                "conformance --no-progress --suite canon/hash-bytes",
-                &[],
-            ))
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{stderr}");
-        assert!(
-            stderr.contains("using the suite embedded in this binary"),
-            "{stderr}"
-        );
-        assert!(!stderr.contains("dim"), "{stderr}");
+        let ran = cli_in(
+            cwd,
+            "conformance --no-progress --suite canon/hash-bytes",
+            &[],
+        )
+        .exits(0);
+        ran.warns(&["using the suite embedded in this binary"]);
+        assert!(!ran.err.contains("dim"), "{}", ran.err);
     }
     // Given explicitly, it is loaded (and refused).
-    let out = citeproof()
-        .current_dir(dir.path())
-        .args(["conformance", "--vectors", "vectors"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown field `dim`"));
+    cli_in(dir.path(), "conformance --vectors vectors", &[])
+        .exits(2)
+        .warns(&["unknown field `dim`"]);
 }
 
 #[test]
@@ -429,20 +394,11 @@ fn a_duplicate_case_id_is_refused() {
     let first = file["cases"][0].clone();
     file["cases"].as_array_mut().unwrap().push(first.clone());
     std::fs::write(canon.join("hash-bytes.json"), file.to_string()).unwrap();
-    let out = citeproof()
-        .args(["conformance", "--vectors"])
-        .arg(dir.path().join("vectors"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains(&format!(
-            "duplicate case id `{}`",
-            first["id"].as_str().unwrap()
-        )),
-        "{stderr}"
-    );
+    let vectors = dir.path().join("vectors");
+    let duplicate = format!("duplicate case id `{}`", first["id"].as_str().unwrap());
+    cli("conformance --vectors {}", &[vectors.to_str().unwrap()])
+        .exits(2)
+        .warns(&[&duplicate]);
 }
 
 /// A program that does not exist: one "could not check" (exit 3), not an errored case per
@@ -453,21 +409,22 @@ fn an_implementation_that_cannot_start_is_one_error_exit_3() {
         "--vectors {} --suite canon --impl /nonexistent/citeproof-adapter",
         &[&vectors()],
     ));
-    assert_eq!(r.out.status.code(), Some(3), "{}", r.text);
+    assert_eq!(r.ran.code, 3, "{}", r.ran.out);
     assert_eq!(
-        r.text
+        r.ran
+            .out
             .matches("cannot start `/nonexistent/citeproof-adapter`")
             .count(),
         2,
         "the COULD NOT CHECK line and the claim: {}",
-        r.text
+        r.ran.out
     );
     assert!(
-        r.text.contains("COULD NOT CHECK: no case was run"),
+        r.ran.out.contains("COULD NOT CHECK: no case was run"),
         "{}",
-        r.text
+        r.ran.out
     );
-    assert!(!r.text.contains("ERRORED"), "{}", r.text);
+    assert!(!r.ran.out.contains("ERRORED"), "{}", r.ran.out);
     assert_eq!(r.json["could_not_start"], true);
     assert_eq!(r.json["totals"]["errored"], 0);
     assert_eq!(r.json["totals"]["passed"], 0);
@@ -481,50 +438,26 @@ fn a_report_that_cannot_be_written_is_refused_before_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no/such/dir/r.html");
     let clock = Instant::now();
-    let out = citeproof()
-        .args(["conformance", "--vectors", &vectors(), "--no-progress"])
-        .args(["--report", "html", "--out"])
-        .arg(&missing)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("does not exist"), "{stderr}");
-    assert!(out.stdout.is_empty(), "nothing ran");
+    let line = "conformance --vectors {} --no-progress --report html --out {}";
+    let ran = cli(line, &[&vectors(), missing.to_str().unwrap()]).exits(2);
+    ran.warns(&["does not exist"]);
+    assert!(ran.out.is_empty(), "nothing ran");
     assert!(clock.elapsed() < Duration::from_secs(30));
-    let out = citeproof()
-        .args(["conformance", "--report", "json", "--out"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("is a directory"));
+    cli(
+        "conformance --report json --out {}",
+        &[dir.path().to_str().unwrap()],
+    )
+    .exits(2)
+    .warns(&["is a directory"]);
 }
 
 #[test]
 fn a_stale_xfail_entry_is_warned_about() {
     let dir = tempfile::tempdir().unwrap();
-    let xfail = dir.path().join("xfail.txt");
-    std::fs::write(
-        &xfail,
-        "canon-no-such-case-*   # renamed long ago\ncanon-jcs-bom\n",
-    )
-    .unwrap();
-    let out = citeproof()
-        .args(words(
-            "conformance --vectors {} --suite canon/hash-bytes",
-            &[&vectors()],
-        ))
-        .arg("--xfail")
-        .arg(&xfail)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(
-        stderr.contains("warning: --xfail entry `canon-no-such-case-*` matches no case"),
-        "{stderr}"
-    );
+    let stale = "canon-no-such-case-*   # renamed long ago\ncanon-jcs-bom\n";
+    let xfail = file_in(dir.path(), "xfail.txt", stale);
+    let ran = cli(XFAIL_RUN, &[&vectors(), &xfail]).exits(0);
+    ran.warns(&["warning: --xfail entry `canon-no-such-case-*` matches no case"]);
     // An entry for a case of the suite that this selection left out is not stale.
-    assert!(!stderr.contains("canon-jcs-bom"), "{stderr}");
+    assert!(!ran.err.contains("canon-jcs-bom"), "{}", ran.err);
 }

@@ -11,7 +11,7 @@ use std::thread;
 use serde_json::Value;
 
 mod kit;
-use kit::citeproof;
+use kit::{cli, codes_of, file_in};
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors/fixtures/aef")
@@ -34,224 +34,100 @@ fn expected(case: &str) -> Value {
         .clone()
 }
 
-fn code(out: &std::process::Output) -> i32 {
-    out.status.code().unwrap_or(-1)
-}
-
-fn new_evidence(dir: &Path) -> PathBuf {
-    let out = citeproof()
-        .args(["evidence", "new", "--source", &fixture("article.html")])
-        .args([
-            "--uri",
-            "https://example.com/aeo",
-            "--selector",
-            "css=p.lead",
-        ])
-        .args([
-            "--claim",
-            "The AEO Protocol defines three pillars.",
-            "--fetched-at",
-            "2026-05-12T03:45:00Z",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+/// A new evidence object of the article fixture, checked against `expected.json`; its path.
+fn new_evidence(dir: &Path) -> String {
+    let line = "evidence new --source {} --uri https://example.com/aeo --selector css=p.lead \
+                --claim {} --fetched-at 2026-05-12T03:45:00Z";
+    let claim = "The AEO Protocol defines three pillars.";
+    let ran = cli(line, &[&fixture("article.html"), claim]).exits(0);
+    let doc = ran.json();
     let want = expected("html-css-class");
     assert_eq!(doc["verification"]["content_hash"], want["content_hash"]);
     assert_eq!(doc["span"]["exact_text"], want["exact_text"]);
-    let path = dir.join("ev.json");
-    std::fs::write(&path, &out.stdout).unwrap();
-    path
+    file_in(dir, "ev.json", ran.out)
 }
 
-fn keys(dir: &Path) -> PathBuf {
+/// `keygen` into `dir/keys` (kid `aef-1`); the path of `name` in it.
+fn keys(dir: &Path) -> impl Fn(&str) -> String {
     let keys = dir.join("keys");
-    let out = citeproof()
-        .args(["keygen", "--out", &keys.to_string_lossy(), "--kid", "aef-1"])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
-    keys
+    cli("keygen --out {} --kid aef-1", &[keys.to_str().unwrap()]).exits(0);
+    move |name| keys.join(name).to_string_lossy().into_owned()
 }
 
 #[test]
 fn new_sign_verify_round_trip() {
     let dir = tempfile::tempdir().unwrap();
     let ev = new_evidence(dir.path());
-    let keys = keys(dir.path());
-    let signed = citeproof()
-        .args(["evidence", "sign", &ev.to_string_lossy()])
-        .args([
-            "--key",
-            &keys.join("private.pem").to_string_lossy(),
-            "--kid",
-            "aef-1",
-        ])
-        .args(["--signing-key-uri", "https://example.com/keys.json"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        code(&signed),
-        0,
-        "{}",
-        String::from_utf8_lossy(&signed.stderr)
-    );
-    let signed_path = dir.path().join("signed.json");
-    std::fs::write(&signed_path, &signed.stdout).unwrap();
+    let key = keys(dir.path());
+    let sign =
+        "evidence sign {} --key {} --kid aef-1 --signing-key-uri https://example.com/keys.json";
+    let signed = cli(sign, &[&ev, &key("private.pem")]).exits(0);
+    let signed_path = file_in(dir.path(), "signed.json", &signed.out);
+    let article = fixture("article.html");
 
-    for key in ["jwks.json", "public.pem"] {
-        let out = citeproof()
-            .args([
-                "evidence",
-                "verify",
-                &signed_path.to_string_lossy(),
-                "--json",
-            ])
-            .args(["--source", &fixture("article.html")])
-            .args(["--key", &keys.join(key).to_string_lossy()])
-            .output()
-            .unwrap();
-        assert_eq!(
-            code(&out),
-            0,
-            "{key}: {}",
-            String::from_utf8_lossy(&out.stdout)
-        );
-        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let verify = "evidence verify {} --json --source {} --key {}";
+    for name in ["jwks.json", "public.pem"] {
+        let report = cli(verify, &[&signed_path, &article, &key(name)])
+            .exits(0)
+            .json();
         assert_eq!(report["level"], 3);
         assert_eq!(report["verified"], true);
         assert_eq!(report["incidents"], Value::Array(vec![]));
     }
 
     // A changed claim breaks the signature: level 2, exit 1.
-    let mut doc: Value = serde_json::from_slice(&signed.stdout).unwrap();
+    let mut doc = signed.json();
     doc["claim_text"] = "The AEO Protocol defines four pillars.".into();
-    let tampered = dir.path().join("tampered.json");
-    std::fs::write(&tampered, serde_json::to_vec(&doc).unwrap()).unwrap();
-    let out = citeproof()
-        .args(["evidence", "verify", &tampered.to_string_lossy(), "--json"])
-        .args(["--source", &fixture("article.html")])
-        .args(["--key", &keys.join("jwks.json").to_string_lossy()])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 1);
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tampered = file_in(
+        dir.path(),
+        "tampered.json",
+        serde_json::to_vec(&doc).unwrap(),
+    );
+    let report = cli(verify, &[&tampered, &article, &key("jwks.json")])
+        .exits(1)
+        .json();
     assert_eq!(report["level"], 2);
     assert_eq!(report["incidents"][0]["code"], "aef-signature-invalid");
 
     // Level 2 is enough when asked for: exit 0.
-    let out = citeproof()
-        .args([
-            "evidence",
-            "verify",
-            &tampered.to_string_lossy(),
-            "--level",
-            "2",
-        ])
-        .args(["--source", &fixture("article.html")])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stdout));
+    cli(
+        "evidence verify {} --level 2 --source {}",
+        &[&tampered, &article],
+    )
+    .exits(0);
 
     // Another source: the content hash no longer matches.
-    let out = citeproof()
-        .args(["evidence", "verify", &ev.to_string_lossy(), "--json"])
-        .args([
-            "--source",
-            &fixture("notes-crlf.txt"),
-            "--media-type",
-            "text/html",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 1);
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let crlf = fixture("notes-crlf.txt");
+    let line = "evidence verify {} --json --source {} --media-type text/html";
+    let report = cli(line, &[&ev, &crlf]).exits(1).json();
     assert_eq!(report["level"], 1);
 }
 
 #[test]
 fn new_and_sign_usage_and_input_errors() {
     let dir = tempfile::tempdir().unwrap();
+    let article = fixture("article.html");
     // Unknown selector type: usage error.
-    let out = citeproof()
-        .args([
-            "evidence",
-            "new",
-            "--source",
-            &fixture("article.html"),
-            "--selector",
-            "regex=.*",
-            "--claim",
-            "c",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 2);
+    let line = "evidence new --source {} --selector regex=.* --claim c";
+    cli(line, &[&article]).exits(2);
     // Span not in the source: exit 1 with the incident code.
-    let out = citeproof()
-        .args([
-            "evidence",
-            "new",
-            "--source",
-            &fixture("article.html"),
-            "--uri",
-            "https://example.com/",
-        ])
-        .args(["--selector", "text_quote=four pillars", "--claim", "c"])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 1);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("aef-span-not-found"));
+    let line = "evidence new --source {} --uri https://example.com/ --selector {} --claim c";
+    cli(line, &[&article, "text_quote=four pillars"])
+        .exits(1)
+        .warns(&["aef-span-not-found"]);
     // A file that does not exist: nothing was checked (3).
-    let out = citeproof()
-        .args([
-            "evidence",
-            "verify",
-            &dir.path().join("missing.json").to_string_lossy(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 3);
+    let missing = dir.path().join("missing.json");
+    cli("evidence verify {}", &[missing.to_str().unwrap()]).exits(3);
     // Not an evidence object: sign refuses (1), verify reports level 0 (1).
-    let bad = dir.path().join("bad.json");
-    std::fs::write(&bad, br#"{"evidence_version":"0.2"}"#).unwrap();
-    let keys = keys(dir.path());
-    let out = citeproof()
-        .args([
-            "evidence",
-            "sign",
-            &bad.to_string_lossy(),
-            "--key",
-            &keys.join("private.pem").to_string_lossy(),
-            "--kid",
-            "k",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 1);
-    let out = citeproof()
-        .args(["evidence", "verify", &bad.to_string_lossy(), "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 1);
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bad = file_in(dir.path(), "bad.json", br#"{"evidence_version":"0.2"}"#);
+    let key = keys(dir.path());
+    let sign = "evidence sign {} --key {} --kid k";
+    cli(sign, &[&bad, &key("private.pem")]).exits(1);
+    let report = cli("evidence verify {} --json", &[&bad]).exits(1).json();
     assert_eq!(report["level"], 0);
     // A public key where a private key is needed: usage error.
     let ev = new_evidence(dir.path());
-    let out = citeproof()
-        .args([
-            "evidence",
-            "sign",
-            &ev.to_string_lossy(),
-            "--key",
-            &keys.join("public.pem").to_string_lossy(),
-            "--kid",
-            "k",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 2);
+    cli(sign, &[&ev, &key("public.pem")]).exits(2);
 }
 
 /// Serves `body` as `content_type` on loopback for `n` requests; returns the base URL.
@@ -272,51 +148,21 @@ fn serve(body: Vec<u8>, content_type: &'static str, n: usize) -> String {
 fn sources_fetched_over_http_need_allow_private_on_loopback() {
     let body = std::fs::read(fixture("notes-crlf.txt")).unwrap();
     let url = serve(body, "text/plain; charset=utf-8", 3);
-    let out = citeproof()
-        .args(["evidence", "new", "--source", &url, "--allow-private"])
-        .args([
-            "--selector",
-            "line_range=3-4",
-            "--claim",
-            "Evidence travels with the claim.",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let line = "evidence new --source {} --allow-private --selector line_range=3-4 --claim {}";
+    let ran = cli(line, &[&url, "Evidence travels with the claim."]).exits(0);
+    let doc = ran.json();
     assert_eq!(doc["source"]["uri"], url.as_str());
     assert_eq!(
         doc["verification"]["content_hash"],
         expected("text-line-range")["content_hash"]
     );
     let dir = tempfile::tempdir().unwrap();
-    let ev = dir.path().join("ev.json");
-    std::fs::write(&ev, &out.stdout).unwrap();
+    let ev = file_in(dir.path(), "ev.json", &ran.out);
     // source.uri is fetched: allowed with --allow-private ...
-    let ok = citeproof()
-        .args([
-            "evidence",
-            "verify",
-            &ev.to_string_lossy(),
-            "--allow-private",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(code(&ok), 0, "{}", String::from_utf8_lossy(&ok.stdout));
+    cli("evidence verify {} --allow-private --json", &[&ev]).exits(0);
     // ... refused without it (FETCH-002), before any connection.
-    let refused = citeproof()
-        .args(["evidence", "verify", &ev.to_string_lossy(), "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(code(&refused), 1);
-    let report: Value = serde_json::from_slice(&refused.stdout).unwrap();
-    let codes: Vec<&str> = report["incidents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|i| i["code"].as_str())
-        .collect();
+    let report = cli("evidence verify {} --json", &[&ev]).exits(1).json();
+    let codes = codes_of(&report);
     assert!(
         codes.contains(&"aef-source-fetch-failed") && codes.contains(&"fetch-address-forbidden"),
         "{codes:?}"

@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 mod kit;
-use kit::{citeproof, words};
+use kit::{cli, cli_stdin, each};
 
 const NOW: &str = "1778930000";
 
@@ -19,53 +19,25 @@ fn fixture(name: &str) -> String {
     )
 }
 
-fn run(args: &[&str], stdin: Option<Vec<u8>>) -> (i32, String, String) {
-    let mut c = citeproof();
-    c.args(args);
-    if let Some(s) = stdin {
-        c.write_stdin(s);
-    }
-    let out = c.output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn audit_of_the_seeds_own_file() {
     let f = fixture("seed-export.jsonl");
-    let (code, out, err) = run(&["ledger", "audit", &f, "--now", NOW], None);
-    assert_eq!(code, 1, "{out}{err}");
-    assert!(out.contains("Coverage: 2/3 | Compliant: false"), "{out}");
-    assert!(
-        out.contains("seed audit_coverage: Coverage: 3/4 | Compliant: false"),
-        "{out}"
-    );
-    assert!(
-        out.contains("uncited (line 2): \"Competitors lag behind.\""),
-        "{out}"
-    );
-    assert!(out.contains("ledger-record-unidentified"), "{out}");
+    cli("ledger audit {} --now {}", &[&f, NOW]).exits(1).says(&[
+        "Coverage: 2/3 | Compliant: false",
+        "seed audit_coverage: Coverage: 3/4 | Compliant: false",
+        "uncited (line 2): \"Competitors lag behind.\"",
+        "ledger-record-unidentified",
+    ]);
     // The template's records, strict, all required claims cited.
-    let (code, out, _) = run(
-        &words(
-            "ledger audit {} --now {}",
-            &[&fixture("seed-template.jsonl"), NOW],
-        ),
-        None,
-    );
-    assert_eq!(code, 0, "{out}");
+    cli(
+        "ledger audit {} --now {}",
+        &[&fixture("seed-template.jsonl"), NOW],
+    )
+    .exits(0);
     // JSON, lenient at the seed's 0.90: 2/3 < 0.9.
-    let (code, out, _) = run(
-        &[
-            "ledger", "audit", &f, "--mode", "lenient", "--json", "--now", NOW,
-        ],
-        None,
-    );
-    assert_eq!(code, 1);
-    let v: Value = serde_json::from_str(&out).unwrap();
+    let v = cli("ledger audit {} --mode lenient --json --now {}", &[&f, NOW])
+        .exits(1)
+        .json();
     assert_eq!(v["command"], "ledger audit");
     assert_eq!(v["ok"], false);
     assert_eq!(v["threshold"], 0.9);
@@ -77,52 +49,30 @@ fn audit_of_the_seeds_own_file() {
 #[test]
 fn audit_per_ledger_and_by_id() {
     let f = fixture("audit-two-runs.jsonl");
-    let (code, out, _) = run(&["ledger", "audit", &f, "--json", "--now", NOW], None);
-    assert_eq!(code, 0, "{out}");
-    let v: Value = serde_json::from_str(&out).unwrap();
-    let ids: Vec<&str> = v["ledgers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["ledger_id"].as_str().unwrap())
-        .collect();
-    assert_eq!(ids, ["run-a", "run-b"]);
-    let (code, out, _) = run(
-        &words(
-            "ledger audit {} --ledger-id run-b --json --now {}",
-            &[&f, NOW],
-        ),
-        None,
-    );
-    assert_eq!(code, 0);
-    let v: Value = serde_json::from_str(&out).unwrap();
+    let v = cli("ledger audit {} --json --now {}", &[&f, NOW])
+        .exits(0)
+        .json();
+    assert_eq!(each(&v["ledgers"], "ledger_id"), ["run-a", "run-b"]);
+    let one = "ledger audit {} --ledger-id run-b --json --now {}";
+    let v = cli(one, &[&f, NOW]).exits(0).json();
     assert_eq!(v["ledgers"].as_array().unwrap().len(), 1);
     // No record of the ledger asked for: nothing audited, never OK (LEDGER-020).
-    let (code, out, _) = run(&["ledger", "audit", &f, "--ledger-id", "run-z"], None);
-    assert_eq!(code, 1);
-    assert!(
-        out.contains("-> NOTHING AUDITED: no record of ledger `run-z`"),
-        "{out}"
-    );
-    assert!(!out.contains("OK:"), "{out}");
+    cli("ledger audit {} --ledger-id run-z", &[&f])
+        .exits(1)
+        .says(&["-> NOTHING AUDITED: no record of ledger `run-z`"])
+        .never_says(&["OK:"]);
 }
 
 #[test]
 fn an_empty_audit_file_audits_nothing() {
     // An emptied audit file is well-formed, but no verdict rests on it (LEDGER-020).
-    let (code, out, _) = run(&["ledger", "audit", "-", "--now", NOW], Some(Vec::new()));
-    assert_eq!(code, 1, "{out}");
-    assert!(
-        out.contains("-> NOTHING AUDITED: the file holds no record; nothing was verified"),
-        "{out}"
-    );
-    assert!(!out.contains("compliant"), "{out}");
-    let (code, out, _) = run(
-        &["ledger", "audit", "-", "--json", "--now", NOW],
-        Some(Vec::new()),
-    );
-    assert_eq!(code, 1);
-    let v: Value = serde_json::from_str(&out).unwrap();
+    cli_stdin("ledger audit - --now {}", &[NOW], Vec::new())
+        .exits(1)
+        .says(&["-> NOTHING AUDITED: the file holds no record; nothing was verified"])
+        .never_says(&["compliant"]);
+    let v = cli_stdin("ledger audit - --json --now {}", &[NOW], Vec::new())
+        .exits(1)
+        .json();
     assert_eq!(v["ok"], false);
     assert_eq!(v["incidents"][0]["code"], "ledger-audit-empty");
 }
@@ -132,65 +82,40 @@ fn a_shared_file_damaged_elsewhere() {
     // `audit-shared.jsonl`: run-a and run-b interleaved record by record (with `seq`), then
     // run-c's append cut short (LEDGER-008, -011).
     let shared = fixture("audit-shared.jsonl");
-    let (code, out, err) = run(
-        &words(
-            "ledger verify {} --audit {} --now {}",
-            &[&fixture("ledger-run-a.json"), &shared, NOW],
-        ),
-        None,
-    );
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("(3 record(s) of this ledger)"), "{out}");
-    assert!(
-        out.contains("audit: warning [ledger-audit-file-damaged] at line 6"),
-        "{out}"
-    );
-    assert!(
-        out.starts_with("level achieved: 1 (required 1) -> VERIFIED\n"),
-        "{out}"
-    );
+    let run_a = fixture("ledger-run-a.json");
+    let ran = cli(
+        "ledger verify {} --audit {} --now {}",
+        &[&run_a, &shared, NOW],
+    )
+    .exits(0);
+    ran.says(&[
+        "(3 record(s) of this ledger)",
+        "audit: warning [ledger-audit-file-damaged] at line 6",
+    ]);
+    ran.starts("level achieved: 1 (required 1) -> VERIFIED\n");
     // The whole file: the torn line is run-c's damage and an error of the file's audit.
-    let (code, out, _) = run(&["ledger", "audit", &shared, "--now", NOW], None);
-    assert_eq!(code, 1, "{out}");
-    assert!(
-        out.contains("error [ledger-jsonl-malformed] at line 6"),
-        "{out}"
-    );
-    assert!(
-        out.ends_with("-> NOT OK: the audit file has errors; no coverage above is established\n"),
-        "{out}"
-    );
-    // A damaged line may have been any ledger's record: no "Compliant: true" above NOT OK.
-    assert!(!out.contains("Compliant: true"), "{out}");
+    let ran = cli("ledger audit {} --now {}", &[&shared, NOW]).exits(1);
+    ran.says(&["error [ledger-jsonl-malformed] at line 6"])
+        // A damaged line may have been any ledger's record: no "Compliant: true" above NOT OK.
+        .never_says(&["Compliant: true"]);
+    ran.ends("-> NOT OK: the audit file has errors; no coverage above is established\n");
     // One ledger of it: the damage is elsewhere.
-    let (code, out, _) = run(
-        &words(
-            "ledger audit {} --ledger-id run-b --now {}",
-            &[&shared, NOW],
-        ),
-        None,
-    );
-    assert_eq!(code, 0, "{out}");
-    assert!(
-        out.ends_with(
-            "-> OK: ledger `run-b` compliant; 1 damaged line(s) of other ledgers, reported above\n"
-        ),
-        "{out}"
+    let ran = cli(
+        "ledger audit {} --ledger-id run-b --now {}",
+        &[&shared, NOW],
+    )
+    .exits(0);
+    ran.ends(
+        "-> OK: ledger `run-b` compliant; 1 damaged line(s) of other ledgers, reported above\n",
     );
     // run-c itself: its only line is the torn one.
-    let (code, out, _) = run(
-        &words(
-            "ledger audit {} --ledger-id run-c --now {}",
-            &[&shared, NOW],
-        ),
-        None,
-    );
-    assert_eq!(code, 1, "{out}");
-    assert!(
-        out.contains("error [ledger-jsonl-malformed] at line 6"),
-        "{out}"
-    );
-    assert!(!out.contains("-> OK"), "{out}");
+    cli(
+        "ledger audit {} --ledger-id run-c --now {}",
+        &[&shared, NOW],
+    )
+    .exits(1)
+    .says(&["error [ledger-jsonl-malformed] at line 6"])
+    .never_says(&["-> OK"]);
 }
 
 /// A case of `vectors/ledger/level1/verify.json`, its inputs written to files.
@@ -223,42 +148,18 @@ fn verify_judges_a_ledger_as_emitted_unless_told_it_was_refused() {
     // operation without `emitted` says invalid, and so must the command (LEDGER-006, N17).
     let dir = std::env::temp_dir().join(format!("citeproof-ledger-cli-{}", std::process::id()));
     let (ledger, audit_file) = vector_case("ledger-verify-strict-below-default", &dir);
-    let (code, out, _) = run(
-        &words(
-            "ledger verify {} --audit {} --now {}",
-            &[&ledger, &audit_file, NOW],
-        ),
-        None,
-    );
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("error [ledger-below-threshold]"), "{out}");
-    assert!(
-        out.starts_with("level achieved: 0 (required 1) -> NOT VERIFIED\n"),
-        "{out}"
-    );
-    assert!(!out.contains("Compliant: true"), "{out}");
-    let (code, out, _) = run(
-        &words(
-            "ledger verify {} --audit {} --refused --now {}",
-            &[&ledger, &audit_file, NOW],
-        ),
-        None,
-    );
-    assert_eq!(code, 0, "{out}");
-    assert!(
-        out.starts_with(
-            "level achieved: 1 (required 1) -> VERIFIED (the record of a refused response: below its threshold, it must not have been emitted)\n"
-        ),
-        "{out}"
-    );
-    let (code, _, err) = run(
-        &words(
-            "ledger verify {} --audit {} --refused --emitted",
-            &[&ledger, &audit_file],
-        ),
-        None,
-    );
-    assert_eq!(code, 2, "{err}");
+    let files = [ledger.as_str(), &audit_file, NOW];
+    let ran = cli("ledger verify {} --audit {} --now {}", &files).exits(1);
+    ran.says(&["error [ledger-below-threshold]"])
+        .never_says(&["Compliant: true"]);
+    ran.starts("level achieved: 0 (required 1) -> NOT VERIFIED\n");
+    let ran = cli("ledger verify {} --audit {} --refused --now {}", &files).exits(0);
+    ran.starts("level achieved: 1 (required 1) -> VERIFIED (the record of a refused response: below its threshold, it must not have been emitted)\n");
+    cli(
+        "ledger verify {} --audit {} --refused --emitted",
+        &files[..2],
+    )
+    .exits(2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -269,106 +170,61 @@ fn the_seed_templates_ledger() {
     let audit_file = fixture("template-audit.jsonl");
     let production = fixture("template-ledger-production.json");
     let staging = fixture("template-ledger-staging.json");
-    let (code, out, err) = run(
-        &words(
-            "ledger verify {} --audit {} --now {}",
-            &[&production, &audit_file, NOW],
-        ),
-        None,
-    );
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(
-        out.contains("(template ledger, no ledger id, emitted)"),
-        "{out}"
-    );
-    assert!(out.contains("(3 record(s) of this ledger)"), "{out}");
+    let verify = "ledger verify {} --audit {} --now {}";
+    cli(verify, &[&production, &audit_file, NOW])
+        .exits(0)
+        .says(&[
+            "(template ledger, no ledger id, emitted)",
+            "(3 record(s) of this ledger)",
+        ]);
     // Staging verified as production (the default): it must not have been emitted.
-    let (code, out, _) = run(
-        &words(
-            "ledger verify {} --audit {} --now {}",
-            &[&staging, &audit_file, NOW],
-        ),
-        None,
-    );
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("ledger-below-threshold"), "{out}");
-    let (code, out, _) = run(
-        &words(
-            "ledger verify {} --audit {} --mode lenient --now {}",
-            &[&staging, &audit_file, NOW],
-        ),
-        None,
-    );
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains("warning [ledger-coverage-low]"), "{out}");
-    assert!(
-        out.starts_with(
-            "level achieved: 1 (required 1) -> VERIFIED (not compliant: a lenient ledger emitted below its threshold, warning below)\n"
-        ),
-        "{out}"
-    );
+    cli(verify, &[&staging, &audit_file, NOW])
+        .exits(1)
+        .says(&["ledger-below-threshold"]);
+    let lenient = "ledger verify {} --audit {} --mode lenient --now {}";
+    let ran = cli(lenient, &[&staging, &audit_file, NOW]).exits(0);
+    ran.says(&["warning [ledger-coverage-low]"]);
+    ran.starts("level achieved: 1 (required 1) -> VERIFIED (not compliant: a lenient ledger emitted below its threshold, warning below)\n");
     // --mode is for template ledgers only.
-    let (code, _, err) = run(
-        &words(
-            "ledger verify {} --audit {} --mode lenient",
-            &[
-                &fixture("ledger-run-a.json"),
-                &fixture("audit-two-runs.jsonl"),
-            ],
-        ),
-        None,
+    let (run_a, two_runs) = (
+        fixture("ledger-run-a.json"),
+        fixture("audit-two-runs.jsonl"),
     );
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("for a template ledger"), "{err}");
-    let (code, out, _) = run(&["validate", "--kind", "ledger-template", &staging], None);
-    assert_eq!(code, 0, "{out}");
+    cli(
+        "ledger verify {} --audit {} --mode lenient",
+        &[&run_a, &two_runs],
+    )
+    .exits(2)
+    .warns(&["for a template ledger"]);
+    cli("validate --kind ledger-template {}", &[&staging]).exits(0);
 }
 
 #[test]
 fn verify_then_tamper() {
-    let ledger = fixture("ledger-run-a.json");
-    let audit_file = fixture("audit-two-runs.jsonl");
-    let api = fixture("api-run-a.json");
-    let args = |audit: &str| {
-        vec![
-            "ledger".to_owned(),
-            "verify".into(),
-            ledger.clone(),
-            "--audit".into(),
-            audit.to_owned(),
-            "--api".into(),
-            api.clone(),
-            "--emitted".into(),
-            "--now".into(),
-            NOW.into(),
-        ]
-    };
-    let a = args(&audit_file);
-    let a: Vec<&str> = a.iter().map(String::as_str).collect();
-    let (code, out, err) = run(&a, None);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("-> VERIFIED"), "{out}");
+    let [ledger, audit_file, api] = [
+        "ledger-run-a.json",
+        "audit-two-runs.jsonl",
+        "api-run-a.json",
+    ]
+    .map(fixture);
+    let verify = "ledger verify {} --audit {} --api {} --emitted --now {}";
+    cli(verify, &[&ledger, &audit_file, &api, NOW])
+        .exits(0)
+        .says(&["-> VERIFIED"]);
     // The second record's claim edited on stdin: caught at its line.
     let text = std::fs::read_to_string(&audit_file).unwrap();
     let tampered = text.replacen("Costs fell by 2%", "Costs fell by 20%", 1);
     assert_ne!(text, tampered);
-    let a = args("-");
-    let mut a: Vec<&str> = a.iter().map(String::as_str).collect();
-    a.push("--json");
-    let tampered_bytes = tampered.into_bytes();
-    let (code, out, _) = run(&a, Some(tampered_bytes.clone()));
-    assert_eq!(code, 1);
-    let v: Value = serde_json::from_str(&out).unwrap();
+    let on_stdin = [ledger.as_str(), "-", &api, NOW];
+    let v = cli_stdin(&format!("{verify} --json"), &on_stdin, tampered.clone())
+        .exits(1)
+        .json();
     assert_eq!(v["verified"], false);
     // In text, the verdict line comes first and nothing says the ledger is compliant.
-    let (code, text, _) = run(&a[..a.len() - 1], Some(tampered_bytes.clone()));
-    assert_eq!(code, 1);
-    assert!(!text.contains("Compliant: true"), "{text}");
-    assert!(text.contains("coverage: not verified"), "{text}");
-    assert!(
-        text.starts_with("level achieved: 0 (required 1) -> NOT VERIFIED\n"),
-        "{text}"
-    );
+    let ran = cli_stdin(verify, &on_stdin, tampered).exits(1);
+    ran.never_says(&["Compliant: true"])
+        .says(&["coverage: not verified"]);
+    ran.starts("level achieved: 0 (required 1) -> NOT VERIFIED\n");
     let i = &v["incidents"][0];
     assert_eq!(i["code"], "ledger-jsonl-record-mismatch");
     assert_eq!(i["file"], "audit");
@@ -399,77 +255,56 @@ fn bad_input_is_a_typed_error_with_a_location_never_a_panic() {
             1,
         ),
     ] {
-        let (exit, out, err) = run(
-            &[
-                "ledger", "verify", &ledger, "--audit", "-", "--json", "--now", NOW,
-            ],
-            Some(audit.to_vec()),
-        );
-        assert_eq!(exit, 1, "{out}{err}");
-        assert!(!err.contains("panicked"), "{err}");
-        let v: Value = serde_json::from_str(&out).unwrap();
-        let hit = v["incidents"]
+        let verify = "ledger verify {} --audit - --json --now {}";
+        let ran = cli_stdin(verify, &[&ledger, NOW], audit).exits(1);
+        assert!(!ran.err.contains("panicked"), "{}", ran.err);
+        let hit = ran.json()["incidents"]
             .as_array()
             .unwrap()
             .iter()
             .find(|i| i["code"] == code)
-            .unwrap_or_else(|| panic!("{code}: {out}"));
-        assert_eq!(hit["location"]["line"], line, "{out}");
+            .cloned()
+            .unwrap_or_else(|| panic!("{code}: {}", ran.out));
+        assert_eq!(hit["location"]["line"], line, "{}", ran.out);
     }
     // Not a ledger: the JSON error of the document.
-    let (exit, out, _) = run(
-        &words(
-            "ledger verify - --audit {}",
-            &[&fixture("audit-two-runs.jsonl")],
-        ),
-        Some(b"{\"ledger_version\":".to_vec()),
-    );
-    assert_eq!(exit, 1);
-    assert!(out.contains("json-syntax"), "{out}");
+    let two_runs = fixture("audit-two-runs.jsonl");
+    cli_stdin(
+        "ledger verify - --audit {}",
+        &[&two_runs],
+        "{\"ledger_version\":",
+    )
+    .exits(1)
+    .says(&["json-syntax"]);
     // A file that cannot be read: nothing was checked (3).
-    let (exit, _, err) = run(&["ledger", "audit", "/no/such/file.jsonl"], None);
-    assert_eq!(exit, 3);
-    assert!(err.contains("cannot read"), "{err}");
+    cli("ledger audit /no/such/file.jsonl", &[])
+        .exits(3)
+        .warns(&["cannot read"]);
     // Usage errors: exit 2.
-    let (exit, _, err) = run(
-        &words(
-            "ledger audit {} --mode lenient --threshold 0",
-            &[&fixture("seed-export.jsonl")],
-        ),
-        None,
-    );
-    assert_eq!(exit, 2);
-    assert!(err.contains("ledger-threshold-invalid"), "{err}");
+    let seed = fixture("seed-export.jsonl");
+    cli("ledger audit {} --mode lenient --threshold 0", &[&seed])
+        .exits(2)
+        .warns(&["ledger-threshold-invalid"]);
 }
 
 #[test]
 fn validate_knows_the_ledger_kinds() {
-    let (code, out, err) = run(
-        &words(
-            "validate --kind ledger {}",
-            &[&fixture("ledger-run-a.json")],
-        ),
-        None,
-    );
-    assert_eq!(code, 0, "{out}{err}");
+    cli(
+        "validate --kind ledger {}",
+        &[&fixture("ledger-run-a.json")],
+    )
+    .exits(0);
     let text = std::fs::read_to_string(fixture("ledger-run-a.json")).unwrap();
     let bad = text.replacen("\"source\": null", "\"source\": {}", 1);
     assert_ne!(text, bad);
-    let (code, out, _) = run(
-        &["validate", "--kind", "ledger", "--json", "-"],
-        Some(bad.into_bytes()),
-    );
-    assert_eq!(code, 1);
-    let v: Value = serde_json::from_str(&out).unwrap();
+    let v = cli_stdin("validate --kind ledger --json -", &[], bad)
+        .exits(1)
+        .json();
     let i = &v["incidents"][0];
     assert_eq!(i["code"], "schema-violation");
     assert_eq!(i["location"]["pointer"], "/claims/2/source");
     // One line of the seed's own file, as a record.
     let line = std::fs::read_to_string(fixture("seed-export.jsonl")).unwrap();
     let first = line.lines().next().unwrap().to_owned();
-    let (code, out, _) = run(
-        &["validate", "--kind", "ledger-audit-record", "-"],
-        Some(first.into_bytes()),
-    );
-    assert_eq!(code, 0, "{out}");
+    cli_stdin("validate --kind ledger-audit-record -", &[], first).exits(0);
 }

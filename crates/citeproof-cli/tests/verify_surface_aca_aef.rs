@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 mod kit;
-use kit::{citeproof, words};
+use kit::{citeproof, each_where, words};
 
 fn code(out: &std::process::Output) -> i32 {
     out.status.code().unwrap_or(-1)
@@ -122,13 +122,7 @@ fn aca_verify_exit_statuses_and_now() {
     assert_eq!(code(&out), 1);
     let report = json_of(&out);
     assert_eq!(report["outcome"], "not-verified");
-    let codes: Vec<&str> = report["incidents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|i| i["severity"] == "error")
-        .map(|i| i["code"].as_str().unwrap())
-        .collect();
+    let codes = each_where(&report["incidents"], "severity", "error", "code");
     for want in expected["errors"].as_array().unwrap() {
         assert!(codes.contains(&want.as_str().unwrap()), "{codes:?}");
     }
@@ -171,12 +165,8 @@ fn aca_verify_exit_statuses_and_now() {
     assert_eq!(code(&out), 2, "{}", String::from_utf8_lossy(&out.stdout));
     let error = json_of(&out);
     assert_eq!(error["error"]["code"], "usage");
-    assert!(
-        error["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("trust file")
-    );
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(message.contains("trust file"), "{message}");
     // A well-formed trust file is accepted; ACA says it uses none of it, and the report's
     // trust is only the response origin's discovery document.
     let trust = write_json(

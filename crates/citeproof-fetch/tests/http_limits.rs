@@ -16,6 +16,50 @@ use common::{
     MIB, Pattern, bytes_response, code, header, loopback, loopback_policy, respond_raw, serve,
 };
 
+/// A fetcher with the shipped policy (its size caps and timeouts), loopback allowed.
+fn shipped_but_loopback() -> HttpFetcher {
+    HttpFetcher::new(FetchPolicy {
+        allow_private: true,
+        ..FetchPolicy::default()
+    })
+}
+
+/// A fetch of `url` by `fetcher` fails with the code `want`.
+#[track_caller]
+fn fails_with(fetcher: &HttpFetcher, url: &str, want: &str) {
+    assert_eq!(code(fetcher.fetch(url)), want, "{url}");
+}
+
+/// A fetch under `policy` of `SCHEME://` a loopback port that accepts one connection and never
+/// answers (for 4 s) fails with `fetch-timeout` after at least 900 ms and before `under`.
+fn times_out_silently(policy: FetchPolicy, scheme: &str, under: Duration) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let holder = thread::spawn(move || {
+        listener.set_nonblocking(true).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(4);
+        let mut held = None;
+        while Instant::now() < deadline {
+            if held.is_none()
+                && let Ok((socket, _)) = listener.accept()
+            {
+                held = Some(socket);
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        drop(held);
+    });
+    let start = Instant::now();
+    let err = HttpFetcher::new(policy)
+        .fetch(&format!("{scheme}://127.0.0.1:{port}/"))
+        .unwrap_err();
+    let elapsed = start.elapsed();
+    assert_eq!(err.code(), "fetch-timeout", "{err}");
+    assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
+    assert!(elapsed < under, "{elapsed:?}");
+    holder.join().unwrap();
+}
+
 #[test]
 fn body_over_ten_mib_with_content_length_fails_before_reading() {
     let server = serve(1, |req, _| {
@@ -35,10 +79,11 @@ fn body_over_ten_mib_with_content_length_fails_before_reading() {
         ..FetchPolicy::default()
     };
     assert_eq!(policy.max_body_bytes, 10 * MIB);
-    let err = HttpFetcher::new(policy)
-        .fetch(&server.url("/big"))
-        .unwrap_err();
-    assert_eq!(err.code(), "fetch-too-large", "{err}");
+    fails_with(
+        &HttpFetcher::new(policy),
+        &server.url("/big"),
+        "fetch-too-large",
+    );
 }
 
 #[test]
@@ -59,12 +104,8 @@ fn chunked_body_over_ten_mib_fails() {
         );
         let _ = req.respond(resp);
     });
-    let fetcher = HttpFetcher::new(FetchPolicy {
-        allow_private: true,
-        ..FetchPolicy::default()
-    });
-    let err = fetcher.fetch(&server.url("/over")).unwrap_err();
-    assert_eq!(err.code(), "fetch-too-large", "{err}");
+    let fetcher = shipped_but_loopback();
+    fails_with(&fetcher, &server.url("/over"), "fetch-too-large");
     let ok = fetcher.fetch(&server.url("/exact")).unwrap();
     assert_eq!(ok.body.len() as u64, 10 * MIB);
     assert_eq!(ok.header("transfer-encoding"), Some("chunked"));
@@ -82,13 +123,11 @@ fn close_delimited_body_over_limit_fails() {
             &mut Pattern::new(10 * MIB + 1),
         );
     });
-    let err = HttpFetcher::new(FetchPolicy {
-        allow_private: true,
-        ..FetchPolicy::default()
-    })
-    .fetch(&server.url("/close"))
-    .unwrap_err();
-    assert_eq!(err.code(), "fetch-too-large", "{err}");
+    fails_with(
+        &shipped_but_loopback(),
+        &server.url("/close"),
+        "fetch-too-large",
+    );
 }
 
 #[test]
@@ -117,14 +156,10 @@ fn lying_content_length_never_yields_more_than_the_limit() {
             );
         }
     });
-    let fetcher = HttpFetcher::new(FetchPolicy {
-        allow_private: true,
-        ..FetchPolicy::default()
-    });
+    let fetcher = shipped_but_loopback();
     // Transfer-Encoding wins over Content-Length (RFC 9112 §6.3): the chunked body is read, and
     // it is too large.
-    let err = fetcher.fetch(&server.url("/cl-and-chunked")).unwrap_err();
-    assert_eq!(err.code(), "fetch-too-large", "{err}");
+    fails_with(&fetcher, &server.url("/cl-and-chunked"), "fetch-too-large");
     let short = fetcher.fetch(&server.url("/cl-short")).unwrap();
     assert_eq!(short.body.len(), 10, "framing is by Content-Length");
 }
@@ -166,36 +201,11 @@ fn small_limit_is_exact() {
 
 #[test]
 fn silent_server_times_out_within_total_timeout() {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let holder = thread::spawn(move || {
-        // Accept one connection and never answer; give up after 4 s.
-        listener.set_nonblocking(true).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(4);
-        let mut held = None;
-        while Instant::now() < deadline {
-            if held.is_none()
-                && let Ok((socket, _)) = listener.accept()
-            {
-                held = Some(socket);
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
-        drop(held);
-    });
     let policy = FetchPolicy {
         total_timeout: Duration::from_secs(1),
         ..loopback_policy()
     };
-    let start = Instant::now();
-    let err = HttpFetcher::new(policy)
-        .fetch(&format!("http://127.0.0.1:{port}/"))
-        .unwrap_err();
-    let elapsed = start.elapsed();
-    assert_eq!(err.code(), "fetch-timeout", "{err}");
-    assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
-    assert!(elapsed < Duration::from_millis(2500), "{elapsed:?}");
-    holder.join().unwrap();
+    times_out_silently(policy, "http", Duration::from_millis(2500));
 }
 
 /// Sends one byte every 100 ms.
@@ -246,10 +256,11 @@ fn refused_connection_is_connect_failed() {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
     };
-    let err = loopback()
-        .fetch(&format!("http://127.0.0.1:{port}/"))
-        .unwrap_err();
-    assert_eq!(err.code(), "fetch-connect-failed", "{err}");
+    fails_with(
+        &loopback(),
+        &format!("http://127.0.0.1:{port}/"),
+        "fetch-connect-failed",
+    );
 }
 
 #[test]
@@ -273,8 +284,7 @@ fn garbage_response_is_protocol_error() {
     let server = serve(1, |req, _| {
         respond_raw(req, b"SSH-2.0-OpenSSH_9.6\r\n\r\n", &mut io::empty());
     });
-    let err = loopback().fetch(&server.url("/")).unwrap_err();
-    assert_eq!(err.code(), "fetch-protocol-error", "{err}");
+    fails_with(&loopback(), &server.url("/"), "fetch-protocol-error");
 }
 
 #[test]
@@ -285,10 +295,11 @@ fn host_names_are_resolved_and_checked() {
     });
     let url = format!("http://localhost:{}/", server.port);
     // Refused by name too (localhost resolves to loopback), with no request made ...
-    let err = HttpFetcher::new(FetchPolicy::default())
-        .fetch(&url)
-        .unwrap_err();
-    assert_eq!(err.code(), "fetch-address-forbidden", "{err}");
+    fails_with(
+        &HttpFetcher::new(FetchPolicy::default()),
+        &url,
+        "fetch-address-forbidden",
+    );
     assert_eq!(server.requests(), 0);
     // ... and reachable with allow_private, on the checked address.
     let r = loopback().fetch(&url).unwrap();
@@ -326,8 +337,7 @@ fn oversized_header_block_is_protocol_error() {
         head.extend_from_slice(b"Content-Length: 0\r\n\r\n");
         respond_raw(req, &head, &mut io::empty());
     });
-    let err = loopback().fetch(&server.url("/")).unwrap_err();
-    assert_eq!(err.code(), "fetch-protocol-error", "{err}");
+    fails_with(&loopback(), &server.url("/"), "fetch-protocol-error");
 }
 
 #[test]
@@ -348,6 +358,14 @@ fn concurrent_fetches_share_one_fetcher() {
         assert_eq!(h.join().unwrap().unwrap(), 200);
     }
     assert_eq!(server.requests(), 8);
+}
+
+/// A fetch of `SCHEME://` a loopback server that answers `reply` fails with the code `want`.
+#[track_caller]
+fn raw_reply_fails_with(reply: &'static [u8], scheme: &str, want: &str) {
+    let (port, server) = raw_server(reply);
+    fails_with(&loopback(), &format!("{scheme}://127.0.0.1:{port}/"), want);
+    server.join().unwrap();
 }
 
 /// Accepts one connection on loopback, reads the request, writes `reply`, closes. Bounded: one
@@ -379,25 +397,17 @@ fn raw_server(reply: &'static [u8]) -> (u16, thread::JoinHandle<()>) {
 /// FETCH-003: an https URL whose server does not speak TLS fails the handshake.
 #[test]
 fn tls_handshake_failure_is_fetch_tls_failed() {
-    let (port, server) = raw_server(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi");
-    let err = loopback()
-        .fetch(&format!("https://127.0.0.1:{port}/"))
-        .unwrap_err();
-    assert_eq!(err.code(), "fetch-tls-failed", "{err}");
-    server.join().unwrap();
+    let reply = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi";
+    raw_reply_fails_with(reply, "https", "fetch-tls-failed");
 }
 
 /// FETCH-003/FETCH-004: a body cut short of its Content-Length fails the fetch; no partial body
 /// is returned.
 #[test]
 fn body_cut_short_fails_the_fetch() {
-    let (port, server) = raw_server(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b");
-    let err = loopback()
-        .fetch(&format!("http://127.0.0.1:{port}/"))
-        .unwrap_err();
+    let reply = b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b";
     // The peer closed after 10 of 100 announced bytes: an I/O failure, not a short response.
-    assert_eq!(err.code(), "fetch-io-failed", "{err}");
-    server.join().unwrap();
+    raw_reply_fails_with(reply, "http", "fetch-io-failed");
 }
 
 #[test]
@@ -428,34 +438,10 @@ fn head_sends_head_at_every_hop_and_returns_no_body() {
 /// here), not for `total_timeout` (20 s).
 #[test]
 fn silent_tls_handshake_times_out_within_connect_timeout() {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let holder = thread::spawn(move || {
-        listener.set_nonblocking(true).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(4);
-        let mut held = None;
-        while Instant::now() < deadline {
-            if held.is_none()
-                && let Ok((socket, _)) = listener.accept()
-            {
-                held = Some(socket);
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
-        drop(held);
-    });
     let policy = FetchPolicy {
         connect_timeout: Duration::from_secs(1),
         total_timeout: Duration::from_secs(20),
         ..loopback_policy()
     };
-    let start = Instant::now();
-    let err = HttpFetcher::new(policy)
-        .fetch(&format!("https://127.0.0.1:{port}/"))
-        .unwrap_err();
-    let elapsed = start.elapsed();
-    assert_eq!(err.code(), "fetch-timeout", "{err}");
-    assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
-    assert!(elapsed < Duration::from_millis(3500), "{elapsed:?}");
-    holder.join().unwrap();
+    times_out_silently(policy, "https", Duration::from_millis(3500));
 }

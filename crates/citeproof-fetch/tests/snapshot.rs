@@ -326,39 +326,21 @@ fn snapshot_replay_applies_the_policy() {
     for (url, code) in cases {
         assert_eq!(fetcher.fetch(url).unwrap_err().code(), code, "{url}");
     }
-    let private = SnapshotFetcher::new(
-        &snap,
-        FetchPolicy {
-            allow_private: true,
-            ..FetchPolicy::default()
-        },
-    )
-    .unwrap();
+    let under = |policy: FetchPolicy| SnapshotFetcher::new(&snap, policy).unwrap();
+    let private = under(FetchPolicy {
+        allow_private: true,
+        ..FetchPolicy::default()
+    });
     assert_eq!(private.fetch("http://127.0.0.1/local").unwrap().status, 200);
-    let small = SnapshotFetcher::new(
-        &snap,
-        FetchPolicy {
-            max_body_bytes: 3,
+    let at_most = |max_body_bytes| {
+        under(FetchPolicy {
+            max_body_bytes,
             ..FetchPolicy::default()
-        },
-    )
-    .unwrap();
-    assert_eq!(
-        small.fetch("https://a.example/big").unwrap_err().code(),
-        "fetch-too-large"
-    );
-    let four = SnapshotFetcher::new(
-        &snap,
-        FetchPolicy {
-            max_body_bytes: 4,
-            ..FetchPolicy::default()
-        },
-    )
-    .unwrap();
-    assert_eq!(
-        four.fetch("https://a.example/big").unwrap().body,
-        b"abcd".as_slice()
-    );
+        })
+        .fetch("https://a.example/big")
+    };
+    assert_eq!(at_most(3).unwrap_err().code(), "fetch-too-large");
+    assert_eq!(at_most(4).unwrap().body, b"abcd".as_slice());
 }
 
 /// JSON-001/FETCH-008: a JSON snapshot over 256 MiB is refused before it is parsed. The bytes

@@ -122,44 +122,36 @@ fn expected_len() -> usize {
     4
 }
 
-fn python() -> Option<&'static str> {
-    if Command::new("python3").arg("--version").output().is_ok() {
-        return Some("python3");
+/// `tests/python/warcio_interop.py ARGS` run by python3: its standard output, or `None` (the
+/// test skipped, with a notice) when python3 is missing and CITEPROOF_REQUIRE_PYTHON is unset.
+fn warcio(args: &[&Path]) -> Option<String> {
+    if Command::new("python3").arg("--version").output().is_err() {
+        let required = std::env::var_os("CITEPROOF_REQUIRE_PYTHON").is_some();
+        assert!(!required, "python3 is required");
+        eprintln!("skipped: python3 not found");
+        return None;
     }
-    assert!(
-        std::env::var_os("CITEPROOF_REQUIRE_PYTHON").is_none(),
-        "python3 is required"
-    );
-    None
-}
-
-fn script() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/python/warcio_interop.py")
-        .display()
-        .to_string()
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/warcio_interop.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "pip install warcio: {stderr}");
+    Some(String::from_utf8(out.stdout).unwrap())
 }
 
 #[test]
 fn warcio_reads_what_citeproof_writes() {
-    let Some(py) = python() else { return };
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.warc");
     let ((recorded_agent, recorded), bytes) = written();
     std::fs::write(&path, bytes).unwrap();
-    let out = Command::new(py)
-        .arg(script())
-        .arg("read")
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "pip install warcio: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let records: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
+    let Some(read) = warcio(&[Path::new("read"), &path]) else {
+        return;
+    };
+    let records: Vec<Value> = read
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
@@ -204,7 +196,6 @@ fn warcio_reads_what_citeproof_writes() {
 
 #[test]
 fn citeproof_replays_what_warcio_writes() {
-    let Some(py) = python() else { return };
     let dir = tempfile::tempdir().unwrap();
     // Framing is the writer's business: the Python side adds Content-Length or chunks.
     let unframed = |h: &[(String, String)]| -> Vec<(String, String)> {
@@ -230,18 +221,9 @@ fn citeproof_replays_what_warcio_writes() {
     )
     .unwrap();
     let path = dir.path().join("warcio.warc");
-    let out = Command::new(py)
-        .arg(script())
-        .arg("write")
-        .arg(&spec)
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "pip install warcio: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    if warcio(&[Path::new("write"), &spec, &path]).is_none() {
+        return;
+    }
     let bytes = std::fs::read(&path).unwrap();
     let replay = read_warc(&mut Cursor::new(&bytes), FetchPolicy::default()).unwrap();
     let direct =

@@ -66,10 +66,13 @@ fn section_2_1_http_field_values() {
 #[test]
 fn section_2_1_1_strict_serialization() {
     let m = section_2_1_message();
-    assert_eq!(
-        line(&m, r#""example-dict";sf"#).unwrap(),
-        r#""example-dict";sf: a=1, b=2;x=1;y=2, c=(a b c)"#
-    );
+    assert_line(&m, r#""example-dict";sf"#, r#"a=1, b=2;x=1;y=2, c=(a b c)"#);
+}
+
+/// The base line of `component` in `m` is `component: value` (RFC 9421 §2.5).
+#[track_caller]
+fn assert_line(m: &Message, component: &str, value: &str) {
+    assert_eq!(line(m, component).unwrap(), format!("{component}: {value}"));
 }
 
 #[test]
@@ -79,22 +82,10 @@ fn section_2_1_2_dictionary_members() {
         "https://www.example.com/",
         &[("Example-Dict", " a=1, b=2;x=1;y=2, c=(a   b    c), d")],
     );
-    assert_eq!(
-        line(&m, r#""example-dict";key="a""#).unwrap(),
-        r#""example-dict";key="a": 1"#
-    );
-    assert_eq!(
-        line(&m, r#""example-dict";key="d""#).unwrap(),
-        r#""example-dict";key="d": ?1"#
-    );
-    assert_eq!(
-        line(&m, r#""example-dict";key="b""#).unwrap(),
-        r#""example-dict";key="b": 2;x=1;y=2"#
-    );
-    assert_eq!(
-        line(&m, r#""example-dict";key="c""#).unwrap(),
-        r#""example-dict";key="c": (a b c)"#
-    );
+    assert_line(&m, r#""example-dict";key="a""#, r#"1"#);
+    assert_line(&m, r#""example-dict";key="d""#, r#"?1"#);
+    assert_line(&m, r#""example-dict";key="b""#, r#"2;x=1;y=2"#);
+    assert_line(&m, r#""example-dict";key="c""#, r#"(a b c)"#);
     assert_eq!(
         line(&m, r#""example-dict";key="zz""#).unwrap_err().code(),
         "httpsig-missing-component"
@@ -120,13 +111,15 @@ fn section_2_1_3_binary_wrapped_fields() {
         line(&two, "example-header").unwrap(),
         line(&one, "example-header").unwrap()
     );
-    assert_eq!(
-        line(&two, r#""example-header";bs"#).unwrap(),
-        r#""example-header";bs: :dmFsdWUsIHdpdGgsIGxvdHM=:, :b2YsIGNvbW1hcw==:"#
+    assert_line(
+        &two,
+        r#""example-header";bs"#,
+        r#":dmFsdWUsIHdpdGgsIGxvdHM=:, :b2YsIGNvbW1hcw==:"#,
     );
-    assert_eq!(
-        line(&one, r#""example-header";bs"#).unwrap(),
-        r#""example-header";bs: :dmFsdWUsIHdpdGgsIGxvdHMsIG9mLCBjb21tYXM=:"#
+    assert_line(
+        &one,
+        r#""example-header";bs"#,
+        r#":dmFsdWUsIHdpdGgsIGxvdHMsIG9mLCBjb21tYXM=:"#,
     );
 }
 
@@ -214,18 +207,12 @@ fn section_2_2_8_query_parameters() {
         "https://www.example.com/path?param=value&foo=bar&baz=batman&qux=",
         &[],
     );
-    assert_eq!(
-        line(&m, r#""@query-param";name="baz""#).unwrap(),
-        r#""@query-param";name="baz": batman"#
-    );
+    assert_line(&m, r#""@query-param";name="baz""#, r#"batman"#);
     assert_eq!(
         line(&m, r#""@query-param";name="qux""#).unwrap(),
         "\"@query-param\";name=\"qux\": "
     );
-    assert_eq!(
-        line(&m, r#""@query-param";name="param""#).unwrap(),
-        r#""@query-param";name="param": value"#
-    );
+    assert_line(&m, r#""@query-param";name="param""#, r#"value"#);
     assert_eq!(
         line(&m, r#""@query-param";name="nope""#)
             .unwrap_err()
@@ -240,17 +227,20 @@ fn section_2_2_8_query_parameters() {
         "https://example.com/parameters?var=this%20is%20a%20big%0Amultiline%20value&bar=with+plus+whitespace&fa%C3%A7ade%22%3A%20=something",
         &[],
     );
-    assert_eq!(
-        line(&enc, r#""@query-param";name="var""#).unwrap(),
-        r#""@query-param";name="var": this%20is%20a%20big%0Amultiline%20value"#
+    assert_line(
+        &enc,
+        r#""@query-param";name="var""#,
+        r#"this%20is%20a%20big%0Amultiline%20value"#,
     );
-    assert_eq!(
-        line(&enc, r#""@query-param";name="bar""#).unwrap(),
-        r#""@query-param";name="bar": with%20plus%20whitespace"#
+    assert_line(
+        &enc,
+        r#""@query-param";name="bar""#,
+        r#"with%20plus%20whitespace"#,
     );
-    assert_eq!(
-        line(&enc, r#""@query-param";name="fa%C3%A7ade%22%3A%20""#).unwrap(),
-        r#""@query-param";name="fa%C3%A7ade%22%3A%20": something"#
+    assert_line(
+        &enc,
+        r#""@query-param";name="fa%C3%A7ade%22%3A%20""#,
+        r#"something"#,
     );
 
     let dup = request("GET", "https://example.com/?a=1&a=2", &[]);
@@ -275,26 +265,14 @@ fn response_with_request() -> Message {
 fn section_2_2_9_status_and_2_4_related_request() {
     let m = response_with_request();
     assert_eq!(line(&m, "@status").unwrap(), r#""@status": 503"#);
-    assert_eq!(
-        line(&m, r#""@method";req"#).unwrap(),
-        r#""@method";req: POST"#
-    );
-    assert_eq!(
-        line(&m, r#""@authority";req"#).unwrap(),
-        r#""@authority";req: example.com"#
-    );
-    assert_eq!(
-        line(&m, r#""content-type";req"#).unwrap(),
-        r#""content-type";req: application/json"#
-    );
+    assert_line(&m, r#""@method";req"#, r#"POST"#);
+    assert_line(&m, r#""@authority";req"#, r#"example.com"#);
+    assert_line(&m, r#""content-type";req"#, r#"application/json"#);
     assert_eq!(
         line(&m, "content-type").unwrap(),
         r#""content-type": text/plain"#
     );
-    assert_eq!(
-        line(&m, r#""@query-param";req;name="Pet""#).unwrap(),
-        r#""@query-param";req;name="Pet": dog"#
-    );
+    assert_line(&m, r#""@query-param";req;name="Pet""#, r#"dog"#);
 }
 
 #[test]

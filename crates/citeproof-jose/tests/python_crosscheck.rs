@@ -13,29 +13,20 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use citeproof_jose::{
     KeySet, SigningKey, VerifyingKey, b64, parse_detached, sign_detached, verify_detached,
 };
-use serde_json::{Value, json};
+use citeproof_testkit::PythonOracle;
+use serde_json::json;
 
-fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/jws_crosscheck.py")
-}
-
-/// `Some(versions)` when python3 with joserfc and cryptography is usable.
-fn probe() -> Result<Value, String> {
-    citeproof_testkit::run_json("python3", &script(), &["--probe"], &json!({}))
-}
-
-fn run(request: &Value) -> Value {
-    citeproof_testkit::run_json("python3", &script(), &[], request).unwrap()
+/// `tests/python/jws_crosscheck.py` (joserfc and cryptography).
+fn oracle() -> PythonOracle {
+    PythonOracle::new(env!("CARGO_MANIFEST_DIR"), "tests/python/jws_crosscheck.py")
 }
 
 #[test]
 fn joserfc_cross_check_both_directions() {
-    if !citeproof_testkit::oracle_available("the joserfc cross-check", probe()) {
+    if !citeproof_testkit::oracle_available("the joserfc cross-check", oracle().probe()) {
         return;
     }
 
@@ -60,7 +51,7 @@ fn joserfc_cross_check_both_directions() {
         "their_kid": "python-1",
         "rfc8037_private_jwk": rfc["a1_ed25519_private_key"]["jwk"],
     });
-    let response = run(&request);
+    let response = oracle().ask(&request);
 
     // (a) joserfc accepts our detached JWS, and refuses it over another payload.
     assert_eq!(response["verify_ours"], json!({"ok": true}), "{response}");

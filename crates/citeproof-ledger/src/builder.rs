@@ -35,7 +35,9 @@ use serde_json::{Map, Value};
 use crate::clock::Clock;
 use crate::config::{LedgerConfig, RunId, threshold_problem};
 use crate::coverage::CoverageReport;
-use crate::error::{LedgerError, check_web_url};
+use citeproof_aca::sign::InputRefusal;
+
+use crate::error::LedgerError;
 use citeproof_aca::sign::{ChainBuilder, StepInputs, StepRef};
 use citeproof_model::ledger::LedgerMode;
 
@@ -219,10 +221,11 @@ impl AttributionLedger {
         let from: Vec<StepRef> = inputs_from.iter().map(|c| c.step).collect();
         for c in inputs_from {
             if !self.calls.contains(c) {
-                return Err(LedgerError::UnknownHandle {
+                return Err(InputRefusal::UnknownHandle {
                     what: "tool call",
                     id: c.id.clone(),
-                });
+                }
+                .into());
             }
         }
         let step = self.chain.step(tool, inputs, &from, &[])?;
@@ -279,25 +282,28 @@ impl AttributionLedger {
         spec: CaptureSpec,
     ) -> Result<CaptureId, LedgerError> {
         if !self.calls.contains(call) {
-            return Err(LedgerError::UnknownHandle {
+            return Err(InputRefusal::UnknownHandle {
                 what: "tool call",
                 id: call.id.clone(),
-            });
+            }
+            .into());
         }
-        check_web_url(&spec.url)?;
+        InputRefusal::check_web_url(&spec.url)?;
         if spec.category.is_empty() {
-            return Err(LedgerError::InvalidValue {
+            return Err(InputRefusal::InvalidValue {
                 what: "source category",
                 reason: "must not be empty".into(),
-            });
+            }
+            .into());
         }
         let n = self.captures.len() + 1;
         let identifier = match spec.identifier {
             Some(id) if id.is_empty() => {
-                return Err(LedgerError::InvalidValue {
+                return Err(InputRefusal::InvalidValue {
                     what: "source identifier",
                     reason: "must not be empty".into(),
-                });
+                }
+                .into());
             }
             Some(id) => id,
             None => format!("{}-src-{n}", call.id),
@@ -330,18 +336,20 @@ impl AttributionLedger {
         let claim_id = match &claim.claim_id {
             Some(id) if citeproof_model::ids::is_claim_id(id) => id.clone(),
             Some(id) => {
-                return Err(LedgerError::InvalidId {
+                return Err(InputRefusal::InvalidId {
                     what: "claim id",
                     value: id.clone(),
-                });
+                }
+                .into());
             }
             None => derived_claim_id(&claim.text),
         };
         if claim.text.is_empty() {
-            return Err(LedgerError::InvalidValue {
+            return Err(InputRefusal::InvalidValue {
                 what: "claim text",
                 reason: "must not be empty".into(),
-            });
+            }
+            .into());
         }
         if let Some(other) = self
             .entries
@@ -355,15 +363,16 @@ impl AttributionLedger {
         let source = match &claim.source {
             None => None,
             Some((CaptureId(i), excerpt)) => {
-                let cap = self.captures.get(*i).ok_or(LedgerError::UnknownHandle {
+                let cap = self.captures.get(*i).ok_or(InputRefusal::UnknownHandle {
                     what: "capture",
                     id: i.to_string(),
                 })?;
                 if cap.fetched_at > recorded_at {
-                    return Err(LedgerError::InvalidValue {
+                    return Err(InputRefusal::InvalidValue {
                         what: "capture time",
                         reason: "the source was fetched after the claim was recorded".into(),
-                    });
+                    }
+                    .into());
                 }
                 let (start, end) = locate(cap, excerpt)?;
                 Some((*i, start, end))

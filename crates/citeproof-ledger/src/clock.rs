@@ -4,6 +4,8 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use citeproof_model::Timestamp;
 
+use citeproof_aca::sign::InputRefusal;
+
 use crate::error::LedgerError;
 
 /// Where the ledger gets "now" from. Implementations must never go backwards.
@@ -20,7 +22,7 @@ impl Clock for SystemClock {
         let secs = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs())
-            .map_err(|e| LedgerError::InvalidValue {
+            .map_err(|e| InputRefusal::InvalidValue {
                 what: "system clock",
                 reason: e.to_string(),
             })?;
@@ -53,8 +55,9 @@ impl Clock for SteppingClock {
 
 /// `seconds` as a profile timestamp (`YYYY-MM-DDTHH:MM:SSZ`).
 pub fn unix_timestamp(seconds: i64) -> Result<Timestamp, LedgerError> {
-    Timestamp::from_unix(seconds).map_err(|reason| LedgerError::InvalidValue {
+    let refused = |reason| InputRefusal::InvalidValue {
         what: "timestamp",
         reason,
-    })
+    };
+    Ok(Timestamp::from_unix(seconds).map_err(refused)?)
 }

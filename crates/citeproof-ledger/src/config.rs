@@ -4,6 +4,8 @@
 use citeproof_model::ledger::LedgerMode;
 use serde::Serialize;
 
+use citeproof_aca::sign::InputRefusal;
+
 use crate::error::LedgerError;
 
 /// A per-run id matching `^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`.
@@ -15,10 +17,11 @@ impl RunId {
         if citeproof_model::ids::is_run_id(id) {
             Ok(RunId(id.to_owned()))
         } else {
-            Err(LedgerError::InvalidId {
+            Err(InputRefusal::InvalidId {
                 what: "run id",
                 value: id.to_owned(),
-            })
+            }
+            .into())
         }
     }
 

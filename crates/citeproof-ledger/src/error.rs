@@ -1,6 +1,6 @@
 //! The error type of the ledger.
 
-use citeproof_aca::sign::SignError;
+use citeproof_aca::sign::{InputCodes, InputRefusal, SignError};
 
 use crate::coverage::CoverageReport;
 
@@ -18,18 +18,10 @@ pub enum LedgerError {
     /// A threshold outside 0..=1, or not 1 in strict mode (LEDGER-005).
     #[error("invalid threshold {threshold}: {reason}")]
     InvalidThreshold { threshold: f64, reason: String },
-    /// A value that must be a web URL is not one.
-    #[error("`{value}` is not a web URL: {reason}")]
-    InvalidUrl { value: String, reason: String },
-    /// A run id or claim id that does not match its pattern.
-    #[error("invalid {what} `{value}`")]
-    InvalidId { what: &'static str, value: String },
-    /// A value does not fit where it must go (a header parameter, a tool name, ...).
-    #[error("invalid {what}: {reason}")]
-    InvalidValue { what: &'static str, reason: String },
-    /// A handle (tool call, capture) that this ledger did not issue.
-    #[error("unknown {what} `{id}`")]
-    UnknownHandle { what: &'static str, id: String },
+    /// A value of the input is refused (the refusals the ACA signer has too, with the
+    /// ledger's codes).
+    #[error(transparent)]
+    Input(#[from] InputRefusal),
     /// The excerpt quote does not occur in the captured bytes.
     #[error("the excerpt does not occur in the bytes captured from {url}")]
     ExcerptNotFound { url: String },
@@ -77,10 +69,7 @@ impl LedgerError {
             LedgerError::Sign(e) => e.code(),
             LedgerError::CoverageBelowThreshold { .. } => "ledger-coverage-below-threshold",
             LedgerError::InvalidThreshold { .. } => "ledger-invalid-threshold",
-            LedgerError::InvalidUrl { .. } => "ledger-invalid-url",
-            LedgerError::InvalidId { .. } => "ledger-invalid-id",
-            LedgerError::InvalidValue { .. } => "ledger-invalid-value",
-            LedgerError::UnknownHandle { .. } => "ledger-unknown-handle",
+            LedgerError::Input(refusal) => refusal.code(&LEDGER_INPUT_CODES),
             LedgerError::ExcerptNotFound { .. } => "ledger-excerpt-not-found",
             LedgerError::ExcerptAmbiguous { .. } => "ledger-excerpt-ambiguous",
             LedgerError::ExcerptRange { .. } => "ledger-excerpt-range",
@@ -94,12 +83,10 @@ impl LedgerError {
     }
 }
 
-pub(crate) fn check_web_url(value: &str) -> Result<(), LedgerError> {
-    match citeproof_model::weburl::web_url_problem(value) {
-        None => Ok(()),
-        Some(reason) => Err(LedgerError::InvalidUrl {
-            value: value.to_owned(),
-            reason,
-        }),
-    }
-}
+/// The ledger's codes of the [`InputRefusal`]s, prefixed `ledger-`.
+const LEDGER_INPUT_CODES: InputCodes = InputCodes {
+    invalid_url: "ledger-invalid-url",
+    invalid_id: "ledger-invalid-id",
+    invalid_value: "ledger-invalid-value",
+    unknown_handle: "ledger-unknown-handle",
+};

@@ -4,6 +4,8 @@ use citeproof_model::aca::{Claim, ClaimSource, Manifest};
 use citeproof_model::{Extensions, HttpUrl, aef_text_hash};
 
 use crate::builder::AttributionLedger;
+use citeproof_aca::sign::InputRefusal;
+
 use crate::error::LedgerError;
 
 impl AttributionLedger {
@@ -17,10 +19,11 @@ impl AttributionLedger {
     ) -> Result<Manifest, LedgerError> {
         self.gate()?;
         if agent_id.is_empty() {
-            return Err(LedgerError::InvalidValue {
+            return Err(InputRefusal::InvalidValue {
                 what: "agent id",
                 reason: "must not be empty".into(),
-            });
+            }
+            .into());
         }
         let emitted_at = self.clock.now()?;
         let mut claims: Vec<Claim> = Vec::new();
@@ -46,7 +49,7 @@ impl AttributionLedger {
                 }
             })?;
             let source = ClaimSource {
-                url: HttpUrl::parse(&cap.url).map_err(|reason| LedgerError::InvalidUrl {
+                url: HttpUrl::parse(&cap.url).map_err(|reason| InputRefusal::InvalidUrl {
                     value: cap.url.clone(),
                     reason,
                 })?,
@@ -84,10 +87,11 @@ impl AttributionLedger {
         }
         let chain = if with_chain {
             if self.chain.is_empty() {
-                return Err(LedgerError::InvalidValue {
+                return Err(InputRefusal::InvalidValue {
                     what: "chain",
                     reason: "no tool call was recorded".into(),
-                });
+                }
+                .into());
             }
             Some(self.chain.clone().build())
         } else {

@@ -258,3 +258,59 @@ fn documents_and_records_carry_the_ledger_id() {
     assert!(!refused.coverage.is_compliant);
     assert_eq!(refused.coverage.uncited_claims, ["Uncited."]);
 }
+
+/// The four input refusals the ledger shares with the ACA signer keep each producer's stable
+/// code and message (the codes as both error types spelled them before they shared the shape).
+#[test]
+fn shared_input_refusals_keep_each_producers_codes_and_messages() {
+    use citeproof_aca::sign::{InputRefusal, SignError};
+    let refusals = [
+        (
+            InputRefusal::InvalidUrl {
+                value: "ftp://x".into(),
+                reason: "not http(s)".into(),
+            },
+            "invalid-url",
+            "`ftp://x` is not a web URL: not http(s)",
+        ),
+        (
+            InputRefusal::InvalidId {
+                what: "run id",
+                value: "a b".into(),
+            },
+            "invalid-id",
+            "invalid run id `a b`",
+        ),
+        (
+            InputRefusal::InvalidValue {
+                what: "tool name",
+                reason: "empty".into(),
+            },
+            "invalid-value",
+            "invalid tool name: empty",
+        ),
+        (
+            InputRefusal::UnknownHandle {
+                what: "capture",
+                id: "7".into(),
+            },
+            "unknown-handle",
+            "unknown capture `7`",
+        ),
+    ];
+    for (refusal, code, message) in refusals {
+        let sign = SignError::from(refusal.clone());
+        assert_eq!(
+            (sign.code(), sign.to_string()),
+            (format!("sign-{code}").as_str(), message.to_owned())
+        );
+        let ledger = LedgerError::from(refusal);
+        assert_eq!(
+            (ledger.code(), ledger.to_string()),
+            (format!("ledger-{code}").as_str(), message.to_owned())
+        );
+        // Through the signer, a refusal keeps the signer's code.
+        let via_sign = LedgerError::from(sign);
+        assert_eq!(via_sign.code(), format!("sign-{code}"));
+    }
+}

@@ -8,6 +8,7 @@ use citeproof_ledger::verify::{Subject, VerifyReport};
 use citeproof_ledger::*;
 use serde_json::{Map, Value, json};
 
+#[derive(Clone)]
 struct Emitted {
     ledger: Value,
     audit: Vec<u8>,
@@ -77,6 +78,12 @@ fn check(e: &Emitted, emitted: bool) -> VerifyReport {
             ..VerifyOptions::default()
         },
     )
+}
+
+/// The codes of every incident of `r`, in order.
+fn codes(r: &VerifyReport) -> Vec<&'static str> {
+    let findings = r.verdict.incidents.iter();
+    findings.map(|f| f.incident.code.as_str()).collect()
 }
 
 fn errors(r: &VerifyReport) -> Vec<(Subject, &'static str)> {
@@ -259,11 +266,7 @@ fn tampered_ledgers_are_rejected_with_their_code() {
         ("other ledger id", |l| l["ledger_id"] = json!("run-z"), &[]),
     ];
     for (what, tamper, codes) in cases {
-        let mut e = Emitted {
-            ledger: base.ledger.clone(),
-            audit: base.audit.clone(),
-            api: base.api.clone(),
-        };
+        let mut e = base.clone();
         tamper(&mut e.ledger);
         let got = errors(&check(&e, true));
         let ledger_codes: Vec<&str> = got
@@ -279,6 +282,10 @@ fn tampered_ledgers_are_rejected_with_their_code() {
 #[test]
 fn tampered_audit_files_are_rejected_with_their_code() {
     let base = emit(&build("run-a", LedgerConfig::strict(), 1_777_370_000));
+    let with_audit = |audit| Emitted {
+        audit,
+        ..base.clone()
+    };
     let recs = records(&base.audit);
     assert!(recs.iter().zip(0..).all(|(r, i)| r["seq"] == json!(i)));
     type Tamper = fn(&mut Vec<Value>);
@@ -353,13 +360,8 @@ fn tampered_audit_files_are_rejected_with_their_code() {
                 }
             }
             tamper(&mut r);
-            let e = Emitted {
-                ledger: base.ledger.clone(),
-                audit: jsonl(&r),
-                api: base.api.clone(),
-            };
             assert_eq!(
-                errors(&check(&e, true)),
+                errors(&check(&with_audit(jsonl(&r)), true)),
                 [(Subject::Audit, *code)],
                 "{what} (seq: {numbered})"
             );
@@ -369,40 +371,20 @@ fn tampered_audit_files_are_rejected_with_their_code() {
     // is the ledger's damage, and the records are not compared (reporting rule 3).
     let mut torn = base.audit.clone();
     torn.pop();
-    let e = Emitted {
-        ledger: base.ledger.clone(),
-        audit: torn,
-        api: base.api.clone(),
-    };
-    let got = errors(&check(&e, true));
+    let got = errors(&check(&with_audit(torn), true));
     assert_eq!(got, [(Subject::Audit, "ledger-jsonl-malformed")]);
     // Another run's torn append after the ledger's records: a warning only.
     let other = emit(&build("run-b", LedgerConfig::strict(), 1_777_380_000));
     let mut shared = base.audit.clone();
     shared.extend_from_slice(&other.audit[..other.audit.len() / 2]);
-    let e = Emitted {
-        ledger: base.ledger.clone(),
-        audit: shared,
-        api: base.api.clone(),
-    };
-    let r = check(&e, true);
+    let r = check(&with_audit(shared), true);
     assert!(r.verdict.verified, "{:#?}", r.verdict.incidents);
-    let warnings: Vec<&str> = r
-        .verdict
-        .incidents
-        .iter()
-        .map(|f| f.incident.code.as_str())
-        .collect();
-    assert_eq!(warnings, ["ledger-audit-file-damaged"]);
+    assert_eq!(codes(&r), ["ledger-audit-file-damaged"]);
     let crlf: Vec<u8> = String::from_utf8(base.audit.clone())
         .unwrap()
         .replace('\n', "\r\n")
         .into_bytes();
-    let e = Emitted {
-        ledger: base.ledger.clone(),
-        audit: crlf,
-        api: base.api.clone(),
-    };
+    let e = with_audit(crlf);
     assert!(check(&e, true).verdict.verified);
 }
 
@@ -420,9 +402,8 @@ fn records_of_concurrent_runs_may_interleave() {
         .collect();
     for e in [&a, &b] {
         let e = Emitted {
-            ledger: e.ledger.clone(),
             audit: jsonl(&mixed),
-            api: e.api.clone(),
+            ..e.clone()
         };
         let r = check(&e, true);
         assert!(r.verdict.verified, "{:#?}", r.verdict.incidents);
@@ -433,9 +414,8 @@ fn records_of_concurrent_runs_may_interleave() {
     let mut replayed = mixed.clone();
     replayed.insert(3, ra[0].clone());
     let e = Emitted {
-        ledger: a.ledger.clone(),
         audit: jsonl(&replayed),
-        api: a.api.clone(),
+        ..a.clone()
     };
     assert_eq!(
         errors(&check(&e, true)),
@@ -482,11 +462,7 @@ fn tampered_api_exports_are_rejected() {
         ),
     ];
     for (what, tamper, code) in cases {
-        let mut e = Emitted {
-            ledger: base.ledger.clone(),
-            audit: base.audit.clone(),
-            api: base.api.clone(),
-        };
+        let mut e = base.clone();
         tamper(&mut e.api);
         assert_eq!(errors(&check(&e, true)), [(Subject::Api, *code)], "{what}");
     }
@@ -524,12 +500,7 @@ fn the_emission_gate() {
     let e = emit(&l);
     let r = check(&e, true);
     assert!(r.verdict.verified);
-    let warnings: Vec<&str> = r
-        .verdict
-        .incidents
-        .iter()
-        .map(|f| f.incident.code.as_str())
-        .collect();
+    let warnings = codes(&r);
     assert_eq!(warnings, ["ledger-coverage-low"]);
     // 2/3 as one IEEE division (Python: 2/3 == 0.6666666666666666).
     assert_eq!(

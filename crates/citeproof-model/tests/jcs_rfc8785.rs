@@ -9,8 +9,11 @@ use std::path::{Path, PathBuf};
 use citeproof_model::IncidentCode;
 use citeproof_model::jcs::{canonicalize, canonicalize_json};
 use citeproof_model::json::parse_strict;
+use common::arb_value;
 use proptest::prelude::*;
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
+
+mod common;
 
 const REFERENCE_FILES: [&str; 6] = [
     "arrays",
@@ -314,54 +317,6 @@ fn section_3_2_3_sorting_example() {
 }
 
 // ------------------------------------------------- properties
-
-/// Strings I-JSON admits: noncharacters (U+FDD0..U+FDEF, U+xFFFE/U+xFFFF) are excluded
-/// (RFC 7493 §2.1, profile JSON-002).
-fn arb_string() -> impl Strategy<Value = String> {
-    prop_oneof![
-        any::<String>().prop_map(|s| s
-            .chars()
-            .map(|c| {
-                let cp = u32::from(c);
-                if (0xFDD0..=0xFDEF).contains(&cp) || cp & 0xFFFE == 0xFFFE {
-                    '?'
-                } else {
-                    c
-                }
-            })
-            .collect()),
-        // few, tricky characters: many collisions and UTF-16 vs code point order differences
-        "[ab~/\"\\\\\\x00-\\x1f\\x{7f}\\x{80}\\x{ff}\\x{20ac}\\x{fb33}\\x{fffd}\\x{fffc}\\x{10000}\\x{1f600}\\x{1f602}\\x{10fffd}]{0,5}",
-    ]
-}
-
-fn arb_number() -> impl Strategy<Value = Number> {
-    prop_oneof![
-        any::<i64>().prop_map(Number::from),
-        any::<u64>().prop_map(Number::from),
-        any::<f64>().prop_filter_map("finite", Number::from_f64),
-        // all bit patterns, including subnormals and extremes
-        any::<u64>().prop_filter_map("finite", |b| Number::from_f64(f64::from_bits(b))),
-        // integers around 2^53 where double rounding matters
-        (0u64..4096).prop_map(|d| Number::from((1u64 << 53) - 2048 + d)),
-    ]
-}
-
-fn arb_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        arb_number().prop_map(Value::Number),
-        arb_string().prop_map(Value::String),
-    ];
-    leaf.prop_recursive(5, 64, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec((arb_string(), inner), 0..6)
-                .prop_map(|members| Value::Object(members.into_iter().collect::<Map<_, _>>())),
-        ]
-    })
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]

@@ -7,8 +7,11 @@
 use citeproof_model::IncidentCode::*;
 use citeproof_model::jcs::canonicalize;
 use citeproof_model::json::{parse_strict, parse_strict_jcs};
+use common::arb_value;
 use proptest::prelude::*;
-use serde_json::{Map, Number, Value};
+use serde_json::Value;
+
+mod common;
 
 // ---------------------------------------------------------------- properties
 
@@ -45,43 +48,6 @@ fn jsonish() -> impl Strategy<Value = Vec<u8>> {
         "[a-z\\x00-\\x1f\\x{80}-\\x{10ffff}]{1,2}",
     ];
     prop::collection::vec(token, 0..24).prop_map(|t| t.concat().into_bytes())
-}
-
-/// Strings I-JSON admits: noncharacters (U+FDD0..U+FDEF, U+xFFFE/U+xFFFF) are excluded
-/// (RFC 7493 §2.1, profile JSON-002).
-fn arb_string() -> impl Strategy<Value = String> {
-    prop_oneof![
-        any::<String>().prop_map(|s| s
-            .chars()
-            .map(|c| {
-                let cp = u32::from(c);
-                if (0xFDD0..=0xFDEF).contains(&cp) || cp & 0xFFFE == 0xFFFE {
-                    '?'
-                } else {
-                    c
-                }
-            })
-            .collect()),
-        "[ab~/\"\\\\\\x00-\\x1f\\x{7f}\\x{80}\\x{ff}\\x{20ac}\\x{fb33}\\x{fffd}\\x{1f600}\\x{1f602}\\x{10fffd}]{0,5}",
-    ]
-}
-
-fn arb_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        any::<u64>().prop_map(Value::from),
-        any::<f64>().prop_filter_map("finite", |f| Number::from_f64(f).map(Value::Number)),
-        arb_string().prop_map(Value::String),
-    ];
-    leaf.prop_recursive(5, 64, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec((arb_string(), inner), 0..6)
-                .prop_map(|members| Value::Object(members.into_iter().collect::<Map<_, _>>())),
-        ]
-    })
 }
 
 /// Rewrites of canonical text (found, replacement) that keep it valid JSON of the same value

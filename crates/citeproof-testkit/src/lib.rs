@@ -54,6 +54,41 @@ pub fn run_json(
     serde_json::from_slice(&out.stdout).map_err(|e| format!("{program} output: {e}"))
 }
 
+/// A Python oracle of a crate's tests: a script that answers `--probe` with what it runs on
+/// and one JSON request on standard input with one JSON answer, run by `python3`.
+#[derive(Debug, Clone)]
+pub struct PythonOracle {
+    script: std::path::PathBuf,
+}
+
+impl PythonOracle {
+    /// The script at `script`, relative to `manifest_dir` (the crate's `CARGO_MANIFEST_DIR`).
+    pub fn new(manifest_dir: &str, script: &str) -> PythonOracle {
+        PythonOracle {
+            script: Path::new(manifest_dir).join(script),
+        }
+    }
+
+    /// What the oracle runs on (for [`oracle_available`]), or why it cannot run.
+    pub fn probe(&self) -> Result<Value, String> {
+        run_json(
+            "python3",
+            &self.script,
+            &["--probe"],
+            &Value::Object(Default::default()),
+        )
+    }
+
+    /// The oracle's answer to `request`.
+    ///
+    /// # Panics
+    /// When the oracle fails or answers with no JSON (after a probe said it runs).
+    #[allow(clippy::panic)]
+    pub fn ask(&self, request: &Value) -> Value {
+        run_json("python3", &self.script, &[], request).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
 /// Whether the cross-check `what` can run, from its oracle's `probe` (what answered, or why it
 /// cannot). It may be skipped, with a notice, only where `CITEPROOF_REQUIRE_PYTHON` is unset
 /// (`cargo xtask test` and CI set it: there a cross-check that cannot run is a failure).

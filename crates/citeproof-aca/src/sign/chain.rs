@@ -5,7 +5,7 @@ use citeproof_model::aca::{ChainStep, StepRefs};
 use citeproof_model::{ContentHash, Extensions, HttpUrl, jcs::canonicalize, sha256_bytes};
 use serde_json::{Map, Value};
 
-use super::error::{SignError, check_web_url};
+use super::error::{InputRefusal, SignError};
 
 /// The inputs of one tool call, and how much of them the chain reveals.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,19 +56,21 @@ impl ChainBuilder {
         sources: &[&str],
     ) -> Result<StepRef, SignError> {
         if tool.is_empty() || tool.chars().count() > 256 {
-            return Err(SignError::InvalidValue {
+            return Err(InputRefusal::InvalidValue {
                 what: "tool name",
                 reason: "must be 1 to 256 characters".into(),
-            });
+            }
+            .into());
         }
         let n = self.steps.len() + 1;
         let mut refs = Vec::with_capacity(inputs_from.len());
         for r in inputs_from {
             if r.0 == 0 || r.0 >= n {
-                return Err(SignError::UnknownHandle {
+                return Err(InputRefusal::UnknownHandle {
                     what: "chain step",
                     id: r.0.to_string(),
-                });
+                }
+                .into());
             }
             let name = self.outputs_ref(r.0);
             if !refs.contains(&name) {
@@ -85,13 +87,14 @@ impl ChainBuilder {
             StepInputs::None => (None, None),
         };
         if inputs.is_none() && hash.is_none() && refs.is_empty() {
-            return Err(SignError::InvalidValue {
+            return Err(InputRefusal::InvalidValue {
                 what: "chain step",
                 reason: "a step needs inputs, an inputs hash or earlier steps it consumed".into(),
-            });
+            }
+            .into());
         }
         let step = ChainStep {
-            step: u32::try_from(n).map_err(|_| SignError::InvalidValue {
+            step: u32::try_from(n).map_err(|_| InputRefusal::InvalidValue {
                 what: "chain",
                 reason: "too many steps".into(),
             })?,
@@ -117,15 +120,15 @@ impl ChainBuilder {
 
     /// Records that step `r` read `url`.
     pub fn add_source(&mut self, r: StepRef, url: &str) -> Result<(), SignError> {
-        check_web_url(url)?;
-        let parsed = HttpUrl::parse(url).map_err(|reason| SignError::InvalidUrl {
+        InputRefusal::check_web_url(url)?;
+        let parsed = HttpUrl::parse(url).map_err(|reason| InputRefusal::InvalidUrl {
             value: url.to_owned(),
             reason,
         })?;
         let step =
             r.0.checked_sub(1)
                 .and_then(|i| self.steps.get_mut(i))
-                .ok_or(SignError::UnknownHandle {
+                .ok_or(InputRefusal::UnknownHandle {
                     what: "chain step",
                     id: r.0.to_string(),
                 })?;

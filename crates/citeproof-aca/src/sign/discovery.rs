@@ -6,7 +6,7 @@ use citeproof_model::aca::Discovery;
 use citeproof_model::jwk::JwkSet;
 use citeproof_model::{Extensions, HttpUrl};
 
-use super::error::{SignError, check_web_url, key_error};
+use super::error::{InputRefusal, SignError, key_error};
 
 /// Path of the discovery document on the agent's origin.
 pub const DISCOVERY_PATH: &str = "/.well-known/agent-citation-attribution";
@@ -41,22 +41,24 @@ pub fn jwk_set(keys: &[(String, VerifyingKey)]) -> Result<JwkSet, SignError> {
 
 /// The discovery document: version `1.0`, `supported_signing` `["http-message-signatures"]`.
 pub fn discovery_document(config: &DiscoveryConfig) -> Result<Discovery, SignError> {
-    check_web_url(&config.manifest_schema)?;
+    InputRefusal::check_web_url(&config.manifest_schema)?;
     if config.contact.is_empty() {
-        return Err(SignError::InvalidValue {
+        return Err(InputRefusal::InvalidValue {
             what: "contact",
             reason: "must not be empty".into(),
-        });
+        }
+        .into());
     }
     let keys = if config.keys.is_empty() {
         None
     } else {
         for (kid, _) in &config.keys {
             if kid.is_empty() {
-                return Err(SignError::InvalidValue {
+                return Err(InputRefusal::InvalidValue {
                     what: "kid",
                     reason: "published keys need a kid".into(),
-                });
+                }
+                .into());
             }
         }
         Some(jwk_set(&config.keys)?)
@@ -64,29 +66,33 @@ pub fn discovery_document(config: &DiscoveryConfig) -> Result<Discovery, SignErr
     let jwks_uri = match &config.jwks_uri {
         None => None,
         Some(u) => {
-            check_web_url(u)?;
+            InputRefusal::check_web_url(u)?;
             if !u.to_ascii_lowercase().starts_with("https://") {
-                return Err(SignError::InvalidUrl {
+                return Err(InputRefusal::InvalidUrl {
                     value: u.clone(),
                     reason: "jwks_uri must use https".into(),
-                });
+                }
+                .into());
             }
-            Some(HttpUrl::parse(u).map_err(|reason| SignError::InvalidUrl {
-                value: u.clone(),
-                reason,
-            })?)
+            Some(
+                HttpUrl::parse(u).map_err(|reason| InputRefusal::InvalidUrl {
+                    value: u.clone(),
+                    reason,
+                })?,
+            )
         }
     };
     if keys.is_none() && jwks_uri.is_none() {
-        return Err(SignError::InvalidValue {
+        return Err(InputRefusal::InvalidValue {
             what: "discovery document",
             reason: "publish keys inline or through jwks_uri".into(),
-        });
+        }
+        .into());
     }
     Ok(Discovery {
         version: "1.0".into(),
         manifest_schema: HttpUrl::parse(&config.manifest_schema).map_err(|reason| {
-            SignError::InvalidUrl {
+            InputRefusal::InvalidUrl {
                 value: config.manifest_schema.clone(),
                 reason,
             }

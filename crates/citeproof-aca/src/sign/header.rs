@@ -7,7 +7,7 @@
 use citeproof_model::aca::CitationSourceEntry;
 use citeproof_model::token::is_token;
 
-use super::error::{SignError, check_web_url};
+use super::error::{InputRefusal, SignError};
 
 /// One entry to format, as strings (nothing validated).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,38 +50,42 @@ pub fn format_citation_source(entries: &[EntryText<'_>]) -> String {
 /// The header value for `entries` (at least one; sources distinct).
 pub fn emit_citation_source(entries: &[CitationSourceEntry]) -> Result<String, SignError> {
     if entries.is_empty() {
-        return Err(SignError::InvalidValue {
+        return Err(InputRefusal::InvalidValue {
             what: "Citation-Source",
             reason: "at least one entry is required".into(),
-        });
+        }
+        .into());
     }
     if entries.len() > 256 {
-        return Err(SignError::InvalidValue {
+        return Err(InputRefusal::InvalidValue {
             what: "Citation-Source",
             reason: "at most 256 entries are allowed".into(),
-        });
+        }
+        .into());
     }
     let mut parts = Vec::with_capacity(entries.len());
     let mut seen: Vec<&str> = Vec::new();
     for e in entries {
         let source = e.source.as_str();
         let manifest = e.manifest.as_str();
-        check_web_url(source)?;
-        check_web_url(manifest)?;
+        InputRefusal::check_web_url(source)?;
+        InputRefusal::check_web_url(manifest)?;
         if seen.contains(&source) {
-            return Err(SignError::InvalidValue {
+            return Err(InputRefusal::InvalidValue {
                 what: "Citation-Source",
                 reason: format!("source `{source}` is listed twice"),
-            });
+            }
+            .into());
         }
         seen.push(source);
         let mut part = format!("<{source}>; manifest=\"{manifest}\"");
         if let Some(run) = &e.run {
             if !citeproof_model::ids::is_run_id(run) {
-                return Err(SignError::InvalidId {
+                return Err(InputRefusal::InvalidId {
                     what: "run id",
                     value: run.clone(),
-                });
+                }
+                .into());
             }
             part.push_str(&format!("; run=\"{run}\""));
         }
@@ -89,10 +93,11 @@ pub fn emit_citation_source(entries: &[CitationSourceEntry]) -> Result<String, S
         for (name, value) in &e.params {
             let lower = name.to_ascii_lowercase();
             if !is_token(name) || names.contains(&lower) {
-                return Err(SignError::InvalidValue {
+                return Err(InputRefusal::InvalidValue {
                     what: "Citation-Source parameter",
                     reason: format!("`{name}` is not a token or is repeated"),
-                });
+                }
+                .into());
             }
             names.push(lower.clone());
             if is_token(value) {
@@ -104,20 +109,22 @@ pub fn emit_citation_source(entries: &[CitationSourceEntry]) -> Result<String, S
                 let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
                 part.push_str(&format!("; {lower}=\"{escaped}\""));
             } else {
-                return Err(SignError::InvalidValue {
+                return Err(InputRefusal::InvalidValue {
                     what: "Citation-Source parameter",
                     reason: format!("the value of `{name}` has characters a header cannot carry"),
-                });
+                }
+                .into());
             }
         }
         parts.push(part);
     }
     let value = parts.join(", ");
     if value.len() > 8192 {
-        return Err(SignError::InvalidValue {
+        return Err(InputRefusal::InvalidValue {
             what: "Citation-Source",
             reason: format!("{} bytes; the limit is 8192", value.len()),
-        });
+        }
+        .into());
     }
     Ok(value)
 }
@@ -128,17 +135,18 @@ pub fn entries_for_run(
     manifest_url: &str,
     run_id: Option<&str>,
 ) -> Result<Vec<CitationSourceEntry>, SignError> {
-    let manifest =
-        citeproof_model::HttpUrl::parse(manifest_url).map_err(|reason| SignError::InvalidUrl {
+    let manifest = citeproof_model::HttpUrl::parse(manifest_url).map_err(|reason| {
+        InputRefusal::InvalidUrl {
             value: manifest_url.to_owned(),
             reason,
-        })?;
+        }
+    })?;
     sources
         .iter()
         .map(|s| {
             Ok(CitationSourceEntry {
                 source: citeproof_model::HttpUrl::parse(s).map_err(|reason| {
-                    SignError::InvalidUrl {
+                    InputRefusal::InvalidUrl {
                         value: s.clone(),
                         reason,
                     }

@@ -22,7 +22,7 @@ pub use discovery::{
     DiscoveryConfig, KeyFiles, discovery_document, generate_key, jwk_set, key_files,
     load_signing_key,
 };
-pub use error::{SignError, check_web_url, key_error};
+pub use error::{InputCodes, InputRefusal, SignError, key_error};
 pub use header::{EntryText, emit_citation_source, entries_for_run, format_citation_source};
 pub use response::{
     ManifestSignOptions, SignedResponse, sign_manifest, sign_manifest_value,

@@ -15,7 +15,7 @@ use citeproof_model::jcs::canonicalize;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::error::SignError;
+use super::error::{InputRefusal, SignError};
 
 /// The label of the signature.
 pub const SIGNATURE_LABEL: &str = "sig1";
@@ -69,18 +69,20 @@ pub fn sign_manifest_value(
         ));
     }
     if opts.keyid.is_empty() {
-        return Err(SignError::InvalidValue {
+        return Err(InputRefusal::InvalidValue {
             what: "keyid",
             reason: "must not be empty".into(),
-        });
+        }
+        .into());
     }
     if let Some(expires) = opts.expires
         && expires <= opts.created
     {
-        return Err(SignError::InvalidValue {
+        return Err(InputRefusal::InvalidValue {
             what: "expires",
             reason: "must be after created".into(),
-        });
+        }
+        .into());
     }
     let body = canonicalize(manifest);
     let mut response = Response::new(200).map_err(sig_err)?;

@@ -24,7 +24,7 @@ use serde_json::{Map, Value, json};
 
 use super::chain::{ChainBuilder, StepInputs, StepRef};
 use super::discovery::{DISCOVERY_PATH, DiscoveryConfig, discovery_document};
-use super::error::SignError;
+use super::error::{InputRefusal, SignError};
 use super::header::{EntryText, format_citation_source};
 use super::response::{ManifestSignOptions, sign_manifest_value};
 
@@ -207,10 +207,11 @@ fn make_source(prefix: &str, s: usize, quoted: usize, min_bytes: usize) -> Sourc
 }
 
 fn invalid(what: &'static str) -> SignError {
-    SignError::InvalidValue {
+    InputRefusal::InvalidValue {
         what,
         reason: "must be at least 1".into(),
     }
+    .into()
 }
 
 /// Builds the run of `spec`, signing its manifests with `key`.

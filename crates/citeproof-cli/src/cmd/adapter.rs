@@ -26,12 +26,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     if args.list {
         let info = reference.info();
         if args.json {
-            crate::out::json_report(
-                "adapter",
-                true,
-                &crate::out::NO_INCIDENTS,
-                &serde_json::json!({ "implementation": info }),
-            )?;
+            crate::out::json_done("adapter", &serde_json::json!({ "implementation": info }))?;
         } else {
             for op in info.operations {
                 crate::out::println(&op)?;

@@ -23,7 +23,7 @@ use clap::builder::PossibleValuesParser;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::cmd::common::{VerifyCommon, file_subject, verdict_line};
+use crate::cmd::common::{VerifyCommon, file_subject, push_incidents, verdict_line};
 use crate::cmd::{Failure, batch};
 use crate::input::{display, read_document, read_limited};
 
@@ -324,15 +324,9 @@ fn readable(file: &str, r: &AefReport) -> String {
             span.media_type, span.content_hash, span.exact_text
         ));
     }
-    let incidents = &r.verdict.incidents;
-    if incidents.is_empty() {
-        out.push_str("no incidents\n");
-    } else {
-        out.push_str(&format!("incidents ({}):\n", incidents.len()));
-        for i in incidents {
-            out.push_str(&format!("  L{} {}\n", i.level, i.incident));
-        }
-    }
+    push_incidents(&mut out, &r.verdict.incidents, |i| {
+        format!("L{} {}", i.level, i.incident)
+    });
     out
 }
 

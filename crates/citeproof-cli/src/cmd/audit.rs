@@ -143,7 +143,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         Verb::Summary(f) => {
             let s = store.summary(&f.filter()?).map_err(fail)?;
             if args.json {
-                out::json_report("audit summary", true, &out::NO_INCIDENTS, &s)?;
+                out::json_done("audit summary", &s)?;
             } else {
                 out::print(&summary_text(&s))?;
             }
@@ -158,12 +158,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         Verb::Head => {
             let head = store.head().map_err(fail)?;
             if args.json {
-                out::json_report(
-                    "audit head",
-                    true,
-                    &out::NO_INCIDENTS,
-                    &serde_json::json!({"head": head}),
-                )?;
+                out::json_done("audit head", &serde_json::json!({"head": head}))?;
             } else {
                 match head {
                     Some(h) => out::println(&h.token())?,
@@ -323,13 +318,7 @@ fn list(store: &mut dyn AuditStore, f: &FilterArgs, json: bool) -> Result<ExitCo
     };
     let io = |e: Failure| AuditError::Record(e.message().to_owned());
     if json {
-        out::json_report(
-            "audit list",
-            true,
-            &out::NO_INCIDENTS,
-            &serde_json::json!({ "verifications": rows }),
-        )
-        .map_err(io)?;
+        out::json_done("audit list", &serde_json::json!({ "verifications": rows })).map_err(io)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut text = String::new();

@@ -23,7 +23,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         return match canonicalize_json(&bytes) {
             Ok(c) => {
                 let details = serde_json::json!({ "canonical": String::from_utf8_lossy(&c) });
-                crate::out::json_report("canon", true, &crate::out::NO_INCIDENTS, &details)?;
+                crate::out::json_done("canon", &details)?;
                 Ok(ExitCode::SUCCESS)
             }
             Err(e) => {

@@ -25,7 +25,7 @@ use citeproof_jose::{load_public_keys, load_signing_key};
 use citeproof_model::{Incident, Timestamp};
 use serde_json::json;
 
-use crate::cmd::common::{VerifyCommon, file_subject, verdict_line};
+use crate::cmd::common::{VerifyCommon, file_subject, push_incidents, verdict_line};
 use crate::cmd::{Failure, batch};
 use crate::input::{display, read_document, read_limited};
 
@@ -235,10 +235,8 @@ fn sign(args: SignArgs) -> Result<ExitCode, Failure> {
     if args.json {
         let envelope: serde_json::Value = serde_json::from_str(&signed.envelope)
             .map_err(|e| Failure::Usage(format!("cannot read back the envelope: {e}")))?;
-        crate::out::json_report(
+        crate::out::json_done(
             "chain sign",
-            true,
-            &crate::out::NO_INCIDENTS,
             &json!({ "claim_id": signed.claim_id, "signature": signed.signature, "envelope": envelope }),
         )?;
     } else {
@@ -527,16 +525,10 @@ fn readable(file: &str, r: &ChainReport) -> String {
     } else if r.details.document == "response" {
         out.push_str("\nanswer references: none (nothing in the answer was verified)\n");
     }
-    let incidents = &r.verdict.incidents;
-    if incidents.is_empty() {
-        out.push_str("\nno incidents\n");
-    } else {
-        out.push_str(&format!("\nincidents ({}):\n", incidents.len()));
-        for i in incidents {
-            // Messages quote the document (member names, values): never let them break a line.
-            let line = escape_invisible(&i.incident.to_string());
-            out.push_str(&format!("  L{} {line}\n", i.level));
-        }
-    }
+    out.push('\n');
+    // Messages quote the document (member names, values): never let them break a line.
+    push_incidents(&mut out, &r.verdict.incidents, |i| {
+        format!("L{} {}", i.level, escape_invisible(&i.incident.to_string()))
+    });
     out
 }

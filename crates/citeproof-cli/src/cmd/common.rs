@@ -128,6 +128,19 @@ pub fn exit_code(outcome: Outcome) -> ExitCode {
 }
 
 /// The verdict line every text report starts with.
+/// The incident list of a text report: `no incidents`, or `incidents (N):` and one indented
+/// line per incident, as `line` writes it.
+pub fn push_incidents<T>(out: &mut String, incidents: &[T], line: impl Fn(&T) -> String) {
+    if incidents.is_empty() {
+        out.push_str("no incidents\n");
+        return;
+    }
+    out.push_str(&format!("incidents ({}):\n", incidents.len()));
+    for incident in incidents {
+        out.push_str(&format!("  {}\n", line(incident)));
+    }
+}
+
 pub fn verdict_line<D>(report: &Report<D>) -> String {
     let v = &report.verdict;
     let word = match report.outcome {

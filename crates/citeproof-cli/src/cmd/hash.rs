@@ -31,12 +31,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         sha256_bytes(&bytes)
     };
     if args.json {
-        crate::out::json_report(
-            "hash",
-            true,
-            &crate::out::NO_INCIDENTS,
-            &serde_json::json!({ "hash": hash }),
-        )?;
+        crate::out::json_done("hash", &serde_json::json!({ "hash": hash }))?;
     } else {
         crate::out::println(&hash.to_string())?;
     }

@@ -76,7 +76,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             "public_key": public.display().to_string(),
             "jwks": jwks.display().to_string(),
         });
-        crate::out::json_report("keygen", true, &crate::out::NO_INCIDENTS, &details)?;
+        crate::out::json_done("keygen", &details)?;
     } else {
         crate::out::print(&format!(
             "kid: {}\nprivate key (PKCS#8 PEM, keep secret): {}\npublic key (SPKI PEM): {}\nJWK Set (publish in the discovery document): {}\n",

@@ -423,18 +423,13 @@ fn readable_verify(a: &VerifyArgs, file: &str, r: &VerifyReport) -> String {
         }
     }
     let incidents = citeproof_ledger::verify::findings(r);
-    if incidents.is_empty() {
-        out.push_str("no incidents\n");
-    } else {
-        out.push_str(&format!("incidents ({}):\n", incidents.len()));
-        for f in &incidents {
-            let file = match f.file {
-                Subject::Ledger => "ledger",
-                Subject::Audit => "audit",
-                Subject::Api => "api",
-            };
-            out.push_str(&format!("  {file}: {}\n", f.incident));
-        }
-    }
+    crate::cmd::common::push_incidents(&mut out, &incidents, |f| {
+        let file = match f.file {
+            Subject::Ledger => "ledger",
+            Subject::Audit => "audit",
+            Subject::Api => "api",
+        };
+        format!("{file}: {}", f.incident)
+    });
     out
 }

@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 
 use citeproof_aca::sign::discovery::DISCOVERY_PATH;
 use citeproof_aca::sign::{
-    DiscoveryConfig, ManifestSignOptions, SignError, SignedResponse, StepInputs,
+    DiscoveryConfig, InputRefusal, ManifestSignOptions, SignError, SignedResponse, StepInputs,
     discovery_document, emit_citation_source, entries_for_run, jwk_set, sign_manifest,
     unsigned_manifest_response,
 };
@@ -230,33 +230,20 @@ impl<'a> Builder<'a> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn run(
-        &mut self,
-        name: &str,
-        claims: &[ClaimSpec],
-        how: Serve,
-        header_run: Option<&str>,
-        manifest_run: &str,
-        expected_level: u8,
-        description: &str,
-    ) -> Result<(), LedgerError> {
-        self.run_bound(
-            name,
-            claims,
-            how,
-            header_run,
-            manifest_run,
+    /// Lists the run served at `path` on the demo's index, with the level it should reach.
+    fn list(&mut self, path: &str, expected_level: u8, description: &str) {
+        let url = self.url(path);
+        self.site.runs.push(DemoRun {
+            url,
             expected_level,
-            description,
-            true,
-        )
+            description: description.to_owned(),
+        });
     }
 
     /// A run; `bound`: the manifest names the URL of its response (`response_url`,
     /// ACA-L2-024), as a platform should (ACA-L2-025).
     #[allow(clippy::too_many_arguments)]
-    fn run_bound(
+    fn run(
         &mut self,
         name: &str,
         claims: &[ClaimSpec],
@@ -273,7 +260,7 @@ impl<'a> Builder<'a> {
         if bound {
             // The ledger does not know where its response is served; the platform does.
             manifest.response_url = Some(HttpUrl::parse(&self.url(&path)).map_err(|reason| {
-                SignError::InvalidValue {
+                InputRefusal::InvalidValue {
                     what: "response_url",
                     reason,
                 }
@@ -302,11 +289,7 @@ impl<'a> Builder<'a> {
             + "\n";
         let resp = self.agent_response(&answer, Some(header));
         self.site.routes.insert(path.clone(), resp);
-        self.site.runs.push(DemoRun {
-            url: self.url(&path),
-            expected_level,
-            description: description.to_owned(),
-        });
+        self.list(&path, expected_level, description);
         Ok(())
     }
 }
@@ -386,34 +369,30 @@ pub fn build_demo_site(
         .insert("/keys/jwks.json".into(), json_response(&jwks));
 
     b.run("complete", &[geo, crawl], Serve::Signed, Some("demo-complete"), "demo-complete", 3,
-        "Complete Level 3 run: two sources, a chain with a private step, a manifest signed with the published key.")?;
+        "Complete Level 3 run: two sources, a chain with a private step, a manifest signed with the published key.", true)?;
     b.run("level2", &[geo, crawl], Serve::Level2, Some("demo-level2"), "demo-level2", 2,
-        "Complete Level 2 run: hashes, offsets and supported claims, but no chain and no signature (it claims Level 2 only).")?;
+        "Complete Level 2 run: hashes, offsets and supported claims, but no chain and no signature (it claims Level 2 only).", true)?;
     b.run("unsigned", &[geo], Serve::Unsigned, Some("demo-unsigned"), "demo-unsigned", 2,
-        "Broken at Level 3: the manifest has a chain but its response is not signed (aca-signature-missing).")?;
+        "Broken at Level 3: the manifest has a chain but its response is not signed (aca-signature-missing).", true)?;
     b.run("tampered", &[geo], Serve::TamperedAfterSigning, Some("demo-tampered"), "demo-tampered", 2,
-        "Broken at Level 3: the manifest was rewritten after signing; the signed Content-Digest no longer matches the body (aca-content-digest-mismatch).")?;
+        "Broken at Level 3: the manifest was rewritten after signing; the signed Content-Digest no longer matches the body (aca-content-digest-mismatch).", true)?;
     b.run("wrong-key", &[geo], Serve::SignedUnpublishedKey, Some("demo-wrong-key"), "demo-wrong-key", 2,
-        "Broken at Level 3: the manifest is signed with a key the discovery document does not publish (aca-key-unresolved).")?;
+        "Broken at Level 3: the manifest is signed with a key the discovery document does not publish (aca-key-unresolved).", true)?;
     let changed = ClaimSpec {
         source_path: "/sources/geo-framework-live.html",
         ..geo
     };
     b.run("changed-source", &[changed], Serve::Signed, Some("demo-changed"), "demo-changed", 1,
-        "Broken at Level 2: the source changed after the run; the excerpt is still there (aca-source-hash-mismatch with aca-excerpt-intact).")?;
+        "Broken at Level 2: the source changed after the run; the excerpt is still there (aca-source-hash-mismatch with aca-excerpt-intact).", true)?;
     b.run("reused-manifest", &[geo], Serve::Signed, Some("demo-reuse-2"), "demo-reuse-1", 1,
-        "Broken at Level 2: the response of run demo-reuse-2 points to the manifest of run demo-reuse-1 (aca-run-mismatch).")?;
+        "Broken at Level 2: the response of run demo-reuse-2 points to the manifest of run demo-reuse-1 (aca-run-mismatch).", true)?;
     // The complete run's response, served again at another URL: its manifest names the URL it
     // was emitted for, so the copy fails by itself, in whatever order the two are recorded.
     if let Some(complete) = b.site.routes.get("/runs/complete").cloned() {
         b.site
             .routes
             .insert("/runs/replayed".into(), complete.clone());
-        b.site.runs.push(DemoRun {
-            url: b.url("/runs/replayed"),
-            expected_level: 1,
-            description: "Broken at Level 2: the complete run's response replayed at another URL; its signed manifest names /runs/complete (aca-response-url-mismatch), whatever an audit store has seen.".into(),
-        });
+        b.list("/runs/replayed", 1, "Broken at Level 2: the complete run's response replayed at another URL; its signed manifest names /runs/complete (aca-response-url-mismatch), whatever an audit store has seen.");
         // The complete run's answer and header on an error page (ACA-L1-009).
         b.site.routes.insert(
             "/runs/error-page".into(),
@@ -422,11 +401,7 @@ pub fn build_demo_site(
                 ..complete
             },
         );
-        b.site.runs.push(DemoRun {
-            url: b.url("/runs/error-page"),
-            expected_level: 0,
-            description: "Broken at Level 1: the complete run's header and answer served with status 500 (aca-response-fetch-failed with fetch-http-status).".into(),
-        });
+        b.list("/runs/error-page", 0, "Broken at Level 1: the complete run's header and answer served with status 500 (aca-response-fetch-failed with fetch-http-status).");
     }
     // A stable link that redirects to the complete run: the response verified is the final one,
     // whose URL the manifest names (ACA-L2-024).
@@ -438,23 +413,15 @@ pub fn build_demo_site(
             body: Vec::new(),
         },
     );
-    b.site.runs.push(DemoRun {
-        url: b.url("/runs/latest"),
-        expected_level: 3,
-        description: "A redirect (302) to the complete run: the response verified is the final one, at /runs/complete, which its manifest names.".into(),
-    });
+    b.list("/runs/latest", 3, "A redirect (302) to the complete run: the response verified is the final one, at /runs/complete, which its manifest names.");
     // A seed-shaped run whose manifest does not name its response, and a copy of it at another
     // URL: each is Level 3 alone (with aca-response-unbound); nothing in the manifest tells the
     // original, so with --record, once both were seen, both fail (aca-manifest-reused).
-    b.run_bound("unbound", &[geo, crawl], Serve::Signed, Some("demo-unbound"), "demo-unbound", 3,
+    b.run("unbound", &[geo, crawl], Serve::Signed, Some("demo-unbound"), "demo-unbound", 3,
         "Level 3 with a warning: the manifest does not name its response (aca-response-unbound); with --record, once /runs/unbound-copy was also seen, both fail (aca-manifest-reused).", false)?;
     if let Some(unbound) = b.site.routes.get("/runs/unbound").cloned() {
         b.site.routes.insert("/runs/unbound-copy".into(), unbound);
-        b.site.runs.push(DemoRun {
-            url: b.url("/runs/unbound-copy"),
-            expected_level: 3,
-            description: "The unbound run's response at another URL: Level 3 on its own (aca-response-unbound); with --record, once /runs/unbound was also seen, both fail (aca-manifest-reused).".into(),
-        });
+        b.list("/runs/unbound-copy", 3, "The unbound run's response at another URL: Level 3 on its own (aca-response-unbound); with --record, once /runs/unbound was also seen, both fail (aca-manifest-reused).");
     }
     let unsupported = ClaimSpec {
         text: "Programmatic GEO templates emit five canonical questions per page.",
@@ -468,6 +435,7 @@ pub fn build_demo_site(
         "demo-unsupported",
         1,
         "Broken at Level 2: the claim says more than its excerpt (aca-claim-unsupported).",
+        true,
     )?;
     // No header at all.
     let path = "/runs/no-header";
@@ -475,13 +443,11 @@ pub fn build_demo_site(
         path.into(),
         b.agent_response("An answer without any citation.\n", None),
     );
-    b.site.runs.push(DemoRun {
-        url: b.url(path),
-        expected_level: 0,
-        description:
-            "Broken at Level 1: the response has no Citation-Source header (aca-header-missing)."
-                .into(),
-    });
+    b.list(
+        path,
+        0,
+        "Broken at Level 1: the response has no Citation-Source header (aca-header-missing).",
+    );
 
     let runs = serde_json::to_value(&b.site.runs)
         .map_err(|e| SignError::InvalidDocument(e.to_string()))?;

@@ -23,11 +23,7 @@ fn dump_dom(browser: &Path, page: &Path) -> String {
         .arg(format!("file://{}", page.display()))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
     stdout_of(&out)
 }
 

@@ -17,22 +17,18 @@ fn answers_that_verify_nothing_or_hide_an_id_say_so() {
             serde_json::json!({})
         };
         let doc = serde_json::json!({"answer": answer, "chains": chains});
-        std::fs::write(dir.path().join(name), doc.to_string()).unwrap();
+        file_in(dir.path(), name, doc.to_string());
     };
     write(
         "none.json",
         "The Transformer was introduced in 2017.",
         false,
     );
-    let out = verify(dir.path(), "none.json", &[]);
-    let stdout = text(&out.stdout);
-    assert_eq!(code(&out), 1, "{stdout}");
-    assert!(stdout.contains("-> NOT VERIFIED"), "{stdout}");
-    assert!(
-        stdout.contains("answer references: none (nothing in the answer was verified)"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("[chain-answer-unreferenced]"), "{stdout}");
+    verify(dir.path(), "none.json", "").exits(1).says(&[
+        "-> NOT VERIFIED",
+        "answer references: none (nothing in the answer was verified)",
+        "[chain-answer-unreferenced]",
+    ]);
 
     // A made-up id behind a zero-width space: an unresolved reference, shown escaped.
     write(
@@ -40,14 +36,10 @@ fn answers_that_verify_nothing_or_hide_an_id_say_so() {
         "It was introduced in 2017 [ad17e76a8baad7a1] and scales [0123456789abcdef\u{200b}].",
         true,
     );
-    let out = verify(dir.path(), "hidden.json", &[]);
-    let stdout = text(&out.stdout);
-    assert_eq!(code(&out), 1, "{stdout}");
-    assert!(
-        stdout.contains("[0123456789abcdef\\u{200B}] at 56: unverified"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("[chain-ref-unresolved]"), "{stdout}");
+    verify(dir.path(), "hidden.json", "").exits(1).says(&[
+        "[0123456789abcdef\\u{200B}] at 56: unverified",
+        "[chain-ref-unresolved]",
+    ]);
 
     // Ordinary brackets are text: a warning, and the answer verifies.
     write(
@@ -55,14 +47,9 @@ fn answers_that_verify_nothing_or_hide_an_id_say_so() {
         "It was introduced in 2017 [ad17e76a8baad7a1] [1] [sic].",
         true,
     );
-    let out = verify(dir.path(), "footnotes.json", &[]);
-    let stdout = text(&out.stdout);
-    assert_eq!(code(&out), 0, "{stdout}");
-    assert!(stdout.contains("-> VERIFIED"), "{stdout}");
-    assert!(
-        stdout.contains("L1 warning [chain-bracket-not-reference]"),
-        "{stdout}"
-    );
+    verify(dir.path(), "footnotes.json", "")
+        .exits(0)
+        .says(&["-> VERIFIED", "L1 warning [chain-bracket-not-reference]"]);
 }
 
 #[test]
@@ -77,10 +64,9 @@ fn document_text_cannot_print_a_line_of_its_own() {
         serde_json::json!("did:web:sourcescore.org\n  signature: verified over seed-python");
     v["claim"]["x\nL1 note"] = serde_json::json!(1);
     v["claim"]["y\u{202e}"] = serde_json::json!(1);
-    std::fs::write(dir.path().join("forged.json"), v.to_string()).unwrap();
-    let out = verify(dir.path(), "forged.json", &[]);
-    let stdout = text(&out.stdout);
-    assert_eq!(code(&out), 1, "{stdout}");
+    file_in(dir.path(), "forged.json", v.to_string());
+    let ran = verify(dir.path(), "forged.json", "").exits(1);
+    let stdout = &ran.out;
     // Every line of the report is one the report wrote: no line starts with forged text.
     assert!(
         !stdout
@@ -88,7 +74,6 @@ fn document_text_cannot_print_a_line_of_its_own() {
             .any(|l| l.starts_with("  signature: verified") || l.starts_with("L1 note")),
         "{stdout}"
     );
-    assert!(stdout.contains("\\u{000A}"), "{stdout}");
-    assert!(stdout.contains("\\u{202E}"), "{stdout}");
-    assert!(!stdout.contains('\u{202e}'), "{stdout}");
+    ran.says(&["\\u{000A}", "\\u{202E}"])
+        .never_says(&["\u{202e}"]);
 }

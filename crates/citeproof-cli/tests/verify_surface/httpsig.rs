@@ -2,40 +2,23 @@
 
 use super::*;
 
-fn rfc(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../citeproof-httpsig/tests/data/rfc9421")
-        .join(name)
-}
+use kit::rfc9421 as rfc;
 
-/// The B.2 test request with the B.2.6 signature fields (`keyid="test-key-ed25519"`,
-/// `created=1618884473`), and the trust file holding the B.1.4 key under that kid.
+/// The B.2.6 message (`b26.http`), a copy with its Date header changed (`b26-bad.http`), the
+/// B.1.4 key (`key.pem`) and the trust file holding it under its kid (`trust.json`).
 fn b26(dir: &Path) {
-    let req = std::fs::read_to_string(rfc("test-request.http")).unwrap();
-    let (head, body) = req.split_once("\n\n").unwrap();
-    let input = std::fs::read_to_string(rfc("b2_6-signature-input.txt")).unwrap();
-    let sig = std::fs::read_to_string(rfc("b2_6-signature.txt")).unwrap();
-    let text = format!(
-        "{}\r\nSignature-Input: {}\r\nSignature: {}\r\n\r\n{body}",
-        head.replace('\n', "\r\n"),
-        input.trim_end(),
-        sig.trim_end()
-    );
-    std::fs::write(dir.join("b26.http"), &text).unwrap();
-    std::fs::write(
-        dir.join("b26-bad.http"),
-        text.replace("02:07:55", "02:07:56"),
-    )
-    .unwrap();
+    let text = kit::rfc9421_b26_message();
+    file_in(dir, "b26.http", &text);
+    file_in(dir, "b26-bad.http", text.replace("02:07:55", "02:07:56"));
     std::fs::copy(rfc("test-key-ed25519-public.pem"), dir.join("key.pem")).unwrap();
     // RFC 9421 Appendix B.1.4, the JWK of test-key-ed25519.
     let jwk = json!({"kty": "OKP", "crv": "Ed25519", "kid": "test-key-ed25519",
         "x": "JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs"});
     let trust = json!({"keys": {"rfc9421.example": {"keys": [jwk]}}});
-    std::fs::write(dir.join("trust.json"), trust.to_string()).unwrap();
+    file_in(dir, "trust.json", trust.to_string());
     let other = json!({"keys": {"rfc9421.example": {"keys": [{"kty": "OKP", "crv": "Ed25519",
         "kid": "another-key", "x": "JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs"}]}}});
-    std::fs::write(dir.join("other-trust.json"), other.to_string()).unwrap();
+    file_in(dir, "other-trust.json", other.to_string());
 }
 
 /// 2021-04-20T02:08:20Z = 1618884500: 27 s after the signature's `created`.
@@ -48,76 +31,34 @@ fn httpsig_verify_exit_statuses_trust_and_now() {
     let d = dir.path();
     b26(d);
     // 0, with the key as a shorthand or from the trust file by kid, --now in both forms.
-    for key in [["--key", "key.pem"], ["--trust", "trust.json"]] {
+    for key in ["--key key.pem", "--trust trust.json"] {
         for now in [B26_NOW, B26_NOW_RFC3339] {
-            let (code, out) = run(
-                d,
-                &[
-                    &["httpsig", "verify", "--message", "b26.http", "--now", now][..],
-                    &key,
-                ]
-                .concat(),
-            );
-            assert_eq!(code, 0, "{key:?} {now}: {out}");
-            assert!(
-                out.starts_with("signatures verified: 1 of 1 examined -> VERIFIED\n"),
-                "{out}"
-            );
+            let line = format!("httpsig verify --message b26.http --now {{}} {key}");
+            cli_in(d, &line, &[now])
+                .exits(0)
+                .starts("signatures verified: 1 of 1 examined -> VERIFIED\n");
         }
     }
+    let verify = "httpsig verify --message {} --key key.pem --now {}";
     // 1: a changed Date header; a trust file without the keyid.
-    let (code, out) = run(
-        d,
-        &words(
-            "httpsig verify --message b26-bad.http --key key.pem --now {}",
-            &[B26_NOW],
-        ),
-    );
-    assert_eq!(code, 1, "{out}");
-    assert!(
-        out.starts_with("signatures verified: 0 of 1 examined -> NOT VERIFIED\n"),
-        "{out}"
-    );
-    assert!(out.contains("httpsig-signature-invalid"), "{out}");
-    let (code, out) = run(
-        d,
-        &words(
-            "httpsig verify --message b26.http --trust other-trust.json --now {}",
-            &[B26_NOW],
-        ),
-    );
-    assert_eq!(code, 1, "{out}");
-    assert!(
-        out.contains("httpsig-key-unresolved") && out.contains("test-key-ed25519"),
-        "{out}"
-    );
+    cli_in(d, verify, &["b26-bad.http", B26_NOW])
+        .exits(1)
+        .starts("signatures verified: 0 of 1 examined -> NOT VERIFIED\n")
+        .says(&["httpsig-signature-invalid"]);
+    let other = "httpsig verify --message b26.http --trust other-trust.json --now {}";
+    cli_in(d, other, &[B26_NOW])
+        .exits(1)
+        .mentions(&["httpsig-key-unresolved", "test-key-ed25519"]);
     // The verification time decides: `created` more than 300 s after --now is in the future.
-    let (code, out) = run(
-        d,
-        &words(
-            "httpsig verify --message b26.http --key key.pem --now 2021-04-20T01:00:00Z",
-            &[],
-        ),
-    );
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("httpsig-created-in-future"), "{out}");
+    cli_in(d, verify, &["b26.http", "2021-04-20T01:00:00Z"])
+        .exits(1)
+        .mentions(&["httpsig-created-in-future"]);
     // 2: no key at all; a bad --now.
-    let (code, out) = run(d, &["httpsig", "verify", "--message", "b26.http"]);
-    assert_eq!(code, 2, "{out}");
-    let (code, out) = run(
-        d,
-        &words(
-            "httpsig verify --message b26.http --key key.pem --now later",
-            &[],
-        ),
-    );
-    assert_eq!(code, 2, "{out}");
+    cli_in(d, "httpsig verify --message b26.http", &[]).exits(2);
+    cli_in(d, verify, &["b26.http", "later"]).exits(2);
     // 3: a message file that cannot be read.
-    let (code, out) = run(
-        d,
-        &words("httpsig verify --message missing.http --key key.pem", &[]),
-    );
-    assert_eq!(code, 3, "{out}");
+    let missing = "httpsig verify --message missing.http --key key.pem";
+    cli_in(d, missing, &[]).exits(3);
 }
 
 #[test]
@@ -126,48 +67,26 @@ fn httpsig_verbose_prints_the_base_of_a_failed_label_too() {
     let d = dir.path();
     b26(d);
     let published = std::fs::read_to_string(rfc("b2_6-signature-base.txt")).unwrap();
-    let (code, out) = run(
-        d,
-        &words(
-            "httpsig verify --message b26.http --key key.pem --now {} --verbose",
-            &[B26_NOW],
-        ),
-    );
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains(published.trim_end()), "{out}");
+    let verbose = "httpsig verify --message {} --key key.pem --now {} --verbose";
+    cli_in(d, verbose, &["b26.http", B26_NOW])
+        .exits(0)
+        .mentions(&[published.trim_end()]);
     // The Date header changed: the signature fails, and the base printed is the published one
     // with that one line changed (what an implementer compares with the base they signed).
     let changed = published.replace("02:07:55", "02:07:56");
     assert_ne!(changed, published);
-    let (code, out) = run(
-        d,
-        &words(
-            "httpsig verify --message b26-bad.http --key key.pem --now {} --verbose",
-            &[B26_NOW],
-        ),
-    );
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("signature base of `sig-b26`:"), "{out}");
-    assert!(out.contains(changed.trim_end()), "{out}");
+    cli_in(d, verbose, &["b26-bad.http", B26_NOW])
+        .exits(1)
+        .mentions(&["signature base of `sig-b26`:", changed.trim_end()]);
     // An unknown key also fails after the base is known: it is printed too.
-    let (code, out) = run(
-        d,
-        &words(
-            "httpsig verify --message b26.http --trust other-trust.json --now {} --verbose",
-            &[B26_NOW],
-        ),
-    );
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains(published.trim_end()), "{out}");
+    let other = "httpsig verify --message b26.http --trust other-trust.json --now {} --verbose";
+    cli_in(d, other, &[B26_NOW])
+        .exits(1)
+        .mentions(&[published.trim_end()]);
     // In JSON too.
-    let (code, v) = json_of(
-        d,
-        &words(
-            "httpsig verify --message b26-bad.http --key key.pem --now {} --verbose --json",
-            &[B26_NOW],
-        ),
-    );
-    assert_eq!(code, 1);
+    let v = cli_in(d, &format!("{verbose} --json"), &["b26-bad.http", B26_NOW])
+        .exits(1)
+        .json();
     assert_eq!(v["outcome"], "not-verified");
     assert_eq!(v["labels"][0]["valid"], false);
     assert_eq!(v["labels"][0]["signature_base"], json!(changed.trim_end()));
@@ -178,59 +97,26 @@ fn httpsig_verify_json_errors_are_json_objects() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     b26(d);
-    std::fs::write(d.join("bad-trust.json"), r#"{"keys": []}"#).unwrap();
-    for (args, code, error) in [
+    file_in(d, "bad-trust.json", r#"{"keys": []}"#);
+    for (line, status, error) in [
         (
-            vec![
-                "httpsig",
-                "verify",
-                "--message",
-                "missing.http",
-                "--key",
-                "key.pem",
-                "--json",
-            ],
+            "httpsig verify --message missing.http --key key.pem --json",
             3,
             "input-unreadable",
         ),
+        ("httpsig verify --message b26.http --json", 2, "usage"),
         (
-            vec!["httpsig", "verify", "--message", "b26.http", "--json"],
+            "httpsig verify --message b26.http --trust bad-trust.json --json",
             2,
             "usage",
         ),
         (
-            vec![
-                "httpsig",
-                "verify",
-                "--message",
-                "b26.http",
-                "--trust",
-                "bad-trust.json",
-                "--json",
-            ],
-            2,
-            "usage",
-        ),
-        (
-            vec![
-                "httpsig",
-                "verify",
-                "--message",
-                "b26.http",
-                "--key",
-                "key.pem",
-                "--now",
-                "x",
-                "--json",
-            ],
+            "httpsig verify --message b26.http --key key.pem --now x --json",
             2,
             "usage",
         ),
     ] {
-        let (status, v) = json_of(d, &args);
-        assert_eq!(status, code, "{args:?}: {v:#}");
-        assert_eq!(v["ok"], false, "{args:?}: {v:#}");
-        assert_eq!(v["error"]["code"], error, "{args:?}: {v:#}");
+        json_error(d, line, status, error);
     }
 }
 

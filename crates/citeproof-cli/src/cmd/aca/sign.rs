@@ -89,7 +89,7 @@ pub fn run(a: Args) -> Result<ExitCode, Failure> {
             headers: &signed.headers,
             body: signed.body_text(),
         };
-        out::json_report("aca sign", true, &out::NO_INCIDENTS, &details)?;
+        out::json_done("aca sign", &details)?;
         return Ok(ExitCode::SUCCESS);
     }
     // Pretty JSON with one `[name, value]` pair per line.

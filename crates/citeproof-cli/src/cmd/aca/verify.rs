@@ -280,19 +280,11 @@ fn readable(report: &AcaReport) -> String {
             }
         }
     }
-    if r.incidents.is_empty() {
-        out.push_str("\nno incidents\n");
-    } else {
-        out.push_str(&format!("\nincidents ({}):\n", r.incidents.len()));
-        for i in &r.incidents {
-            // Messages quote what the documents say (URLs, member names, texts).
-            out.push_str(&format!(
-                "  L{} {}\n",
-                i.level,
-                one_line(&i.incident.to_string())
-            ));
-        }
-    }
+    out.push('\n');
+    // Messages quote what the documents say (URLs, member names, texts).
+    crate::cmd::common::push_incidents(&mut out, &r.incidents, |i| {
+        format!("L{} {}", i.level, one_line(&i.incident.to_string()))
+    });
     // The trust used: the response origin's published keys (ACA-DISC-001), and those under
     // which a manifest's whole Level 3 check passed (its Level 1-2 verdict is on its own line).
     for origin in &report.trust.origins {

@@ -277,10 +277,8 @@ fn run_gate(a: GateArgs) -> Result<ExitCode, Failure> {
         })
         .unwrap_or_default();
     if a.json {
-        crate::out::json_report(
+        crate::out::json_done(
             "archive gate",
-            true,
-            &crate::out::NO_INCIDENTS,
             &json!({"bundle_hash": gated.bundle_hash, "rungs": rungs, "bundle": a.bundle_out, "display": a.display_out}),
         )?;
     } else {
