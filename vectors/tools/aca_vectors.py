@@ -999,6 +999,9 @@ def level2_verify():
                    mod(lambda m: m["claims"][0].__setitem__("sources", [])), ["schema-violation", "aca-source-not-in-manifest"],
                    "ACA-L2-005: sources is a non-empty array; the claim cites nothing, so the header's first source is cited "
                    "by no claim of the manifest (ACA-L2-012)."))
+    out.append(bad("agent-id-empty", "A manifest whose agent_id is the empty string, in a verified response.", ["ACA-L2-003"],
+                   mod(lambda m: m.__setitem__("agent_id", "")), ["schema-violation"],
+                   "ACA-L2-003: agent_id is a non-empty string; the rest of the manifest holds."))
     out.append(bad("claims-empty", "A manifest whose claims array is empty, in a verified response.", ["ACA-L2-003", "ACA-L2-012"],
                    mod(lambda m: m.__setitem__("claims", [])), ["schema-violation", "aca-source-not-in-manifest"],
                    "ACA-L2-003: claims is a non-empty array; with no claim, no source of the header is cited by the manifest (ACA-L2-012)."))
