@@ -276,33 +276,15 @@ impl SignerTrust {
                 format!("unknown member `{name}` (expected `secrets`, `keys`, `key_locations`)"),
             );
         }
-        match obj.get("secrets") {
-            None => {}
-            Some(Value::Object(signers)) => {
-                for (signer, value) in signers {
-                    let at = pointer::child("/secrets", signer);
-                    read_secrets(&mut trust, signer, value, &at, &mut bad);
-                }
-            }
-            Some(_) => bad(
-                "/secrets".into(),
-                "`secrets` is an object keyed by signer id".into(),
-            ),
+        for (signer, value) in by_signer(obj, "secrets", &mut bad) {
+            let at = pointer::child("/secrets", signer);
+            read_secrets(&mut trust, signer, value, &at, &mut bad);
         }
-        match obj.get("keys") {
-            None => {}
-            Some(Value::Object(signers)) => {
-                for (signer, set) in signers {
-                    match KeySet::from_json(&jcs::canonicalize(set)) {
-                        Ok(set) => trust.add_keys(signer, set),
-                        Err(e) => trust.add_broken_keys(signer, &e),
-                    }
-                }
+        for (signer, set) in by_signer(obj, "keys", &mut bad) {
+            match KeySet::from_json(&jcs::canonicalize(set)) {
+                Ok(set) => trust.add_keys(signer, set),
+                Err(e) => trust.add_broken_keys(signer, &e),
             }
-            Some(_) => bad(
-                "/keys".into(),
-                "`keys` is an object keyed by signer id".into(),
-            ),
         }
         match obj.get("key_locations") {
             None => {}
@@ -389,6 +371,27 @@ pub fn hmac_sign(key: &[u8], message: &[u8]) -> [u8; 32] {
         out.copy_from_slice(&mac.finalize().into_bytes());
     }
     out
+}
+
+/// The members of `obj[member]`, an object keyed by signer id (none when it is absent); any
+/// other value is reported through `bad`.
+fn by_signer<'v, F: FnMut(String, String)>(
+    obj: &'v serde_json::Map<String, Value>,
+    member: &str,
+    bad: &mut F,
+) -> impl Iterator<Item = (&'v String, &'v Value)> + use<'v, F> {
+    let signers = match obj.get(member) {
+        Some(Value::Object(signers)) => Some(signers),
+        None => None,
+        Some(_) => {
+            bad(
+                format!("/{member}"),
+                format!("`{member}` is an object keyed by signer id"),
+            );
+            None
+        }
+    };
+    signers.into_iter().flatten()
 }
 
 /// Tries each message in turn with every key (only those named `kid` when a `kid` is given):
