@@ -158,6 +158,11 @@ mod tests {
         }
     }
 
+    /// The fetch of `url` is refused: the budget is spent.
+    fn assert_exhausted(f: &impl Fetcher, url: &str) {
+        assert_eq!(code(f.fetch(url)), "fetch-budget-exhausted", "{url}");
+    }
+
     fn code(r: Result<FetchedResponse, FetchError>) -> &'static str {
         match r {
             Ok(_) => "ok",
@@ -191,10 +196,7 @@ mod tests {
         let f = BudgetedFetcher::new(Fixed(1), b);
         assert_eq!(code(f.fetch("https://a.example/1")), "ok");
         assert_eq!(code(f.fetch("https://a.example/2")), "ok");
-        assert_eq!(
-            code(f.fetch("https://a.example/3")),
-            "fetch-budget-exhausted"
-        );
+        assert_exhausted(&f, "https://a.example/3");
         assert_eq!(f.spent(), (2, 2));
 
         let b = FetchBudget {
@@ -204,24 +206,15 @@ mod tests {
         let f = BudgetedFetcher::new(Fixed(6), b);
         assert_eq!(code(f.fetch("https://a.example/1")), "ok");
         // 12 > 10: the second body is dropped, and nothing more is fetched.
-        assert_eq!(
-            code(f.fetch("https://a.example/2")),
-            "fetch-budget-exhausted"
-        );
-        assert_eq!(
-            code(f.fetch("https://a.example/3")),
-            "fetch-budget-exhausted"
-        );
+        assert_exhausted(&f, "https://a.example/2");
+        assert_exhausted(&f, "https://a.example/3");
 
         let b = FetchBudget {
             max_duration: Duration::ZERO,
             ..FetchBudget::default()
         };
         let f = BudgetedFetcher::new(Fixed(1), b);
-        assert_eq!(
-            code(f.fetch("https://a.example/1")),
-            "fetch-budget-exhausted"
-        );
+        assert_exhausted(&f, "https://a.example/1");
     }
 
     /// FETCH-009 at the default limits: the 1025th fetch is not made.
@@ -231,10 +224,7 @@ mod tests {
         for i in 0..DEFAULT_MAX_FETCHES {
             assert_eq!(code(f.fetch(&format!("https://a.example/{i}"))), "ok");
         }
-        assert_eq!(
-            code(f.fetch("https://a.example/over")),
-            "fetch-budget-exhausted"
-        );
+        assert_exhausted(&f, "https://a.example/over");
         assert_eq!(f.spent(), (1024, 0));
     }
 
@@ -245,14 +235,8 @@ mod tests {
         let half = usize::try_from(DEFAULT_MAX_TOTAL_BYTES / 2).unwrap() + 1;
         let f = BudgetedFetcher::new(Fixed(half), FetchBudget::default());
         assert_eq!(code(f.fetch("https://a.example/1")), "ok");
-        assert_eq!(
-            code(f.fetch("https://a.example/2")),
-            "fetch-budget-exhausted"
-        );
-        assert_eq!(
-            code(f.fetch("https://a.example/3")),
-            "fetch-budget-exhausted"
-        );
+        assert_exhausted(&f, "https://a.example/2");
+        assert_exhausted(&f, "https://a.example/3");
         assert_eq!(f.spent().1, 2 * half as u64);
     }
 }

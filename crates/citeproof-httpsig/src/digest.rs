@@ -2,7 +2,7 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use sfv::{BareItem, ListEntry, Version};
+use sfv::{BareItem, ListEntry};
 use sha2::{Digest as _, Sha256, Sha512};
 
 use crate::error::{HttpSigError, Result};
@@ -28,12 +28,7 @@ pub fn content_digest_sha512(body: &[u8]) -> String {
 /// carrying only those is rejected with [`HttpSigError::DigestUnsupported`].
 /// Returns the algorithm keys that were checked.
 pub fn check_content_digest(header_value: &str, body: &[u8]) -> Result<Vec<&'static str>> {
-    let dict = sf::parse_dictionary(header_value, Version::Rfc8941).map_err(|detail| {
-        HttpSigError::InvalidStructuredField {
-            field: "Content-Digest".into(),
-            detail,
-        }
-    })?;
+    let dict = sf::field_dictionary("Content-Digest", header_value)?;
     let mut checked = Vec::new();
     for (alg, entry) in &dict {
         let (name, expected): (&'static str, Vec<u8>) = match alg.as_str() {

@@ -92,6 +92,45 @@ impl SigParam {
     }
 }
 
+/// The builder (`with_*`) and the reader of each registered parameter: twelve methods that,
+/// written out, differ only in the parameter's name and value type (a macro, so that every
+/// parameter gets both and they cannot drift apart).
+macro_rules! param_accessors {
+    ($($ty:tt: $key:literal $variant:ident, $with:ident, $get:ident;)*) => {$(
+        param_accessors!(@one $ty, $key, $variant, $with, $get);
+    )*};
+    (@one i64, $key:literal, $variant:ident, $with:ident, $get:ident) => {
+        #[doc = concat!("Appends `", $key, "`.")]
+        pub fn $with(mut self, value: i64) -> Self {
+            self.params.push(SigParam::$variant(value));
+            self
+        }
+
+        #[doc = concat!("`", $key, "`, if present.")]
+        pub fn $get(&self) -> Option<i64> {
+            self.params.iter().find_map(|p| match p {
+                SigParam::$variant(v) => Some(*v),
+                _ => None,
+            })
+        }
+    };
+    (@one str, $key:literal, $variant:ident, $with:ident, $get:ident) => {
+        #[doc = concat!("Appends `", $key, "`.")]
+        pub fn $with(mut self, value: &str) -> Self {
+            self.params.push(SigParam::$variant(value.to_owned()));
+            self
+        }
+
+        #[doc = concat!("`", $key, "`, if present.")]
+        pub fn $get(&self) -> Option<&str> {
+            self.params.iter().find_map(|p| match p {
+                SigParam::$variant(v) => Some(v.as_str()),
+                _ => None,
+            })
+        }
+    };
+}
+
 /// The covered components and signature parameters of one signature: the value of one
 /// `Signature-Input` member and of the `@signature-params` line (RFC 9421 §2.3). Parameters are
 /// serialized in the order they were added / parsed.
@@ -112,92 +151,18 @@ impl SignatureParams {
         }
     }
 
-    /// Appends `created`.
-    pub fn with_created(mut self, created: i64) -> Self {
-        self.params.push(SigParam::Created(created));
-        self
-    }
-
-    /// Appends `expires`.
-    pub fn with_expires(mut self, expires: i64) -> Self {
-        self.params.push(SigParam::Expires(expires));
-        self
-    }
-
-    /// Appends `nonce`.
-    pub fn with_nonce(mut self, nonce: &str) -> Self {
-        self.params.push(SigParam::Nonce(nonce.to_owned()));
-        self
-    }
-
-    /// Appends `alg`.
-    pub fn with_alg(mut self, alg: &str) -> Self {
-        self.params.push(SigParam::Alg(alg.to_owned()));
-        self
-    }
-
-    /// Appends `keyid`.
-    pub fn with_keyid(mut self, keyid: &str) -> Self {
-        self.params.push(SigParam::KeyId(keyid.to_owned()));
-        self
-    }
-
-    /// Appends `tag`.
-    pub fn with_tag(mut self, tag: &str) -> Self {
-        self.params.push(SigParam::Tag(tag.to_owned()));
-        self
-    }
-
     /// Whether the parameter is present.
     pub fn has(&self, name: ParamName) -> bool {
         self.params.iter().any(|p| p.name() == name)
     }
 
-    /// `created`, if present.
-    pub fn created(&self) -> Option<i64> {
-        self.params.iter().find_map(|p| match p {
-            SigParam::Created(v) => Some(*v),
-            _ => None,
-        })
-    }
-
-    /// `expires`, if present.
-    pub fn expires(&self) -> Option<i64> {
-        self.params.iter().find_map(|p| match p {
-            SigParam::Expires(v) => Some(*v),
-            _ => None,
-        })
-    }
-
-    fn string_param(&self, name: ParamName) -> Option<&str> {
-        self.params.iter().find_map(|p| match p {
-            SigParam::Nonce(v) | SigParam::Alg(v) | SigParam::KeyId(v) | SigParam::Tag(v)
-                if p.name() == name =>
-            {
-                Some(v.as_str())
-            }
-            _ => None,
-        })
-    }
-
-    /// `nonce`, if present.
-    pub fn nonce(&self) -> Option<&str> {
-        self.string_param(ParamName::Nonce)
-    }
-
-    /// `alg`, if present.
-    pub fn alg(&self) -> Option<&str> {
-        self.string_param(ParamName::Alg)
-    }
-
-    /// `keyid`, if present.
-    pub fn keyid(&self) -> Option<&str> {
-        self.string_param(ParamName::KeyId)
-    }
-
-    /// `tag`, if present.
-    pub fn tag(&self) -> Option<&str> {
-        self.string_param(ParamName::Tag)
+    param_accessors! {
+        i64: "created" Created, with_created, created;
+        i64: "expires" Expires, with_expires, expires;
+        str: "nonce" Nonce, with_nonce, nonce;
+        str: "alg" Alg, with_alg, alg;
+        str: "keyid" KeyId, with_keyid, keyid;
+        str: "tag" Tag, with_tag, tag;
     }
 
     /// Checks components (valid, no duplicates — RFC 9421 §2.5) and parameters (no repeats,
@@ -393,12 +358,7 @@ pub(crate) fn signature_input_member(label: &str, params: &SignatureParams) -> R
 /// repeated parameters, non-string component identifiers, unknown parameters and duplicate
 /// components are errors. Returns the members in order.
 pub fn parse_signature_input(value: &str) -> Result<Vec<(String, SignatureParams)>> {
-    let dict = sf::parse_dictionary(value, Version::Rfc8941).map_err(|detail| {
-        HttpSigError::InvalidStructuredField {
-            field: "Signature-Input".into(),
-            detail,
-        }
-    })?;
+    let dict = sf::field_dictionary("Signature-Input", value)?;
     let mut out = Vec::with_capacity(dict.len());
     for (label, entry) in &dict {
         let ListEntry::InnerList(list) = entry else {
@@ -418,12 +378,7 @@ pub fn parse_signature_input(value: &str) -> Result<Vec<(String, SignatureParams
 /// Parses a `Signature` field value (RFC 9421 §4.2): an sf-dictionary whose members are byte
 /// sequences without parameters. Strict: repeated labels and non-binary members are errors.
 pub fn parse_signature(value: &str) -> Result<Vec<(String, Vec<u8>)>> {
-    let dict = sf::parse_dictionary(value, Version::Rfc8941).map_err(|detail| {
-        HttpSigError::InvalidStructuredField {
-            field: "Signature".into(),
-            detail,
-        }
-    })?;
+    let dict = sf::field_dictionary("Signature", value)?;
     let mut out = Vec::with_capacity(dict.len());
     for (label, entry) in &dict {
         match entry {

@@ -39,31 +39,15 @@ fn insert_param(
     Ok(())
 }
 
-/// Parameters of an item or inner list stored in a [`ListEntry`] slot.
-struct EntryParams<'a>(&'a mut ListEntry);
-
-impl<'de> ParameterVisitor<'de> for EntryParams<'_> {
-    type Out = ();
-    type Error = DuplicateKey;
-
-    fn parameter(
-        &mut self,
-        key: &'de KeyRef,
-        value: BareItemFromInput<'de>,
-    ) -> Result<(), DuplicateKey> {
-        let params = match self.0 {
-            ListEntry::Item(item) => &mut item.params,
-            ListEntry::InnerList(list) => &mut list.params,
-        };
-        insert_param(params, key, value)
-    }
-
-    fn finish(self) -> Result<(), DuplicateKey> {
-        Ok(())
+/// The parameters of an item or inner list.
+fn entry_params(entry: &mut ListEntry) -> &mut Parameters {
+    match entry {
+        ListEntry::Item(item) => &mut item.params,
+        ListEntry::InnerList(list) => &mut list.params,
     }
 }
 
-/// Parameters of an [`Item`] inside an inner list.
+/// The parameters of an item or inner list, filled in place.
 struct ItemParams<'a>(&'a mut Parameters);
 
 impl<'de> ParameterVisitor<'de> for ItemParams<'_> {
@@ -95,7 +79,7 @@ impl<'de, 'a> ItemVisitor<'de> for EntryItem<'a> {
         bare_item: BareItemFromInput<'de>,
     ) -> Result<impl ParameterVisitor<'de, Out = ()>, DuplicateKey> {
         *self.0 = ListEntry::Item(Item::new(bare_item));
-        Ok(EntryParams(self.0))
+        Ok(ItemParams(entry_params(self.0)))
     }
 }
 
@@ -131,7 +115,7 @@ impl<'de> InnerListVisitor<'de> for EntryInnerList<'_> {
     }
 
     fn finish(self) -> Result<impl ParameterVisitor<'de>, DuplicateKey> {
-        Ok(EntryParams(self.0))
+        Ok(ItemParams(entry_params(self.0)))
     }
 }
 
@@ -234,28 +218,44 @@ pub(crate) enum SfType {
     Dictionary,
 }
 
+/// Runs one of `sfv`'s visitor parsers over `input`, its error as text.
+fn parse_with<'de, T>(
+    input: &'de str,
+    version: Version,
+    parse: impl FnOnce(Parser<'de>) -> Result<T, sfv::Error>,
+) -> Result<T, String> {
+    parse(Parser::new(input).with_version(version)).map_err(|e| e.to_string())
+}
+
 /// Parses a dictionary, rejecting repeated keys (members and parameters).
 pub(crate) fn parse_dictionary(input: &str, version: Version) -> Result<Dictionary, String> {
-    Parser::new(input)
-        .with_version(version)
-        .parse_dictionary_with_visitor(StrictDict::default())
-        .map_err(|e| e.to_string())
+    parse_with(input, version, |p| {
+        p.parse_dictionary_with_visitor(StrictDict::default())
+    })
+}
+
+/// Parses the RFC 8941 dictionary of the header field `field` (`Signature-Input`, `Signature`,
+/// `Content-Digest`), rejecting repeated keys; a field that does not parse is
+/// [`HttpSigError::InvalidStructuredField`].
+pub(crate) fn field_dictionary(field: &str, value: &str) -> crate::error::Result<Dictionary> {
+    parse_dictionary(value, Version::Rfc8941).map_err(|detail| {
+        crate::error::HttpSigError::InvalidStructuredField {
+            field: field.to_owned(),
+            detail,
+        }
+    })
 }
 
 /// Parses a list, rejecting repeated parameter keys.
 pub(crate) fn parse_list(input: &str, version: Version) -> Result<List, String> {
-    Parser::new(input)
-        .with_version(version)
-        .parse_list_with_visitor(StrictList::default())
-        .map_err(|e| e.to_string())
+    parse_with(input, version, |p| {
+        p.parse_list_with_visitor(StrictList::default())
+    })
 }
 
 /// Parses an item, rejecting repeated parameter keys.
 pub(crate) fn parse_item(input: &str, version: Version) -> Result<Item, String> {
-    Parser::new(input)
-        .with_version(version)
-        .parse_item_with_visitor(StrictItem)
-        .map_err(|e| e.to_string())
+    parse_with(input, version, |p| p.parse_item_with_visitor(StrictItem))
 }
 
 /// Parses `input` as `ty` and returns its canonical serialization (RFC 8941 §4.1).

@@ -171,33 +171,14 @@ impl SignerTrust {
         messages: &[&[u8]],
         tag: &[u8],
     ) -> (Check, Option<usize>) {
-        let candidates: Vec<(usize, &Secret)> = self
-            .signers
-            .get(signer)
-            .map(|s| {
-                s.secrets
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| kid.is_none() || s.kid.as_deref() == kid)
-                    .collect()
-            })
-            .unwrap_or_default();
-        if candidates.is_empty() {
-            return (Check::NoKey, None);
-        }
-        for (m, message) in messages.iter().enumerate() {
-            for (i, secret) in &candidates {
-                if hmac_verify(&secret.bytes, message, tag) {
-                    let key = secret
-                        .kid
-                        .clone()
-                        .unwrap_or_else(|| format!("secret {}", i + 1));
-                    return (Check::Verified { key }, Some(m));
-                }
-            }
-        }
-        let tried = candidates.len();
-        (Check::Invalid { tried }, None)
+        let secrets = self.signers.get(signer).map_or(&[][..], |s| &s.secrets[..]);
+        first_verified(
+            secrets.iter().map(|s| (s.kid.as_deref(), s)),
+            kid,
+            messages,
+            "secret",
+            |secret, message| hmac_verify(&secret.bytes, message, tag),
+        )
     }
 
     /// Checks the Ed25519 `signature` of each message in turn (strict verification, SIG-002)
@@ -214,28 +195,13 @@ impl SignerTrust {
             Some(Err(broken)) => return (Check::Broken(broken.clone()), None),
             Some(Ok(keys)) => keys,
         };
-        let candidates: Vec<(usize, &crate::KeyEntry)> = keys
-            .entries()
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| kid.is_none() || e.kid.as_deref() == kid)
-            .collect();
-        if candidates.is_empty() {
-            return (Check::NoKey, None);
-        }
-        for (m, message) in messages.iter().enumerate() {
-            for (i, entry) in &candidates {
-                if entry.key.verify(message, signature).is_ok() {
-                    let key = entry
-                        .kid
-                        .clone()
-                        .unwrap_or_else(|| format!("key {}", i + 1));
-                    return (Check::Verified { key }, Some(m));
-                }
-            }
-        }
-        let tried = candidates.len();
-        (Check::Invalid { tried }, None)
+        first_verified(
+            keys.entries().iter().map(|e| (e.kid.as_deref(), e)),
+            kid,
+            messages,
+            "key",
+            |entry, message| entry.key.verify(message, signature).is_ok(),
+        )
     }
 
     /// Signers and key names, for reports and audit records; never a secret.
@@ -310,33 +276,15 @@ impl SignerTrust {
                 format!("unknown member `{name}` (expected `secrets`, `keys`, `key_locations`)"),
             );
         }
-        match obj.get("secrets") {
-            None => {}
-            Some(Value::Object(signers)) => {
-                for (signer, value) in signers {
-                    let at = pointer::child("/secrets", signer);
-                    read_secrets(&mut trust, signer, value, &at, &mut bad);
-                }
-            }
-            Some(_) => bad(
-                "/secrets".into(),
-                "`secrets` is an object keyed by signer id".into(),
-            ),
+        for (signer, value) in by_signer(obj, "secrets", &mut bad) {
+            let at = pointer::child("/secrets", signer);
+            read_secrets(&mut trust, signer, value, &at, &mut bad);
         }
-        match obj.get("keys") {
-            None => {}
-            Some(Value::Object(signers)) => {
-                for (signer, set) in signers {
-                    match KeySet::from_json(&jcs::canonicalize(set)) {
-                        Ok(set) => trust.add_keys(signer, set),
-                        Err(e) => trust.add_broken_keys(signer, &e),
-                    }
-                }
+        for (signer, set) in by_signer(obj, "keys", &mut bad) {
+            match KeySet::from_json(&jcs::canonicalize(set)) {
+                Ok(set) => trust.add_keys(signer, set),
+                Err(e) => trust.add_broken_keys(signer, &e),
             }
-            Some(_) => bad(
-                "/keys".into(),
-                "`keys` is an object keyed by signer id".into(),
-            ),
         }
         match obj.get("key_locations") {
             None => {}
@@ -423,6 +371,57 @@ pub fn hmac_sign(key: &[u8], message: &[u8]) -> [u8; 32] {
         out.copy_from_slice(&mac.finalize().into_bytes());
     }
     out
+}
+
+/// The members of `obj[member]`, an object keyed by signer id (none when it is absent); any
+/// other value is reported through `bad`.
+fn by_signer<'v, F: FnMut(String, String)>(
+    obj: &'v serde_json::Map<String, Value>,
+    member: &str,
+    bad: &mut F,
+) -> impl Iterator<Item = (&'v String, &'v Value)> + use<'v, F> {
+    let signers = match obj.get(member) {
+        Some(Value::Object(signers)) => Some(signers),
+        None => None,
+        Some(_) => {
+            bad(
+                format!("/{member}"),
+                format!("`{member}` is an object keyed by signer id"),
+            );
+            None
+        }
+    };
+    signers.into_iter().flatten()
+}
+
+/// Tries each message in turn with every key (only those named `kid` when a `kid` is given):
+/// the key that verified the first message one verifies (its `kid`, else `{unnamed} N` by its
+/// place among all keys) and that message's index; `NoKey` when no key is a candidate.
+fn first_verified<'k, K: 'k>(
+    keys: impl Iterator<Item = (Option<&'k str>, &'k K)>,
+    kid: Option<&str>,
+    messages: &[&[u8]],
+    unnamed: &str,
+    verifies: impl Fn(&K, &[u8]) -> bool,
+) -> (Check, Option<usize>) {
+    let candidates: Vec<(usize, Option<&str>, &K)> = keys
+        .enumerate()
+        .filter(|(_, (k, _))| kid.is_none() || *k == kid)
+        .map(|(i, (k, key))| (i, k, key))
+        .collect();
+    if candidates.is_empty() {
+        return (Check::NoKey, None);
+    }
+    for (m, message) in messages.iter().enumerate() {
+        for (i, name, key) in &candidates {
+            if verifies(key, message) {
+                let key = name.map_or_else(|| format!("{unnamed} {}", i + 1), str::to_owned);
+                return (Check::Verified { key }, Some(m));
+            }
+        }
+    }
+    let tried = candidates.len();
+    (Check::Invalid { tried }, None)
 }
 
 #[cfg(test)]

@@ -46,20 +46,41 @@ fn declares_entities(text: &str) -> bool {
             i += 3;
             continue;
         }
-        if b[i..].starts_with(b"<?") {
-            match find(b, i + 2, b"?>") {
-                Some(end) => i = end + 2,
-                None => return false,
+        match skip_pi_or_comment(b, i) {
+            Some(Some(end)) => i = end,
+            Some(None) => return false,
+            None if b[i..].starts_with(b"<!DOCTYPE") => {
+                return doctype_declares_entities(b, i + 9);
             }
-        } else if b[i..].starts_with(b"<!--") {
-            match find(b, i + 4, b"-->") {
-                Some(end) => i = end + 3,
-                None => return false,
+            None => return false,
+        }
+    }
+}
+
+/// At `i`, a processing instruction or a comment: `Some(Some(end))` with the index past it,
+/// `Some(None)` when it is not closed; `None` when `i` starts neither.
+fn skip_pi_or_comment(b: &[u8], i: usize) -> Option<Option<usize>> {
+    let (open, close): (usize, &[u8]) = if b[i..].starts_with(b"<?") {
+        (2, b"?>")
+    } else if b[i..].starts_with(b"<!--") {
+        (4, b"-->")
+    } else {
+        return None;
+    };
+    Some(find(b, i + open, close).map(|end| end + close.len()))
+}
+
+/// From `i`, the first byte of `stops` outside quoted literals, with its index; `None` at the
+/// end of the input or in a literal that is not closed.
+fn scan_to(b: &[u8], mut i: usize, stops: &[u8]) -> Option<(usize, u8)> {
+    loop {
+        match b.get(i) {
+            None => return None,
+            Some(&c) if stops.contains(&c) => return Some((i, c)),
+            Some(&q @ (b'"' | b'\'')) => {
+                i += b[i + 1..].iter().position(|&c| c == q)? + 2;
             }
-        } else if b[i..].starts_with(b"<!DOCTYPE") {
-            return doctype_declares_entities(b, i + 9);
-        } else {
-            return false;
+            Some(_) => i += 1,
         }
     }
 }
@@ -73,19 +94,9 @@ fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 
 fn doctype_declares_entities(b: &[u8], mut i: usize) -> bool {
     // Name and external id, up to `[` or `>`.
-    loop {
-        match b.get(i) {
-            None | Some(b'>') => return false,
-            Some(b'[') => {
-                i += 1;
-                break;
-            }
-            Some(q @ (b'"' | b'\'')) => match b[i + 1..].iter().position(|c| c == q) {
-                Some(p) => i += p + 2,
-                None => return false,
-            },
-            Some(_) => i += 1,
-        }
+    match scan_to(b, i, b"[>") {
+        Some((at, b'[')) => i = at + 1,
+        _ => return false,
     }
     // Internal subset.
     loop {
@@ -93,40 +104,18 @@ fn doctype_declares_entities(b: &[u8], mut i: usize) -> bool {
             None | Some(b']') => return false,
             Some(b' ' | b'\t' | b'\r' | b'\n') => i += 1,
             Some(b'%') => i += 1,
-            Some(b'<') => {
-                if b[i..].starts_with(b"<!--") {
-                    match find(b, i + 4, b"-->") {
-                        Some(end) => i = end + 3,
-                        None => return false,
-                    }
-                } else if b[i..].starts_with(b"<?") {
-                    match find(b, i + 2, b"?>") {
-                        Some(end) => i = end + 2,
-                        None => return false,
-                    }
-                } else if b[i..].starts_with(b"<!ENTITY") {
-                    return true;
-                } else {
+            Some(b'<') => match skip_pi_or_comment(b, i) {
+                Some(Some(end)) => i = end,
+                Some(None) => return false,
+                None if b[i..].starts_with(b"<!ENTITY") => return true,
+                None => {
                     // Another markup declaration: skip to its `>`, quoted literals included.
-                    i += 1;
-                    loop {
-                        match b.get(i) {
-                            None => return false,
-                            Some(b'>') => {
-                                i += 1;
-                                break;
-                            }
-                            Some(q @ (b'"' | b'\'')) => {
-                                match b[i + 1..].iter().position(|c| c == q) {
-                                    Some(p) => i += p + 2,
-                                    None => return false,
-                                }
-                            }
-                            Some(_) => i += 1,
-                        }
+                    match scan_to(b, i + 1, b">") {
+                        Some((at, _)) => i = at + 1,
+                        None => return false,
                     }
                 }
-            }
+            },
             Some(_) => i += 1,
         }
     }

@@ -20,17 +20,14 @@ use citeproof_conformance::{
     variants::{Derived, VariantRng},
 };
 use citeproof_model::jcs;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use crate::{
-    TransformFn,
-    chain::rewrite_text,
-    derived,
-    jsonl::{Text, lines},
-    jsontext::{self, Node, Style},
-    keys::KeyRing,
-    secrets::{self, HexSignature, SecretRing},
-};
+use crate::chain::rewrite_text;
+use crate::jsonl::{Text, lines};
+use crate::jsontext::{self, Node, Style};
+use crate::keys::KeyRing;
+use crate::secrets::{self, HexSignature, SecretRing};
+use crate::{TransformFn, derived};
 
 pub const TRANSFORMS: &[(&str, TransformFn)] = &[
     ("archive-verify", verify),
@@ -42,30 +39,16 @@ fn jcs_hash(value: &Value) -> String {
     citeproof_model::sha256_bytes(&jcs::canonicalize(value)).to_string()
 }
 
-/// `secrets` (signer → key id → secret string) with every string replaced.
-fn replace_secrets(value: &Value, ring: &mut SecretRing, rng: &mut VariantRng) -> Value {
-    let Some(map) = value.as_object() else {
-        return value.clone();
-    };
-    let mut out = Map::new();
-    for (signer, kids) in map {
-        let new = match kids.as_object() {
-            Some(kids) => Value::Object(
-                kids.iter()
-                    .map(|(kid, s)| {
-                        let s = match s.as_str() {
-                            Some(s) => json!(ring.replace(s, rng)),
-                            None => s.clone(),
-                        };
-                        (kid.clone(), s)
-                    })
-                    .collect(),
-            ),
-            None => kids.clone(),
-        };
-        out.insert(signer.clone(), new);
+/// One signer's secrets (key id → secret string) with every string replaced.
+fn signer_secrets(kids: &Value, ring: &mut SecretRing, rng: &mut VariantRng) -> Value {
+    match kids.as_object() {
+        Some(kids) => Value::Object(
+            kids.iter()
+                .map(|(kid, s)| (kid.clone(), secrets::replace_secret(s, ring, rng)))
+                .collect(),
+        ),
+        None => kids.clone(),
     }
-    Value::Object(out)
 }
 
 /// The bundle's signature re-made when it verified over its payload under an old key or
@@ -96,25 +79,10 @@ fn resign_bundle(
 fn verify(case: &Case, rng: &mut VariantRng) -> Option<Derived> {
     let bundle = case.input.get("bundle")?.as_str()?;
     let display = case.input.get("display")?.as_str()?;
-    let mut input = case.input.clone();
-    let mut transforms = Vec::new();
-    let mut key_ring = KeyRing::new();
-    if let Some(keys) = case.input.get("keys") {
-        key_ring.collect(keys, rng);
-        if !key_ring.is_empty() {
-            input["keys"] = serde_json::from_str(&key_ring.replace(&keys.to_string())).ok()?;
-            transforms.push("new-keys");
-        }
-    }
-    let mut secret_ring = SecretRing::new();
-    if let Some(secrets) = case.input.get("secrets") {
-        input["secrets"] = replace_secrets(secrets, &mut secret_ring, rng);
-        if !secret_ring.is_empty() {
-            transforms.push("new-secrets");
-        }
-    }
+    let fresh = secrets::fresh_keys_and_secrets(&case.input, signer_secrets, rng)?;
+    let (mut input, mut transforms) = (fresh.input, fresh.transforms);
     let mut display = display.to_owned();
-    let bundle = match resign_bundle(bundle, &secret_ring, &key_ring) {
+    let bundle = match resign_bundle(bundle, &fresh.secret_ring, &fresh.key_ring) {
         Some((tree, old_hash, new_hash)) => {
             display = display.replace(&old_hash, &new_hash);
             jsontext::emit(&tree, Style::Compact, rng)

@@ -24,7 +24,7 @@ use citeproof_conformance::{
     suite::Case,
     variants::{Derived, VariantRng},
 };
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::{
     TransformFn, derived,
@@ -163,51 +163,29 @@ fn resign_envelope(
     false
 }
 
-/// `secrets` (signer → array of secret strings) with every string replaced.
-fn replace_secrets(value: &Value, ring: &mut SecretRing, rng: &mut VariantRng) -> Value {
-    let Some(map) = value.as_object() else {
-        return value.clone();
-    };
-    let mut out = Map::new();
-    for (signer, list) in map {
-        let new = match list.as_array() {
-            Some(items) => Value::Array(
-                items
-                    .iter()
-                    .map(|s| match s.as_str() {
-                        Some(s) => json!(ring.replace(s, rng)),
-                        None => s.clone(),
-                    })
-                    .collect(),
-            ),
-            None => list.clone(),
-        };
-        out.insert(signer.clone(), new);
+/// One signer's secrets (an array of secret strings) with every string replaced.
+fn signer_secrets(list: &Value, ring: &mut SecretRing, rng: &mut VariantRng) -> Value {
+    match list.as_array() {
+        Some(items) => Value::Array(
+            items
+                .iter()
+                .map(|s| secrets::replace_secret(s, ring, rng))
+                .collect(),
+        ),
+        None => list.clone(),
     }
-    Value::Object(out)
 }
 
 /// `chain-verify`: fresh keys and secrets, signatures that verified re-made, and a strict
 /// document's members permuted and whitespace changed.
 fn verify(case: &Case, rng: &mut VariantRng) -> Option<Derived> {
     let text = case.input.get("document")?.as_str()?;
-    let mut input = case.input.clone();
-    let mut transforms = Vec::new();
-    let mut key_ring = KeyRing::new();
-    if let Some(keys) = case.input.get("keys") {
-        key_ring.collect(keys, rng);
-        if !key_ring.is_empty() {
-            input["keys"] = serde_json::from_str(&key_ring.replace(&keys.to_string())).ok()?;
-            transforms.push("new-keys");
-        }
-    }
-    let mut secret_ring = SecretRing::new();
-    if let Some(secrets) = case.input.get("secrets") {
-        input["secrets"] = replace_secrets(secrets, &mut secret_ring, rng);
-        if !secret_ring.is_empty() {
-            transforms.push("new-secrets");
-        }
-    }
+    let secrets::Fresh {
+        mut input,
+        mut transforms,
+        key_ring,
+        secret_ring,
+    } = secrets::fresh_keys_and_secrets(&case.input, signer_secrets, rng)?;
     if let Some(mut tree) = jsontext::parse(text) {
         for envelope in envelopes(&mut tree) {
             resign_envelope(envelope, &secret_ring, &key_ring, rng);

@@ -13,6 +13,8 @@ use citeproof_conformance::variants::VariantRng;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
+use serde_json::Value;
+
 use crate::keys::KeyRing;
 
 type HmacSha256 = Hmac<Sha256>;
@@ -86,6 +88,68 @@ pub fn resign(
             .resign(old_message, signature, new_message)
             .map(|s| s.to_vec()),
         _ => None,
+    }
+}
+
+/// The shape of `secrets` a spec's operation takes: what one signer's value becomes when every
+/// secret string in it is replaced (archive: key id → secret; chain: an array of secrets).
+pub type SignerSecrets = fn(&Value, &mut SecretRing, &mut VariantRng) -> Value;
+
+/// A case's input with fresh keys and secrets, and the rings that re-sign what verified before.
+#[derive(Debug)]
+pub struct Fresh {
+    pub input: Value,
+    /// `new-keys`, `new-secrets`: what changed.
+    pub transforms: Vec<&'static str>,
+    pub key_ring: KeyRing,
+    pub secret_ring: SecretRing,
+}
+
+/// Fresh keys and secrets for a case that configures them (`keys`, `secrets`, as the chain and
+/// archive verify operations take them). `None` when the replaced `keys` do not read back as
+/// JSON.
+pub fn fresh_keys_and_secrets(
+    case_input: &Value,
+    signer_secrets: SignerSecrets,
+    rng: &mut VariantRng,
+) -> Option<Fresh> {
+    let mut input = case_input.clone();
+    let mut transforms = Vec::new();
+    let mut key_ring = KeyRing::new();
+    if let Some(keys) = case_input.get("keys") {
+        key_ring.collect(keys, rng);
+        if !key_ring.is_empty() {
+            input["keys"] = serde_json::from_str(&key_ring.replace(&keys.to_string())).ok()?;
+            transforms.push("new-keys");
+        }
+    }
+    let mut secret_ring = SecretRing::new();
+    if let Some(secrets) = case_input.get("secrets") {
+        input["secrets"] = match secrets.as_object() {
+            Some(map) => Value::Object(
+                map.iter()
+                    .map(|(signer, v)| (signer.clone(), signer_secrets(v, &mut secret_ring, rng)))
+                    .collect(),
+            ),
+            None => secrets.clone(),
+        };
+        if !secret_ring.is_empty() {
+            transforms.push("new-secrets");
+        }
+    }
+    Some(Fresh {
+        input,
+        transforms,
+        key_ring,
+        secret_ring,
+    })
+}
+
+/// `value` with the string replaced by its fresh secret; any other value as it is.
+pub fn replace_secret(value: &Value, ring: &mut SecretRing, rng: &mut VariantRng) -> Value {
+    match value.as_str() {
+        Some(s) => Value::String(ring.replace(s, rng)),
+        None => value.clone(),
     }
 }
 

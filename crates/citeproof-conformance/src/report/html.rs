@@ -6,7 +6,10 @@
 
 use std::fmt::Write as _;
 
-use super::{Context, actual_line, clip, expected_line, implementation_name, xml_escape as e};
+use super::{
+    Context, actual_line, clip, expected_line, half_words, implementation_name, status_words,
+    variants_words, xml_escape as e,
+};
 use crate::{
     runner::{RunResult, Status},
     summary::{Counts, RequirementRow, Summary, Verdict, level_name},
@@ -97,14 +100,10 @@ fn head(out: &mut String, run: &RunResult, summary: &Summary, ctx: &Context<'_>)
     };
     let _ = writeln!(
         out,
-        "<p id=\"result\" class=\"{result_class}\">Result: <strong>{}</strong>: {} cases, {} passed, {} failed, {} errored, {} skipped, {} xfailed ({:.2} s). Command: <code>{}</code>. Suite: {} files, {} of {} static cases selected, <code>{}</code>.</p>",
+        "<p id=\"result\" class=\"{result_class}\">Result: <strong>{}</strong>: {} cases, {} ({:.2} s). Command: <code>{}</code>. Suite: {} files, {} of {} static cases selected, <code>{}</code>.</p>",
         super::result_word(run, summary),
         t.total,
-        t.passed,
-        t.failed,
-        t.errored,
-        t.skipped,
-        t.xfailed,
+        status_words(t),
         run.duration.as_secs_f64(),
         e(&run.command),
         ctx.suite.files.len(),
@@ -117,14 +116,10 @@ fn head(out: &mut String, run: &RunResult, summary: &Summary, ctx: &Context<'_>)
         "<p id=\"seed\">Seed: <code>{}</code> (<code>--seed {}</code> reproduces the run). Generated variants: {}.</p>",
         run.seed,
         run.seed,
-        match &run.generation {
-            Some(g) => format!(
-                "{} (dropped as generator bugs: {})",
-                g.generated,
-                g.dropped.len()
-            ),
-            None => "none (<code>--no-variants</code>: not a conformance claim)".into(),
-        }
+        variants_words(
+            run,
+            "none (<code>--no-variants</code>: not a conformance claim)"
+        )
     );
     if t.skipped > 0 {
         let _ = writeln!(
@@ -147,18 +142,14 @@ fn levels(out: &mut String, summary: &Summary) {
     for l in &summary.levels {
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{} ({}/{})</td><td>{} ({}/{})</td><td class=\"n\">{}</td>",
+            "<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td>",
             e(&l.spec),
             level_name(l.level),
             verdict_class(l.verdict),
             l.verdict.as_str(),
             if l.complete { "yes" } else { "no" },
-            l.static_verdict.as_str(),
-            l.static_cases.passed,
-            l.static_cases.total,
-            l.generated_verdict.as_str(),
-            l.generated_cases.passed,
-            l.generated_cases.total,
+            half_words(l.static_verdict.as_str(), &l.static_cases),
+            half_words(l.generated_verdict.as_str(), &l.generated_cases),
             l.cases.total,
         );
         count_cells(out, &l.cases);

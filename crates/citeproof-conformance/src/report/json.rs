@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 use super::Context;
 use crate::{
     runner::RunResult,
-    summary::{Counts, Summary},
+    summary::{Counts, LevelRow, RequirementRow, Summary},
 };
 
 /// Version of the JSON report format.
@@ -16,6 +16,23 @@ fn counts(c: &Counts) -> Value {
     json!({
         "total": c.total, "passed": c.passed, "failed": c.failed, "errored": c.errored,
         "skipped": c.skipped, "xfailed": c.xfailed,
+    })
+}
+
+fn level(l: &LevelRow) -> Value {
+    json!({
+        "spec": l.spec, "level": l.level, "verdict": l.verdict, "complete": l.complete,
+        "cases": counts(&l.cases), "must_cases": counts(&l.must_cases),
+        "static": {"verdict": l.static_verdict, "cases": counts(&l.static_cases)},
+        "generated": {"verdict": l.generated_verdict, "cases": counts(&l.generated_cases)},
+    })
+}
+
+fn requirement(r: &RequirementRow) -> Value {
+    json!({
+        "id": r.id, "keyword": r.keyword, "title": r.title, "level": r.level,
+        "state": r.state(), "counts": counts(&r.counts),
+        "cases": r.cases.iter().map(|(id, s)| json!({"id": id, "status": s})).collect::<Vec<_>>(),
     })
 }
 
@@ -52,29 +69,6 @@ pub(super) fn report(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> V
         .started_at
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default();
-    let levels: Vec<Value> = summary
-        .levels
-        .iter()
-        .map(|l| {
-            json!({
-                "spec": l.spec, "level": l.level, "verdict": l.verdict, "complete": l.complete,
-                "cases": counts(&l.cases), "must_cases": counts(&l.must_cases),
-                "static": {"verdict": l.static_verdict, "cases": counts(&l.static_cases)},
-                "generated": {"verdict": l.generated_verdict, "cases": counts(&l.generated_cases)},
-            })
-        })
-        .collect();
-    let requirements: Vec<Value> = summary
-        .requirements
-        .iter()
-        .map(|r| {
-            json!({
-                "id": r.id, "keyword": r.keyword, "title": r.title, "level": r.level,
-                "state": r.state(), "counts": counts(&r.counts),
-                "cases": r.cases.iter().map(|(id, s)| json!({"id": id, "status": s})).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
     let cases: Vec<Value> = run
         .results
         .iter()
@@ -149,8 +143,8 @@ pub(super) fn report(run: &RunResult, summary: &Summary, ctx: &Context<'_>) -> V
         "aborted": run.aborted,
         "could_not_start": run.could_not_start(),
         "totals": counts(&summary.totals),
-        "levels": levels,
-        "requirements": requirements,
+        "levels": summary.levels.iter().map(level).collect::<Vec<_>>(),
+        "requirements": summary.requirements.iter().map(requirement).collect::<Vec<_>>(),
         "cases": cases,
     })
 }

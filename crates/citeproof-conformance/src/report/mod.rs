@@ -3,7 +3,11 @@
 
 use std::{fmt, str::FromStr};
 
-use crate::{runner::RunResult, suite::Suite, summary::Summary};
+use crate::{
+    runner::{RunResult, Status},
+    suite::Suite,
+    summary::{Counts, Summary},
+};
 
 mod badge;
 mod html;
@@ -111,6 +115,35 @@ pub(crate) fn result_word(run: &RunResult, summary: &Summary) -> &'static str {
         "pass for the cases run (subset)"
     } else {
         "pass"
+    }
+}
+
+/// "P passed, F failed, E errored, S skipped, X xfailed": the count of each status in the order
+/// of [`Status::ALL`], as the text, Markdown and HTML reports word their totals.
+pub(crate) fn status_words(counts: &Counts) -> String {
+    Status::ALL
+        .iter()
+        .map(|&s| format!("{} {s}", counts.get(s)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "verdict (passed/cases)": the static or the generated half of a level, as the Markdown and
+/// HTML tables show it.
+pub(crate) fn half_words(verdict: &str, counts: &Counts) -> String {
+    format!("{verdict} ({}/{})", counts.passed, counts.total)
+}
+
+/// The run's generated variants in words; `none` is what a run without them says (each format
+/// marks up the option `--no-variants` its own way).
+pub(crate) fn variants_words(run: &RunResult, none: &str) -> String {
+    match &run.generation {
+        Some(g) => format!(
+            "{} (dropped as generator bugs: {})",
+            g.generated,
+            g.dropped.len()
+        ),
+        None => none.into(),
     }
 }
 

@@ -169,14 +169,10 @@ fn totals(out: &mut String, run: &RunResult, summary: &Summary) {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "  total: {} cases ({} static, {generated} generated): {} passed, {} failed, {} errored, {} skipped, {} xfailed ({:.2} s)",
+        "  total: {} cases ({} static, {generated} generated): {} ({:.2} s)",
         t.total,
         t.total - generated,
-        t.passed,
-        t.failed,
-        t.errored,
-        t.skipped,
-        t.xfailed,
+        super::status_words(t),
         run.duration.as_secs_f64()
     );
     if run.starts > 1 {

@@ -27,7 +27,7 @@ mod policy;
 mod report;
 
 use ed25519_dalek::VerifyingKey;
-use sfv::{BareItem, Dictionary, ListEntry, Version};
+use sfv::{BareItem, Dictionary, ListEntry};
 
 use crate::error::{HttpSigError, Result};
 use crate::message::Message;
@@ -109,10 +109,10 @@ fn verify_selected(
     let inputs_raw = headers
         .combined("signature-input")
         .ok_or(HttpSigError::SignatureInputMissing)?;
-    let inputs = dictionary("Signature-Input", &inputs_raw)?;
+    let inputs = sf::field_dictionary("Signature-Input", &inputs_raw)?;
     // Without a Signature field every label lacks its value (`SignatureMissing` per label).
     let signatures = match headers.combined("signature") {
-        Some(raw) => dictionary("Signature", &raw)?,
+        Some(raw) => sf::field_dictionary("Signature", &raw)?,
         None => Dictionary::new(),
     };
     if inputs.is_empty() {
@@ -149,15 +149,6 @@ fn verify_selected(
         }
     }
     Ok(report)
-}
-
-fn dictionary(field: &str, value: &str) -> Result<Dictionary> {
-    sf::parse_dictionary(value, Version::Rfc8941).map_err(|detail| {
-        HttpSigError::InvalidStructuredField {
-            field: field.to_owned(),
-            detail,
-        }
-    })
 }
 
 fn keyid_of(entry: &ListEntry) -> Option<String> {

@@ -2,6 +2,7 @@
 //! make `*` and names operators after an operand, and `name(` / `name::` function names and
 //! axes.
 
+use super::ast::Cmp;
 use super::error::SyntaxError;
 
 /// One token.
@@ -34,12 +35,8 @@ pub(super) enum Tok {
     Pipe,
     Plus,
     Minus,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
+    /// `=`, `!=`, `<`, `<=`, `>`, `>=`.
+    Cmp(Cmp),
 }
 
 impl Tok {
@@ -56,12 +53,7 @@ impl Tok {
                 | Tok::Pipe
                 | Tok::Plus
                 | Tok::Minus
-                | Tok::Eq
-                | Tok::Ne
-                | Tok::Lt
-                | Tok::Le
-                | Tok::Gt
-                | Tok::Ge
+                | Tok::Cmp(_)
         )
     }
 }
@@ -183,10 +175,10 @@ impl Lexer {
                 '|' => self.single(Tok::Pipe),
                 '+' => self.single(Tok::Plus),
                 '-' => self.single(Tok::Minus),
-                '=' => self.single(Tok::Eq),
-                '!' => self.pair('=', Tok::Ne, None)?,
-                '<' => self.pair('=', Tok::Le, Some(Tok::Lt))?,
-                '>' => self.pair('=', Tok::Ge, Some(Tok::Gt))?,
+                '=' => self.single(Tok::Cmp(Cmp::Eq)),
+                '!' => self.pair('=', Tok::Cmp(Cmp::Ne), None)?,
+                '<' => self.pair('=', Tok::Cmp(Cmp::Le), Some(Tok::Cmp(Cmp::Lt)))?,
+                '>' => self.pair('=', Tok::Cmp(Cmp::Ge), Some(Tok::Cmp(Cmp::Gt)))?,
                 '/' => self.pair('/', Tok::DoubleSlash, Some(Tok::Slash))?,
                 ':' => self.pair(':', Tok::ColonColon, None)?,
                 '"' | '\'' => {

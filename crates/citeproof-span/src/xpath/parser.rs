@@ -118,18 +118,18 @@ impl Parser {
 
     fn equality(&mut self) -> R<Ast> {
         self.binary_level(Self::relational, |t| match t {
-            Tok::Eq => Some(|l, r| Ast::Compare(Cmp::Eq, l, r)),
-            Tok::Ne => Some(|l, r| Ast::Compare(Cmp::Ne, l, r)),
+            Tok::Cmp(Cmp::Eq) => Some(|l, r| Ast::Compare(Cmp::Eq, l, r)),
+            Tok::Cmp(Cmp::Ne) => Some(|l, r| Ast::Compare(Cmp::Ne, l, r)),
             _ => None,
         })
     }
 
     fn relational(&mut self) -> R<Ast> {
         self.binary_level(Self::additive, |t| match t {
-            Tok::Lt => Some(|l, r| Ast::Compare(Cmp::Lt, l, r)),
-            Tok::Le => Some(|l, r| Ast::Compare(Cmp::Le, l, r)),
-            Tok::Gt => Some(|l, r| Ast::Compare(Cmp::Gt, l, r)),
-            Tok::Ge => Some(|l, r| Ast::Compare(Cmp::Ge, l, r)),
+            Tok::Cmp(Cmp::Lt) => Some(|l, r| Ast::Compare(Cmp::Lt, l, r)),
+            Tok::Cmp(Cmp::Le) => Some(|l, r| Ast::Compare(Cmp::Le, l, r)),
+            Tok::Cmp(Cmp::Gt) => Some(|l, r| Ast::Compare(Cmp::Gt, l, r)),
+            Tok::Cmp(Cmp::Ge) => Some(|l, r| Ast::Compare(Cmp::Ge, l, r)),
             _ => None,
         })
     }
@@ -186,16 +186,7 @@ impl Parser {
                 let primary = self.primary()?;
                 let predicates = self.predicates()?;
                 let mut steps = Vec::new();
-                loop {
-                    if self.eat(&Tok::Slash) {
-                        steps.push(self.step()?);
-                    } else if self.eat(&Tok::DoubleSlash) {
-                        steps.push(descendant_or_self());
-                        steps.push(self.step()?);
-                    } else {
-                        break;
-                    }
-                }
+                self.more_steps(&mut steps)?;
                 if predicates.is_empty() && steps.is_empty() {
                     Ok(primary)
                 } else {
@@ -241,6 +232,13 @@ impl Parser {
             absolute = false;
             steps.push(self.step()?);
         }
+        self.more_steps(&mut steps)?;
+        Ok(Ast::Path { absolute, steps })
+    }
+
+    /// The steps after a first one: each `/step`, and each `//step` as
+    /// `/descendant-or-self::node()/step`.
+    fn more_steps(&mut self, steps: &mut Vec<Step>) -> R<()> {
         loop {
             if self.eat(&Tok::Slash) {
                 steps.push(self.step()?);
@@ -248,10 +246,9 @@ impl Parser {
                 steps.push(descendant_or_self());
                 steps.push(self.step()?);
             } else {
-                break;
+                return Ok(());
             }
         }
-        Ok(Ast::Path { absolute, steps })
     }
 
     fn step(&mut self) -> R<Step> {
