@@ -1983,6 +1983,33 @@ def level3_verify():
         s.serve_manifest(M1, m, signed=True, body=body.replace(needle, ('"x-note":"<' + other + '>"').encode()))
         out.append(bad("body-" + name, "The body holds " + why + ", signed over those bytes.", ["ACA-L3-012", "CANON-001"], s,
                        ["aca-manifest-not-jcs"], "The same JSON value as its JCS form, but not the same bytes (RFC 8785 §3.2.2.2)."))
+    # ACA-L3-012 on member order: RFC 8785 §3.2.3 sorts names by their UTF-16 code units, which
+    # differs from code point (and UTF-8 byte) order between U+E000..U+FFFF and supplementary
+    # characters: U+10000 is D800 DC00 in UTF-16, so it sorts before U+E000.
+    m = manifest()
+    m["x-a"], m["x-b"] = "1", "2"
+    body = jcs(m)
+    assert body.count(b'"x-a":"1","x-b":"2"') == 1, body
+    s = Scenario(3)
+    s.serve_manifest(M1, m, signed=True, body=body.replace(b'"x-a":"1","x-b":"2"', b'"x-b":"2","x-a":"1"'))
+    out.append(bad("body-members-unsorted", "Two members (x-b before x-a) out of order, signed over those bytes.", ["ACA-L3-012", "CANON-001"], s,
+                   ["aca-manifest-not-jcs"], "RFC 8785 §3.2.3: members are written in ascending order of their names."))
+    m = manifest()
+    m["x-\ue000"], m["x-\U00010000"] = "bmp", "astral"
+    body = jcs(m)
+    utf16 = '"x-\U00010000":"astral","x-\ue000":"bmp"'.encode()
+    assert body.count(utf16) == 1, body
+    s = Scenario(3)
+    s.serve_manifest(M1, m, signed=True, body=body)
+    out.append(ok("body-members-utf16-order", "Members x-U+10000 and x-U+E000 in UTF-16 code unit order (U+10000 first), as JCS writes them.",
+                  ["ACA-L3-012", "CANON-001"], s, "U+10000 is D800 DC00 in UTF-16, below E000: this is the JCS order (RFC 8785 §3.2.3).",
+                  flags=[boundary("jcs-member-order", "inside")]))
+    s = Scenario(3)
+    s.serve_manifest(M1, m, signed=True, body=body.replace(utf16, '"x-\ue000":"bmp","x-\U00010000":"astral"'.encode()))
+    out.append(bad("body-members-code-point-order", "Members x-U+E000 and x-U+10000 in code point order (what sorting by UTF-8 bytes or by Python str gives), signed over those bytes.",
+                   ["ACA-L3-012", "CANON-001"], s, ["aca-manifest-not-jcs"],
+                   "RFC 8785 §3.2.3 sorts by UTF-16 code units: U+10000 (D800 DC00) comes before U+E000.",
+                   flags=[boundary("jcs-member-order", "outside")]))
     s = Scenario(3)
     s.serve_manifest(M1, manifest(), signed=True, keyid="k9")
     out.append(bad("keyid-unpublished", "keyid k9 is not published.", ["ACA-L3-013"], s, ["aca-key-unresolved"], "ACA-L3-013."))

@@ -311,6 +311,8 @@ def jcs_cases():
         ("short-unicode-escape", "\\u with three hex digits.", "[\"\\u12\"]", ["json-syntax"], [J1], ["syntax"]),
         ("raw-tab-in-string", "An unescaped tab inside a string.", "[\"a\tb\"]", ["json-syntax"], [J1], ["syntax"]),
         ("raw-newline-in-string", "An unescaped newline inside a string.", "[\"a\nb\"]", ["json-syntax"], [J1], ["syntax"]),
+        ("raw-tab-only-string", "A string holding nothing but an unescaped tab.", "[\"\t\"]", ["json-syntax"], [J1], ["syntax"]),
+        ("raw-control-only-string", "A string holding nothing but an unescaped U+0001.", "[\"\x01\"]", ["json-syntax"], [J1], ["syntax"]),
         ("unterminated-string", "A string without its closing quote.", "[\"abc]", ["json-syntax"], [J1], ["syntax"]),
         ("unclosed-array", "An array without its closing bracket.", "[1,2", ["json-syntax"], [J1], ["syntax"]),
         ("unclosed-object", "An object without its closing brace.", "{\"a\":1", ["json-syntax"], [J1], ["syntax"]),
@@ -348,6 +350,8 @@ def jcs_cases():
         ("utf16-input", "UTF-16LE encoded JSON is not UTF-8 JSON.", "[1]".encode("utf-16-le"), ["json-syntax"], [J1], ["syntax"]),
         ("raw-noncharacter", "A raw (UTF-8 encoded) U+FDD0 in a string.", b"[\"\xef\xb7\x90\"]", ["json-noncharacter"], [J2], ["noncharacter"]),
         ("raw-noncharacter-ffff", "A raw (UTF-8 encoded) U+FFFF in a string.", b"[\"\xef\xbf\xbf\"]", ["json-noncharacter"], [J2], ["noncharacter"]),
+        ("raw-noncharacter-after-text", "A raw U+FDD0 after eight ASCII characters of the same string.", b"[\"abcdefgh\xef\xb7\x90\"]",
+         ["json-noncharacter"], [J2], ["noncharacter"]),
     ]
     for name, desc, data, codes, reqs, flags in raw_invalid:
         cases.append(case(
