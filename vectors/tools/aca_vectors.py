@@ -2010,6 +2010,30 @@ def level3_verify():
                    ["ACA-L3-012", "CANON-001"], s, ["aca-manifest-not-jcs"],
                    "RFC 8785 §3.2.3 sorts by UTF-16 code units: U+10000 (D800 DC00) comes before U+E000.",
                    flags=[boundary("jcs-member-order", "outside")]))
+    # ACA-L3-012 on numbers: RFC 8785 §3.2.2.3 writes a number as ECMAScript's shortest form, and
+    # a document is canonical only if every token is (one canonical number after a fault does not
+    # make the whole canonical).
+    m = manifest()
+    m["x-n"] = 1.5
+    body = jcs(m)
+    assert body.count(b'"x-n":1.5}') == 1, body
+    s = Scenario(3)
+    s.serve_manifest(M1, m, signed=True, body=body)
+    out.append(ok("body-number-fraction", "An x-n member holding 1.5, written as JCS writes it.", ["ACA-L3-012", "CANON-001"], s,
+                  "1.5 is the ECMAScript form of the double 1.5 (RFC 8785 §3.2.2.3)."))
+    s = Scenario(3)
+    s.serve_manifest(M1, m, signed=True, body=body.replace(b'"x-n":1.5}', b'"x-n":1.50}'))
+    out.append(bad("body-number-long-form", "The number 1.5 written 1.50, signed over those bytes.", ["ACA-L3-012", "CANON-001"], s,
+                   ["aca-manifest-not-jcs"], "JCS writes 1.5 (RFC 8785 §3.2.2.3): the same value, not the same bytes."))
+    m = manifest()
+    m["x-a"], m["x-n"] = "A", 1.5
+    body = jcs(m)
+    assert body.count(b'"x-a":"A","x-n":1.5}') == 1, body
+    s = Scenario(3)
+    s.serve_manifest(M1, m, signed=True, body=body.replace(b'"x-a":"A"', b'"x-a":"\\u0041"'))
+    out.append(bad("body-escape-before-number", "`A` written as \\u0041, followed by the canonical number 1.5, signed over those bytes.",
+                   ["ACA-L3-012", "CANON-001"], s, ["aca-manifest-not-jcs"],
+                   "The escape is not what JCS writes (RFC 8785 §3.2.2.2); the canonical number after it does not undo that."))
     s = Scenario(3)
     s.serve_manifest(M1, manifest(), signed=True, keyid="k9")
     out.append(bad("keyid-unpublished", "keyid k9 is not published.", ["ACA-L3-013"], s, ["aca-key-unresolved"], "ACA-L3-013."))

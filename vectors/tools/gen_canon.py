@@ -268,6 +268,14 @@ def jcs_cases():
          ["json-duplicate-member"], [J2], ["duplicate-member"]),
         ("dup-member-empty-name", "Two members with the empty name.", "{\"\":1,\"\":2}",
          ["json-duplicate-member"], [J2], ["duplicate-member"]),
+        # Large objects: a reader that indexes names once an object is big, or skips the search
+        # while names arrive sorted, must still see a duplicate after the order breaks.
+        ("dup-member-after-17-sorted", "17 members in ascending order, then a member out of order (a00), then a00 again.",
+         "{" + ",".join('"a%02d":%d' % (i, i) for i in range(1, 18)) + ",\"a00\":0,\"a00\":1}",
+         ["json-duplicate-member"], [J2], ["duplicate-member"]),
+        ("dup-member-late-in-unsorted-object", "b and a (out of order), 16 more members, then x twice.",
+         "{\"b\":0,\"a\":0," + ",".join('"c%02d":%d' % (i, i) for i in range(16)) + ",\"x\":1,\"x\":2}",
+         ["json-duplicate-member"], [J2], ["duplicate-member"]),
         ("lone-high-surrogate", "A high surrogate escape without a low one.", "[\"\\ud800\"]",
          ["json-lone-surrogate"], [J2], ["lone-surrogate"]),
         ("lone-low-surrogate", "A low surrogate escape without a high one.", "[\"\\udc00\"]",
@@ -317,6 +325,8 @@ def jcs_cases():
         ("unclosed-array", "An array without its closing bracket.", "[1,2", ["json-syntax"], [J1], ["syntax"]),
         ("unclosed-object", "An object without its closing brace.", "{\"a\":1", ["json-syntax"], [J1], ["syntax"]),
         ("extra-bracket", "An extra closing bracket.", "[1]]", ["json-syntax"], [J1], ["syntax"]),
+        ("array-closed-by-brace", "An array closed by a brace.", "[1}", ["json-syntax"], [J1], ["syntax"]),
+        ("object-closed-by-bracket", "An object closed by a bracket.", "{\"a\":1]", ["json-syntax"], [J1], ["syntax"]),
         ("trailing-garbage", "Text after the value.", "{\"a\":1}x", ["json-syntax"], [J1], ["syntax"]),
         ("two-values", "Two top-level values.", "{\"a\":1}{\"b\":2}", ["json-syntax"], [J1], ["syntax"]),
         ("empty-input", "Empty input.", "", ["json-syntax"], [J1], ["syntax"]),
