@@ -2026,6 +2026,14 @@ def level3_verify():
     out.append(bad("body-number-long-form", "The number 1.5 written 1.50, signed over those bytes.", ["ACA-L3-012", "CANON-001"], s,
                    ["aca-manifest-not-jcs"], "JCS writes 1.5 (RFC 8785 §3.2.2.3): the same value, not the same bytes."))
     m = manifest()
+    m["x-n"] = 0
+    body = jcs(m)
+    assert body.count(b'"x-n":0}') == 1, body
+    s = Scenario(3)
+    s.serve_manifest(M1, m, signed=True, body=body.replace(b'"x-n":0}', b'"x-n":-0}'))
+    out.append(bad("body-number-negative-zero", "The number 0 written -0, signed over those bytes.", ["ACA-L3-012", "CANON-001"], s,
+                   ["aca-manifest-not-jcs"], "JCS writes negative zero as 0 (RFC 8785 §3.2.2.3, ECMAScript Number::toString)."))
+    m = manifest()
     m["x-a"], m["x-n"] = "A", 1.5
     body = jcs(m)
     assert body.count(b'"x-a":"A","x-n":1.5}') == 1, body
