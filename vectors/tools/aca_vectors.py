@@ -1727,6 +1727,35 @@ def level3_verify():
         else:
             out.append(bad(name, "A chain step with the member '%s', which is not x-, signed." % member, ["ACA-L3-001", "JSON-004"], s,
                            ["unknown-member"], "JSON-004: not a member of a step and not an x- extension; the signature holds."))
+    # ACA-L3-003's lengths and the empty outputs_ref in a verified response: the verify flow has no
+    # JSON Schema behind its own checks. Step 3's outputs_ref is referenced by no later step.
+    for name, member, value, codes, flag, why in [
+        ("step-tool-256", "tool", "t" * 256, [], boundary("tool-length", "inside"), "256 characters: at most 256."),
+        ("step-tool-257", "tool", "t" * 257, ["schema-violation"], boundary("tool-length", "outside"), "257 > 256 characters."),
+        ("step-outputs-ref-2048", "outputs_ref", "runs/r1/" + "o" * 2040, [], boundary("outputs-ref-length", "inside"), "8 + 2040 = 2048 characters: at most 2048."),
+        ("step-outputs-ref-2049", "outputs_ref", "runs/r1/" + "o" * 2041, ["schema-violation"], boundary("outputs-ref-length", "outside"), "8 + 2041 = 2049 > 2048 characters."),
+        ("step-outputs-ref-empty", "outputs_ref", "", ["aca-chain-outputs-ref-missing"], None, "ACA-L3-003: a non-empty string."),
+    ]:
+        m = manifest()
+        m["chain"][2][member] = value
+        s = Scenario(3)
+        s.serve_manifest(M1, m, signed=True)
+        desc = "The third chain step's %s is %s, signed." % (member, "empty" if not value else "%d characters long" % len(value))
+        flags = [flag] if flag else None
+        if codes:
+            out.append(bad(name, desc, ["ACA-L3-003"], s, codes, "ACA-L3-003: " + why, flags=flags))
+        else:
+            out.append(ok(name, desc, ["ACA-L3-003"], s, "ACA-L3-003: " + why, flags=flags))
+    # The same boundary when the manifest has another fault to report (a verifier may check a
+    # faultless manifest on a faster path than one it must report on).
+    m = manifest()
+    m["chain"][2]["tool"] = "t" * 256
+    m["chain"][0]["output"] = "x"
+    s = Scenario(3)
+    s.serve_manifest(M1, m, signed=True)
+    out.append(bad("step-tool-256-next-to-a-fault", "The third step's tool is 256 characters long and the first step has the unknown member 'output', signed.",
+                   ["ACA-L3-003", "JSON-004"], s, ["unknown-member"], "JSON-004 fails for 'output'; a tool of 256 characters is within ACA-L3-003, so it adds no incident.",
+                   flags=[boundary("tool-length", "inside")]))
     s = Scenario(3)
     s.serve_manifest(M1, manifest(), signed=True, expires=NOW + 3600)
     out.append(ok("expires", "A signature with expires in the future.", ["ACA-L3-010"], s, "created < now <= expires + 300."))
