@@ -219,6 +219,12 @@ fn set_header(r: &mut StoredResponse, name: &str, value: Option<&str>) {
     }
 }
 
+/// The mutation of a case that sets header `name` of the manifest response to `value` (`None`:
+/// removes it) after the response was signed: most signature cases differ only in these two.
+fn after_signing(name: &'static str, value: Option<&'static str>) -> impl Fn(&mut Scenario) {
+    move |s| s.tamper = Some(Box::new(move |r| set_header(r, name, value)))
+}
+
 type Mutation = Box<dyn Fn(&mut Scenario)>;
 
 struct Case {
