@@ -89,13 +89,7 @@ pub(super) fn cases() -> Vec<Case> {
             &[HttpsigSignatureMissing],
             |s| {
                 s.tamper = Some(Box::new(|r| {
-                    let v = r
-                        .headers
-                        .iter()
-                        .find(|(n, _)| n.eq_ignore_ascii_case("signature"))
-                        .unwrap()
-                        .1
-                        .replace("sig1=", "sig2=");
+                    let v = header_of(r, "signature").replace("sig1=", "sig2=");
                     set_header(r, "signature", Some(&v));
                 }));
             },
