@@ -11,6 +11,7 @@ use citeproof_aca::{
     VerifyOptions, parse_citation_source, validate_discovery_bytes, validate_manifest_bytes,
     validate_manifest_value, verify_snapshot_bytes,
 };
+use citeproof_testkit::arbitrary::JsonShape;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -21,63 +22,50 @@ impl KeyResolver for NoKeys {
     }
 }
 
+/// Manifest-shaped JSON: the manifest's member names and a few of its words.
 fn json_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|n| json!(n)),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(|f| json!(f)),
-        "[ -~é\\u{1F600}]{0,12}".prop_map(Value::String),
-        prop_oneof![
-            Just("run_id"),
-            Just("claims"),
-            Just("chain"),
-            Just("sources"),
-            Just("hash"),
-            Just("excerpt_offset"),
-            Just("inputs_ref"),
-            Just("outputs_ref"),
-            Just("step"),
-            Just("https://example.com/a"),
-            Just("sha256:00")
-        ]
-        .prop_map(|s| Value::String(s.to_owned())),
-    ];
-    leaf.prop_recursive(4, 48, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::btree_map(
-                prop_oneof![
-                    Just("run_id".to_owned()),
-                    Just("agent_id".to_owned()),
-                    Just("emitted_at".to_owned()),
-                    Just("claims".to_owned()),
-                    Just("claim_id".to_owned()),
-                    Just("text".to_owned()),
-                    Just("sources".to_owned()),
-                    Just("url".to_owned()),
-                    Just("retrieved_at".to_owned()),
-                    Just("hash".to_owned()),
-                    Just("excerpt_offset".to_owned()),
-                    Just("excerpt_hash".to_owned()),
-                    Just("chain".to_owned()),
-                    Just("step".to_owned()),
-                    Just("tool".to_owned()),
-                    Just("inputs".to_owned()),
-                    Just("inputs_hash".to_owned()),
-                    Just("inputs_ref".to_owned()),
-                    Just("outputs_ref".to_owned()),
-                    Just("keys".to_owned()),
-                    Just("kty".to_owned()),
-                    "[a-z_-]{1,8}"
-                ],
-                inner,
-                0..6
-            )
-            .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
+    citeproof_testkit::arbitrary::json_value(JsonShape {
+        text: "[ -~é\\u{1F600}]{0,12}",
+        words: &[
+            "run_id",
+            "claims",
+            "chain",
+            "sources",
+            "hash",
+            "excerpt_offset",
+            "inputs_ref",
+            "outputs_ref",
+            "step",
+            "https://example.com/a",
+            "sha256:00",
+        ],
+        extra_leaf: None,
+        names: &[
+            "run_id",
+            "agent_id",
+            "emitted_at",
+            "claims",
+            "claim_id",
+            "text",
+            "sources",
+            "url",
+            "retrieved_at",
+            "hash",
+            "excerpt_offset",
+            "excerpt_hash",
+            "chain",
+            "step",
+            "tool",
+            "inputs",
+            "inputs_hash",
+            "inputs_ref",
+            "outputs_ref",
+            "keys",
+            "kty",
+        ],
+        name_pattern: "[a-z_-]{1,8}",
+        max_members: 6,
+        branch: 6,
     })
 }
 

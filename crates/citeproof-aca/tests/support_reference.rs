@@ -254,30 +254,12 @@ fn plain_sentence_check(x: &PlainSentence, y: &PlainSentence) -> Result<(), Stri
             x.negations, y.negations
         ));
     }
-    let missing: Vec<&str> = x
-        .numbers
-        .iter()
-        .filter(|n| !y.numbers.contains(*n))
-        .map(String::as_str)
-        .collect();
-    if !missing.is_empty() {
-        return Err(format!(
-            "the number(s) {} of the claim are not in the sentence",
-            missing.join(", ")
-        ));
-    }
-    let missing: Vec<&str> = x
-        .quantifiers
-        .iter()
-        .filter(|q| !y.quantifiers.contains(*q))
-        .map(String::as_str)
-        .collect();
-    if !missing.is_empty() {
-        return Err(format!(
-            "the quantifier(s) {} of the claim are not in the sentence",
-            missing.join(", ")
-        ));
-    }
+    all_present(&x.numbers, &y.numbers, |list| {
+        format!("the number(s) {list} of the claim are not in the sentence")
+    })?;
+    all_present(&x.quantifiers, &y.quantifiers, |list| {
+        format!("the quantifier(s) {list} of the claim are not in the sentence")
+    })?;
     if y.text.contains(&x.text) {
         return Ok(());
     }
@@ -290,28 +272,14 @@ fn plain_sentence_check(x: &PlainSentence, y: &PlainSentence) -> Result<(), Stri
                 .into(),
         );
     }
-    let absent: Vec<&str> = x
-        .strict
-        .iter()
-        .filter(|s| !y.stems.contains(*s))
-        .map(String::as_str)
-        .collect();
-    if !absent.is_empty() {
-        return Err(format!(
-            "the word(s) {} of the claim, written outside ASCII, are not in the sentence",
-            absent.join(", ")
-        ));
-    }
+    all_present(&x.strict, &y.stems, |list| {
+        format!("the word(s) {list} of the claim, written outside ASCII, are not in the sentence")
+    })?;
     let k = x.content.len();
     if k == 0 {
         return Err("the claim has no content word and is not a substring of the sentence".into());
     }
-    let absent: Vec<&str> = x
-        .content
-        .iter()
-        .filter(|s| !y.stems.contains(*s))
-        .map(String::as_str)
-        .collect();
+    let absent = absent_from(&x.content, &y.stems);
     let need = (k * 4).div_ceil(5);
     if k - absent.len() >= need {
         Ok(())
@@ -321,6 +289,32 @@ fn plain_sentence_check(x: &PlainSentence, y: &PlainSentence) -> Result<(), Stri
             k - absent.len(),
             absent.join(", ")
         ))
+    }
+}
+
+/// The words of `claim` that `sentence` lacks, in the claim's order.
+fn absent_from<'a>(
+    claim: impl IntoIterator<Item = &'a String>,
+    sentence: &BTreeSet<String>,
+) -> Vec<&'a str> {
+    claim
+        .into_iter()
+        .filter(|w| !sentence.contains(*w))
+        .map(String::as_str)
+        .collect()
+}
+
+/// `Err(message(list))` when `sentence` lacks words of `claim` (`list`: them, comma-separated).
+fn all_present<'a>(
+    claim: impl IntoIterator<Item = &'a String>,
+    sentence: &BTreeSet<String>,
+    message: impl Fn(String) -> String,
+) -> Result<(), String> {
+    let absent = absent_from(claim, sentence);
+    if absent.is_empty() {
+        Ok(())
+    } else {
+        Err(message(absent.join(", ")))
     }
 }
 

@@ -53,24 +53,31 @@ fn child() -> Target {
     )
 }
 
+/// A group of 10 samples after a second of warm-up, measured for `seconds`.
+fn group<'c>(
+    c: &'c mut Criterion,
+    name: &str,
+    seconds: u64,
+) -> criterion::BenchmarkGroup<'c, criterion::measurement::WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(seconds));
+    g
+}
+
 fn suite(c: &mut Criterion) {
     let suite = Suite::load(&vectors()).expect("vectors load");
     let statics = suite.len() as u64;
     let all = run(&suite, &mut in_process(), true) as u64;
-    let mut g = c.benchmark_group("suite");
-    g.sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(20));
+    let mut g = group(c, "suite", 20);
     g.throughput(Throughput::Elements(all));
     g.bench_function("in_process", |b| {
         b.iter(|| run(&suite, &mut in_process(), true))
     });
     g.finish();
 
-    let mut g = c.benchmark_group("adapter");
-    g.sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(10));
+    let mut g = group(c, "adapter", 10);
     g.throughput(Throughput::Elements(statics));
     g.bench_function("in_process", |b| {
         b.iter(|| run(&suite, &mut in_process(), false))

@@ -95,6 +95,109 @@ fn audit(db: &str, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// The second (tampered) AEF run of the audit store is found by every filter.
+fn finds_the_tampered_run(db: &str) {
+    // Find it by filters.
+    let listing = stdout_of(&audit(
+        db,
+        &["list", "--spec", "aef", "--verdict", "not-verified"],
+    ));
+    assert_eq!(listing.lines().count(), 1, "{listing}");
+    assert!(
+        listing.contains("tampered.json") && listing.contains("aef-signature-invalid"),
+        "{listing}"
+    );
+    let since = stdout_of(&audit(
+        db,
+        &words(
+            "list --since 2026-05-12T03:59:00Z --until 2026-05-12T04:01:00Z",
+            &[],
+        ),
+    ));
+    assert_eq!(since.lines().count(), 1, "{since}");
+    let recent = stdout_of(&audit(db, &["list", "--since", "1h"]));
+    assert_eq!(recent.lines().count(), 1, "{recent}");
+    let by_code = stdout_of(&audit(db, &["list", "--code", "aef-signature-invalid"]));
+    assert!(by_code.starts_with("    2  "), "{by_code}");
+    let summary: Value =
+        serde_json::from_slice(&audit(db, &["--json", "summary", "--spec", "aef"]).stdout).unwrap();
+    assert_eq!(
+        (
+            summary["verifications"].as_u64(),
+            summary["verified"].as_u64()
+        ),
+        (Some(2), Some(1))
+    );
+}
+
+/// `audit show` of the second run: the common envelope, and one item with its source and the
+/// excerpt judged.
+fn shows_its_claim(db: &str) {
+    // Show it: the common envelope, and one item with its source and the excerpt judged.
+    let shown: Value = serde_json::from_slice(&audit(db, &["show", "2"]).stdout).unwrap();
+    assert_eq!(shown["command"], "audit show");
+    assert_eq!(shown["outcome"], "not-verified");
+    assert_eq!(shown["record"]["id"], 2);
+    let item_id = shown["items"][0]["id"].as_str().unwrap().to_owned();
+    let claim: Value =
+        serde_json::from_slice(&audit(db, &["show", "2", "--claim", &item_id]).stdout).unwrap();
+    assert!(
+        claim["claim"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("</td><script>"),
+        "{claim}"
+    );
+    let source = &claim["claim"]["sources"][0];
+    assert!(
+        source["excerpt"]
+            .as_str()
+            .unwrap()
+            .contains("Publishers should keep"),
+        "{claim}"
+    );
+    assert!(
+        source["computed_hash"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:"),
+        "{claim}"
+    );
+}
+
+/// `audit report` of the second run in every format.
+fn exports_it(dir: &std::path::Path, db: &str) {
+    // Export it: the tampered run reads NOT VERIFIED with the failing check, and nothing
+    // from the document is active.
+    let page = dir.join("tampered.html");
+    run_ok(
+        citeproof()
+            .args([
+                "audit", "--db", db, "report", "2", "--format", "html", "--out",
+            ])
+            .arg(&page),
+    );
+    let page = std::fs::read_to_string(&page).unwrap();
+    assert!(page.contains(">NOT VERIFIED<") && !page.contains(">VERIFIED<"));
+    assert!(page.contains("aef-signature-invalid"));
+    assert!(
+        !page.contains("<script") && !page.contains("href=\"javascript"),
+        "active content"
+    );
+    assert!(
+        page.contains("&lt;&#x2f;td&gt;&lt;script&gt;")
+            || page.contains("&lt;/td&gt;&lt;script&gt;")
+    );
+    for format in ["markdown", "csv", "json"] {
+        let out = audit(db, &["report", "2", "--format", format]);
+        assert_eq!(out.status.code(), Some(0), "{format}");
+        assert!(
+            stdout_of(&out).contains("aef-signature-invalid"),
+            "{format}"
+        );
+    }
+}
+
 #[test]
 fn aef_record_find_show_export_and_check_the_chain() {
     let dir = tempfile::tempdir().unwrap();
@@ -130,98 +233,9 @@ fn aef_record_find_show_export_and_check_the_chain() {
     );
     assert_eq!(out.status.code(), Some(1));
 
-    // Find it by filters.
-    let listing = stdout_of(&audit(
-        db,
-        &["list", "--spec", "aef", "--verdict", "not-verified"],
-    ));
-    assert_eq!(listing.lines().count(), 1, "{listing}");
-    assert!(
-        listing.contains("tampered.json") && listing.contains("aef-signature-invalid"),
-        "{listing}"
-    );
-    let since = stdout_of(&audit(
-        db,
-        &words(
-            "list --since 2026-05-12T03:59:00Z --until 2026-05-12T04:01:00Z",
-            &[],
-        ),
-    ));
-    assert_eq!(since.lines().count(), 1, "{since}");
-    let recent = stdout_of(&audit(db, &["list", "--since", "1h"]));
-    assert_eq!(recent.lines().count(), 1, "{recent}");
-    let by_code = stdout_of(&audit(db, &["list", "--code", "aef-signature-invalid"]));
-    assert!(by_code.starts_with("    2  "), "{by_code}");
-    let summary: Value =
-        serde_json::from_slice(&audit(db, &["--json", "summary", "--spec", "aef"]).stdout).unwrap();
-    assert_eq!(
-        (
-            summary["verifications"].as_u64(),
-            summary["verified"].as_u64()
-        ),
-        (Some(2), Some(1))
-    );
-
-    // Show it: the common envelope, and one item with its source and the excerpt judged.
-    let shown: Value = serde_json::from_slice(&audit(db, &["show", "2"]).stdout).unwrap();
-    assert_eq!(shown["command"], "audit show");
-    assert_eq!(shown["outcome"], "not-verified");
-    assert_eq!(shown["record"]["id"], 2);
-    let item_id = shown["items"][0]["id"].as_str().unwrap().to_owned();
-    let claim: Value =
-        serde_json::from_slice(&audit(db, &["show", "2", "--claim", &item_id]).stdout).unwrap();
-    assert!(
-        claim["claim"]["text"]
-            .as_str()
-            .unwrap()
-            .contains("</td><script>"),
-        "{claim}"
-    );
-    let source = &claim["claim"]["sources"][0];
-    assert!(
-        source["excerpt"]
-            .as_str()
-            .unwrap()
-            .contains("Publishers should keep"),
-        "{claim}"
-    );
-    assert!(
-        source["computed_hash"]
-            .as_str()
-            .unwrap()
-            .starts_with("sha256:"),
-        "{claim}"
-    );
-
-    // Export it: the tampered run reads NOT VERIFIED with the failing check, and nothing
-    // from the document is active.
-    let page = dir.path().join("tampered.html");
-    run_ok(
-        citeproof()
-            .args([
-                "audit", "--db", db, "report", "2", "--format", "html", "--out",
-            ])
-            .arg(&page),
-    );
-    let page = std::fs::read_to_string(&page).unwrap();
-    assert!(page.contains(">NOT VERIFIED<") && !page.contains(">VERIFIED<"));
-    assert!(page.contains("aef-signature-invalid"));
-    assert!(
-        !page.contains("<script") && !page.contains("href=\"javascript"),
-        "active content"
-    );
-    assert!(
-        page.contains("&lt;&#x2f;td&gt;&lt;script&gt;")
-            || page.contains("&lt;/td&gt;&lt;script&gt;")
-    );
-    for format in ["markdown", "csv", "json"] {
-        let out = audit(db, &["report", "2", "--format", format]);
-        assert_eq!(out.status.code(), Some(0), "{format}");
-        assert!(
-            stdout_of(&out).contains("aef-signature-invalid"),
-            "{format}"
-        );
-    }
+    finds_the_tampered_run(db);
+    shows_its_claim(db);
+    exports_it(dir.path(), db);
 
     // The chain: intact, a head to write down, and an edit found.
     let verified = audit(db, &["verify"]);

@@ -7,6 +7,7 @@ use citeproof_jose::{
     KeySet, SigningKey, b64, load_public_keys, load_signing_key, parse_detached, sign_detached,
     verify_detached,
 };
+use citeproof_testkit::arbitrary::JsonShape;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -17,43 +18,20 @@ fn keys() -> KeySet {
     )
 }
 
+/// JWK-shaped JSON: JWK member names, key types and curves, and base64url texts of any bytes.
 fn json_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|n| json!(n)),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(|f| json!(f)),
-        ".{0,12}".prop_map(Value::String),
-        prop_oneof![
-            Just("OKP"),
-            Just("Ed25519"),
-            Just("EdDSA"),
-            Just("sig"),
-            Just("RSA"),
-            Just("X25519")
-        ]
-        .prop_map(|s| Value::String(s.into())),
-        prop::collection::vec(any::<u8>(), 0..40).prop_map(|b| Value::String(b64::encode(&b))),
-    ];
-    leaf.prop_recursive(4, 48, 8, |inner| {
-        let names = prop_oneof![
-            Just("kty".to_string()),
-            Just("crv".to_string()),
-            Just("x".to_string()),
-            Just("d".to_string()),
-            Just("kid".to_string()),
-            Just("alg".to_string()),
-            Just("use".to_string()),
-            Just("keys".to_string()),
-            "[a-z]{1,4}",
-        ];
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::btree_map(names, inner, 0..8)
-                .prop_map(|m| Value::Object(m.into_iter().collect::<Map<_, _>>())),
-        ]
+    citeproof_testkit::arbitrary::json_value(JsonShape {
+        text: ".{0,12}",
+        words: &["OKP", "Ed25519", "EdDSA", "sig", "RSA", "X25519"],
+        extra_leaf: Some(
+            prop::collection::vec(any::<u8>(), 0..40)
+                .prop_map(|b| Value::String(b64::encode(&b)))
+                .boxed(),
+        ),
+        names: &["kty", "crv", "x", "d", "kid", "alg", "use", "keys"],
+        name_pattern: "[a-z]{1,4}",
+        max_members: 8,
+        branch: 8,
     })
 }
 

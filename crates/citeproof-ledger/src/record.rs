@@ -185,20 +185,19 @@ fn read_export(shape: &mut Shape<'_>, obj: &Map<String, Value>, head: Head) -> O
     ) {
         (true, false) => shape.boolean(obj, "requires_proof", ""),
         (false, true) => shape.boolean(obj, "requires_attribution", ""),
-        (true, true) => {
-            shape.push(
-                citeproof_model::IncidentCode::SchemaViolation,
-                "both `requires_proof` and its alias `requires_attribution`: give one",
-                "/requires_attribution",
-            );
-            None
-        }
-        (false, false) => {
-            shape.push(
-                citeproof_model::IncidentCode::SchemaViolation,
-                "missing required member `requires_proof` (or its alias `requires_attribution`)",
-                "",
-            );
+        (both, _) => {
+            let (message, at) = if both {
+                (
+                    "both `requires_proof` and its alias `requires_attribution`: give one",
+                    "/requires_attribution",
+                )
+            } else {
+                (
+                    "missing required member `requires_proof` (or its alias `requires_attribution`)",
+                    "",
+                )
+            };
+            shape.push(citeproof_model::IncidentCode::SchemaViolation, message, at);
             None
         }
     };

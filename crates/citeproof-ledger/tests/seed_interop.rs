@@ -84,12 +84,7 @@ fn citeproof_audits_what_the_seed_writes() {
         l.audit_coverage.is_compliant,
         ac["compliant"].as_bool().unwrap()
     );
-    let uncited: Vec<&str> = ac["uncited"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
+    let uncited = strings(&ac["uncited"]);
     assert_eq!(l.coverage.uncited_claims, uncited);
     assert_eq!(l.incidents[0].code.as_str(), "ledger-record-unidentified");
     // The template's records: the strict run that raised wrote nothing (LEDGER-006 as the seed
@@ -128,12 +123,7 @@ fn citeproof_audits_what_the_seed_writes() {
         let r = verify(&ledger, &file, None, &options);
         assert!(r.verdict.verified, "{n}: {:#?}", r.verdict.incidents);
         assert_eq!(r.details.kind, Some("ledger-template"));
-        let got: Vec<&str> = r
-            .verdict
-            .incidents
-            .iter()
-            .map(|f| f.incident.code.as_str())
-            .collect();
+        let got = codes(&r.verdict);
         assert_eq!(got, warnings, "{n}");
         assert_eq!(
             r.details.coverage.unwrap().coverage_score,
@@ -209,12 +199,7 @@ fn the_seed_reads_what_citeproof_writes() {
         seed["template"]["total_claims"].as_u64().unwrap(),
         doc.coverage.total_claims
     );
-    let uncited: Vec<&str> = seed["audit_coverage"]["uncited"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
+    let uncited = strings(&seed["audit_coverage"]["uncited"]);
     assert_eq!(doc.coverage.uncited_claims, uncited);
     // The seed's export_for_api of the records equals citeproof's, timestamps compared as
     // instants (isoformat() writes +00:00 where citeproof writes Z).
@@ -245,13 +230,27 @@ fn the_seed_reads_what_citeproof_writes() {
         Some(&serde_json::to_vec(&ours).unwrap()),
         &VerifyOptions::default(),
     );
-    let codes: Vec<&str> = report
-        .verdict
-        .incidents
-        .iter()
-        .map(|f| f.incident.code.as_str())
-        .collect();
+    let codes = codes(&report.verdict);
     assert!(report.verdict.verified, "{codes:?}");
     assert_eq!(codes, ["ledger-coverage-low"]);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The strings of a JSON array of strings.
+fn strings(array: &Value) -> Vec<&str> {
+    array
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect()
+}
+
+/// The incident codes of a verdict, in order.
+fn codes(verdict: &citeproof_model::Verdict) -> Vec<&str> {
+    verdict
+        .incidents
+        .iter()
+        .map(|f| f.incident.code.as_str())
+        .collect()
 }

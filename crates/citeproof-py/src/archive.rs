@@ -18,7 +18,7 @@ use crate::errors::{invalid_input, raise, to_json};
 use crate::keys::PySigningKey;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(archive_gate, m)?)?;
+    add_functions!(m, archive_gate);
     Ok(())
 }
 

@@ -13,11 +13,14 @@ use pyo3::prelude::*;
 use crate::errors::{invalid_input, to_json};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_synthetic_snapshot, m)?)?;
-    m.add_function(wrap_pyfunction!(_time_verify_snapshot, m)?)?;
-    m.add_function(wrap_pyfunction!(_time_report_phases, m)?)?;
-    m.add_function(wrap_pyfunction!(_time_report_builds, m)?)?;
-    m.add_function(wrap_pyfunction!(_time_verify_threads, m)?)?;
+    add_functions!(
+        m,
+        _synthetic_snapshot,
+        _time_verify_snapshot,
+        _time_report_phases,
+        _time_report_builds,
+        _time_verify_threads
+    );
     m.add(
         "SYNTHETIC_NOW",
         citeproof_aca::sign::synthetic::SYNTHETIC_NOW,

@@ -18,10 +18,7 @@ use crate::pyobjects::{BuildError, Builder};
 static REFERENCE: LazyLock<Reference> = LazyLock::new(Reference::new);
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(check, m)?)?;
-    m.add_function(wrap_pyfunction!(operations, m)?)?;
-    m.add_function(wrap_pyfunction!(aca_report, m)?)?;
-    m.add_function(wrap_pyfunction!(aca_verify_snapshot, m)?)?;
+    add_functions!(m, check, operations, aca_report, aca_verify_snapshot);
     Ok(())
 }
 

@@ -11,6 +11,14 @@
 
 use pyo3::prelude::*;
 
+/// Adds each `#[pyfunction]` to the module `m`: what every `register` of the modules below does,
+/// one name a function instead of one `m.add_function(wrap_pyfunction!(f, m)?)?` line each.
+macro_rules! add_functions {
+    ($m:expr, $($function:ident),+ $(,)?) => {
+        $($m.add_function(pyo3::wrap_pyfunction!($function, $m)?)?;)+
+    };
+}
+
 mod archive;
 mod audit;
 mod bench;

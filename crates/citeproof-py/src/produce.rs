@@ -16,13 +16,16 @@ use crate::errors::{from_json, invalid_input, raise, to_json};
 use crate::keys::PySigningKey;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(aca_sign_manifest, m)?)?;
-    m.add_function(wrap_pyfunction!(aca_citation_source, m)?)?;
-    m.add_function(wrap_pyfunction!(aca_discovery_document, m)?)?;
-    m.add_function(wrap_pyfunction!(aef_new_evidence, m)?)?;
-    m.add_function(wrap_pyfunction!(aef_sign_evidence, m)?)?;
-    m.add_function(wrap_pyfunction!(chain_claim_id, m)?)?;
-    m.add_function(wrap_pyfunction!(chain_sign, m)?)?;
+    add_functions!(
+        m,
+        aca_sign_manifest,
+        aca_citation_source,
+        aca_discovery_document,
+        aef_new_evidence,
+        aef_sign_evidence,
+        chain_claim_id,
+        chain_sign
+    );
     Ok(())
 }
 

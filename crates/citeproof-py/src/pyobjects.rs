@@ -88,6 +88,23 @@ impl<'py> Builder<'py> {
         value.serialize(ValueSerializer { b: self, top: None })
     }
 
+    /// `value` as it is, or `{variant: value}`: serde_json's form of an externally tagged
+    /// variant with data.
+    fn tagged(&mut self, variant: Option<&'static str>, value: Bound<'py, PyAny>) -> Built<'py> {
+        let Some(variant) = variant else {
+            return Ok(value);
+        };
+        let key = self.string(variant);
+        dict_of(
+            self.py,
+            vec![Entry {
+                name: Cow::Borrowed(variant),
+                key,
+                value,
+            }],
+        )
+    }
+
     /// A dict of the members `first`, then those members of `value` (which must serialize as a
     /// map) whose names `first` lacks: serde_json's `entry(k).or_insert(v)` merge, as the CLI
     /// wraps a report in its `--json` envelope. The members of `value` named in `first` are
@@ -183,19 +200,36 @@ impl<'b, 'py> ValueSerializer<'b, 'py> {
             Ok(self.b.py.None().into_bound(self.b.py))
         }
     }
+}
 
-    /// `{variant: value}`, serde_json's form of an externally tagged variant with data.
-    fn tagged(self, variant: &'static str, value: Bound<'py, PyAny>) -> Built<'py> {
-        let key = self.b.string(variant);
-        dict_of(
-            self.b.py,
-            vec![Entry {
-                name: Cow::Borrowed(variant),
-                key,
-                value,
-            }],
-        )
-    }
+/// Every integer type that fits a Python int as it is: one line each instead of a method each.
+macro_rules! ints {
+    ($($method:ident: $ty:ty),*) => {
+        $(fn $method(self, v: $ty) -> Built<'py> {
+            self.int(v)
+        })*
+    };
+}
+
+/// A tuple struct is built as a list and a struct as a dict, as serde_json writes them; their
+/// enum variants as the same, tagged with the variant's name.
+macro_rules! compound {
+    ($plain:ident, $variant:ident, $of:ident, $builder:ident) => {
+        fn $plain(self, _: &'static str, len: usize) -> Result<$builder<'b, 'py>, BuildError> {
+            self.$of(Some(len))
+        }
+        fn $variant(
+            self,
+            _: &'static str,
+            _: u32,
+            variant: &'static str,
+            len: usize,
+        ) -> Result<$builder<'b, 'py>, BuildError> {
+            let mut built = self.$of(Some(len))?;
+            built.variant = Some(variant);
+            Ok(built)
+        }
+    };
 }
 
 impl<'b, 'py> ser::Serializer for ValueSerializer<'b, 'py> {
@@ -212,18 +246,7 @@ impl<'b, 'py> ser::Serializer for ValueSerializer<'b, 'py> {
     fn serialize_bool(self, v: bool) -> Built<'py> {
         Ok(PyBool::new(self.b.py, v).to_owned().into_any())
     }
-    fn serialize_i8(self, v: i8) -> Built<'py> {
-        self.int(v)
-    }
-    fn serialize_i16(self, v: i16) -> Built<'py> {
-        self.int(v)
-    }
-    fn serialize_i32(self, v: i32) -> Built<'py> {
-        self.int(v)
-    }
-    fn serialize_i64(self, v: i64) -> Built<'py> {
-        self.int(v)
-    }
+    ints!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64);
     fn serialize_i128(self, v: i128) -> Built<'py> {
         match i64::try_from(v) {
             Ok(small) => self.int(small),
@@ -232,18 +255,7 @@ impl<'b, 'py> ser::Serializer for ValueSerializer<'b, 'py> {
                 .and_then(|u| self.int(u)),
         }
     }
-    fn serialize_u8(self, v: u8) -> Built<'py> {
-        self.int(v)
-    }
-    fn serialize_u16(self, v: u16) -> Built<'py> {
-        self.int(v)
-    }
-    fn serialize_u32(self, v: u32) -> Built<'py> {
-        self.int(v)
-    }
-    fn serialize_u64(self, v: u64) -> Built<'py> {
-        self.int(v)
-    }
+    ints!(serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64);
     fn serialize_u128(self, v: u128) -> Built<'py> {
         u64::try_from(v)
             .map_err(|_| BuildError::Unsupported("number out of range".into()))
@@ -302,11 +314,8 @@ impl<'b, 'py> ser::Serializer for ValueSerializer<'b, 'py> {
         variant: &'static str,
         value: &T,
     ) -> Built<'py> {
-        let inner = value.serialize(ValueSerializer {
-            b: &mut *self.b,
-            top: None,
-        })?;
-        self.tagged(variant, inner)
+        let inner = self.b.build(value)?;
+        self.b.tagged(Some(variant), inner)
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder<'b, 'py>, BuildError> {
         Ok(SeqBuilder {
@@ -317,26 +326,6 @@ impl<'b, 'py> ser::Serializer for ValueSerializer<'b, 'py> {
     }
     fn serialize_tuple(self, len: usize) -> Result<SeqBuilder<'b, 'py>, BuildError> {
         self.serialize_seq(Some(len))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        len: usize,
-    ) -> Result<SeqBuilder<'b, 'py>, BuildError> {
-        self.serialize_seq(Some(len))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-        len: usize,
-    ) -> Result<SeqBuilder<'b, 'py>, BuildError> {
-        Ok(SeqBuilder {
-            b: self.b,
-            items: Vec::with_capacity(len),
-            variant: Some(variant),
-        })
     }
     fn serialize_map(self, len: Option<usize>) -> Result<MapBuilder<'b, 'py>, BuildError> {
         let (skip, entries) = match self.top {
@@ -354,24 +343,18 @@ impl<'b, 'py> ser::Serializer for ValueSerializer<'b, 'py> {
             variant: None,
         })
     }
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        len: usize,
-    ) -> Result<MapBuilder<'b, 'py>, BuildError> {
-        self.serialize_map(Some(len))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-        len: usize,
-    ) -> Result<MapBuilder<'b, 'py>, BuildError> {
-        let mut map = self.serialize_map(Some(len))?;
-        map.variant = Some(variant);
-        Ok(map)
-    }
+    compound!(
+        serialize_tuple_struct,
+        serialize_tuple_variant,
+        serialize_seq,
+        SeqBuilder
+    );
+    compound!(
+        serialize_struct,
+        serialize_struct_variant,
+        serialize_map,
+        MapBuilder
+    );
 }
 
 /// A list (or the list of a tuple variant) being built.
@@ -383,25 +366,14 @@ struct SeqBuilder<'b, 'py> {
 
 impl<'py> SeqBuilder<'_, 'py> {
     fn push<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), BuildError> {
-        let item = value.serialize(ValueSerializer {
-            b: &mut *self.b,
-            top: None,
-        })?;
+        let item = self.b.build(value)?;
         self.items.push(item);
         Ok(())
     }
 
     fn finish(self) -> Built<'py> {
-        let py = self.b.py;
-        let list = list_of(py, self.items)?;
-        match self.variant {
-            None => Ok(list),
-            Some(variant) => ValueSerializer {
-                b: self.b,
-                top: None,
-            }
-            .tagged(variant, list),
-        }
+        let list = list_of(self.b.py, self.items)?;
+        self.b.tagged(self.variant, list)
     }
 }
 
@@ -457,25 +429,14 @@ impl<'py> MapBuilder<'_, 'py> {
         let Some((name, key)) = key else {
             return Ok(());
         };
-        let value = value.serialize(ValueSerializer {
-            b: &mut *self.b,
-            top: None,
-        })?;
+        let value = self.b.build(value)?;
         self.entries.push(Entry { name, key, value });
         Ok(())
     }
 
     fn finish(self) -> Built<'py> {
-        let py = self.b.py;
-        let dict = dict_of(py, self.entries)?;
-        match self.variant {
-            None => Ok(dict),
-            Some(variant) => ValueSerializer {
-                b: self.b,
-                top: None,
-            }
-            .tagged(variant, dict),
-        }
+        let dict = dict_of(self.b.py, self.entries)?;
+        self.b.tagged(self.variant, dict)
     }
 }
 
@@ -499,36 +460,27 @@ impl<'py> ser::SerializeMap for MapBuilder<'_, 'py> {
     }
 }
 
-impl<'py> ser::SerializeStruct for MapBuilder<'_, 'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = BuildError;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<(), BuildError> {
-        let key = self.key(Cow::Borrowed(name));
-        self.value(key, value)
-    }
-    fn end(self) -> Built<'py> {
-        self.finish()
-    }
+/// A struct and the dict of a struct variant are built alike: one impl for both traits, as
+/// `seq_impl!` does for the four list-like ones.
+macro_rules! struct_impl {
+    ($trait:ident) => {
+        impl<'py> ser::$trait for MapBuilder<'_, 'py> {
+            type Ok = Bound<'py, PyAny>;
+            type Error = BuildError;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                name: &'static str,
+                value: &T,
+            ) -> Result<(), BuildError> {
+                let key = self.key(Cow::Borrowed(name));
+                self.value(key, value)
+            }
+            fn end(self) -> Built<'py> {
+                self.finish()
+            }
+        }
+    };
 }
 
-impl<'py> ser::SerializeStructVariant for MapBuilder<'_, 'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = BuildError;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<(), BuildError> {
-        let key = self.key(Cow::Borrowed(name));
-        self.value(key, value)
-    }
-    fn end(self) -> Built<'py> {
-        self.finish()
-    }
-}
+struct_impl!(SerializeStruct);
+struct_impl!(SerializeStructVariant);

@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
+pub mod arbitrary;
 pub mod mutation;
 
 /// Runs `program script args...` with `request` as JSON on standard input; its standard output

@@ -29,11 +29,7 @@ pub(super) fn cases() -> Vec<Case> {
             "manifest gzip",
             1,
             &[AcaManifestFetchFailed, FetchContentEncoding],
-            |s| {
-                s.tamper = Some(Box::new(|r| {
-                    set_header(r, "content-encoding", Some("gzip"))
-                }));
-            },
+            after_signing("content-encoding", Some("gzip")),
         ),
         case(
             "manifest redirect loop",
@@ -82,11 +78,7 @@ pub(super) fn cases() -> Vec<Case> {
             "manifest as text/plain",
             1,
             &[AcaManifestContentType],
-            |s| {
-                s.tamper = Some(Box::new(|r| {
-                    set_header(r, "content-type", Some("text/plain"))
-                }));
-            },
+            after_signing("content-type", Some("text/plain")),
         ),
         case(
             "manifest duplicate member",

@@ -71,18 +71,17 @@ pub(super) fn cases() -> Vec<Case> {
         }),
         // ---- Level 3: signature ----
         case("unsigned", 2, &[AcaSignatureMissing], |s| s.sign = false),
-        case("signature without input", 2, &[AcaSignatureMissing], |s| {
-            s.tamper = Some(Box::new(|r| set_header(r, "signature-input", None)));
-        }),
+        case(
+            "signature without input",
+            2,
+            &[AcaSignatureMissing],
+            after_signing("signature-input", None),
+        ),
         case(
             "signature input not a dictionary",
             2,
             &[HttpsigInvalidStructuredField],
-            |s| {
-                s.tamper = Some(Box::new(|r| {
-                    set_header(r, "signature-input", Some("sig1=(\"@status\""))
-                }));
-            },
+            after_signing("signature-input", Some("sig1=(\"@status\"")),
         ),
         case(
             "label without signature",
@@ -90,114 +89,90 @@ pub(super) fn cases() -> Vec<Case> {
             &[HttpsigSignatureMissing],
             |s| {
                 s.tamper = Some(Box::new(|r| {
-                    let v = r
-                        .headers
-                        .iter()
-                        .find(|(n, _)| n.eq_ignore_ascii_case("signature"))
-                        .unwrap()
-                        .1
-                        .replace("sig1=", "sig2=");
+                    let v = header_of(r, "signature").replace("sig1=", "sig2=");
                     set_header(r, "signature", Some(&v));
                 }));
             },
         ),
-        case("short signature", 2, &[HttpsigMalformedSignature], |s| {
-            s.tamper = Some(Box::new(|r| {
-                set_header(r, "signature", Some("sig1=:AAAA:"))
-            }));
-        }),
+        case(
+            "short signature",
+            2,
+            &[HttpsigMalformedSignature],
+            after_signing("signature", Some("sig1=:AAAA:")),
+        ),
         case(
             "unknown derived component",
             2,
             &[HttpsigInvalidComponent],
-            |s| {
-                s.tamper = Some(Box::new(|r| {
-                    set_header(
-                        r,
-                        "signature-input",
-                        Some(
-                            "sig1=(\"@status\" \"content-type\" \"content-digest\" \"@bogus\");created=1777370340;keyid=\"k1\"",
-                        ),
-                    );
-                }));
-            },
+            after_signing(
+                "signature-input",
+                Some(
+                    "sig1=(\"@status\" \"content-type\" \"content-digest\" \"@bogus\");created=1777370340;keyid=\"k1\"",
+                ),
+            ),
         ),
-        case("component twice", 2, &[HttpsigDuplicateComponent], |s| {
-            s.tamper = Some(Box::new(|r| {
-                set_header(
-                    r,
-                    "signature-input",
-                    Some(
-                        "sig1=(\"@status\" \"content-type\" \"content-digest\" \"@status\");created=1777370340;keyid=\"k1\"",
-                    ),
-                );
-            }));
-        }),
+        case(
+            "component twice",
+            2,
+            &[HttpsigDuplicateComponent],
+            after_signing(
+                "signature-input",
+                Some(
+                    "sig1=(\"@status\" \"content-type\" \"content-digest\" \"@status\");created=1777370340;keyid=\"k1\"",
+                ),
+            ),
+        ),
         case(
             "covered header absent",
             2,
             &[HttpsigMissingComponent],
-            |s| {
-                s.tamper = Some(Box::new(|r| {
-                    set_header(
-                        r,
-                        "signature-input",
-                        Some(
-                            "sig1=(\"@status\" \"content-type\" \"content-digest\" \"x-absent\");created=1777370340;keyid=\"k1\"",
-                        ),
-                    );
-                }));
-            },
+            after_signing(
+                "signature-input",
+                Some(
+                    "sig1=(\"@status\" \"content-type\" \"content-digest\" \"x-absent\");created=1777370340;keyid=\"k1\"",
+                ),
+            ),
         ),
         case(
             "content-type not covered",
             2,
             &[HttpsigRequiredComponentNotCovered],
-            |s| {
-                s.tamper = Some(Box::new(|r| {
-                    set_header(
-                        r,
-                        "signature-input",
-                        Some(
-                            "sig1=(\"@status\" \"content-digest\");created=1777370340;keyid=\"k1\"",
-                        ),
-                    );
-                }));
-            },
+            after_signing(
+                "signature-input",
+                Some("sig1=(\"@status\" \"content-digest\");created=1777370340;keyid=\"k1\""),
+            ),
         ),
-        case("keyid missing", 2, &[HttpsigRequiredParamMissing], |s| {
-            s.tamper = Some(Box::new(|r| {
-                set_header(
-                    r,
-                    "signature-input",
-                    Some(
-                        "sig1=(\"@status\" \"content-type\" \"content-digest\");created=1777370340",
-                    ),
-                );
-            }));
-        }),
-        case("created as string", 2, &[HttpsigInvalidParameter], |s| {
-            s.tamper = Some(Box::new(|r| {
-                set_header(
-                    r,
-                    "signature-input",
-                    Some(
-                        "sig1=(\"@status\" \"content-type\" \"content-digest\");created=\"1777370340\";keyid=\"k1\"",
-                    ),
-                );
-            }));
-        }),
-        case("alg rsa", 2, &[HttpsigAlgMismatch], |s| {
-            s.tamper = Some(Box::new(|r| {
-                set_header(
-                    r,
-                    "signature-input",
-                    Some(
-                        "sig1=(\"@status\" \"content-type\" \"content-digest\");created=1777370340;keyid=\"k1\";alg=\"rsa-pss-sha512\"",
-                    ),
-                );
-            }));
-        }),
+        case(
+            "keyid missing",
+            2,
+            &[HttpsigRequiredParamMissing],
+            after_signing(
+                "signature-input",
+                Some("sig1=(\"@status\" \"content-type\" \"content-digest\");created=1777370340"),
+            ),
+        ),
+        case(
+            "created as string",
+            2,
+            &[HttpsigInvalidParameter],
+            after_signing(
+                "signature-input",
+                Some(
+                    "sig1=(\"@status\" \"content-type\" \"content-digest\");created=\"1777370340\";keyid=\"k1\"",
+                ),
+            ),
+        ),
+        case(
+            "alg rsa",
+            2,
+            &[HttpsigAlgMismatch],
+            after_signing(
+                "signature-input",
+                Some(
+                    "sig1=(\"@status\" \"content-type\" \"content-digest\");created=1777370340;keyid=\"k1\";alg=\"rsa-pss-sha512\"",
+                ),
+            ),
+        ),
         case("created in the future", 2, &[HttpsigCreatedInFuture], |s| {
             s.created = NOW + 301
         }),
@@ -235,20 +210,20 @@ pub(super) fn cases() -> Vec<Case> {
             "digest missing",
             2,
             &[AcaContentDigestMissing, HttpsigMissingComponent],
-            |s| {
-                s.tamper = Some(Box::new(|r| set_header(r, "content-digest", None)));
-            },
+            after_signing("content-digest", None),
         ),
-        case("digest md5 only", 2, &[AcaContentDigestMissing], |s| {
-            s.tamper = Some(Box::new(|r| {
-                set_header(r, "content-digest", Some("md5=:AAAAAAAAAAAAAAAAAAAAAA==:"))
-            }));
-        }),
-        case("digest wrong length", 2, &[AcaContentDigestInvalid], |s| {
-            s.tamper = Some(Box::new(|r| {
-                set_header(r, "content-digest", Some("sha-256=:AAAA:"))
-            }));
-        }),
+        case(
+            "digest md5 only",
+            2,
+            &[AcaContentDigestMissing],
+            after_signing("content-digest", Some("md5=:AAAAAAAAAAAAAAAAAAAAAA==:")),
+        ),
+        case(
+            "digest wrong length",
+            2,
+            &[AcaContentDigestInvalid],
+            after_signing("content-digest", Some("sha-256=:AAAA:")),
+        ),
         case(
             "body rewritten in transit",
             2,

@@ -212,11 +212,27 @@ fn set_body(r: &mut StoredResponse, body: &[u8]) {
     r.body_base64 = STANDARD.encode(body);
 }
 
+/// The value of header `name` of a response that has it.
+fn header_of(r: &StoredResponse, name: &str) -> String {
+    r.headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .unwrap()
+        .1
+        .clone()
+}
+
 fn set_header(r: &mut StoredResponse, name: &str, value: Option<&str>) {
     r.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
     if let Some(v) = value {
         r.headers.push((name.to_owned(), v.to_owned()));
     }
+}
+
+/// The mutation of a case that sets header `name` of the manifest response to `value` (`None`:
+/// removes it) after the response was signed: most signature cases differ only in these two.
+fn after_signing(name: &'static str, value: Option<&'static str>) -> impl Fn(&mut Scenario) {
+    move |s| s.tamper = Some(Box::new(move |r| set_header(r, name, value)))
 }
 
 type Mutation = Box<dyn Fn(&mut Scenario)>;
@@ -387,30 +403,29 @@ fn every_case_raises_its_codes_and_reaches_its_level() {
     assert!(missing.is_empty(), "codes never raised: {missing:?}");
 }
 
+/// The scenario verifies, at `level` (its incidents shown when not).
+fn verified_at_level(s: &Scenario, level: u8) {
+    let r = s.verify();
+    assert_eq!(
+        (r.verdict.level, r.verdict.verified),
+        (level, true),
+        "{:#?}",
+        r.verdict.incidents
+    );
+}
+
 #[test]
 fn required_level_bounds_the_checks() {
     // Level 2 requested: the discovery document is not fetched and an unsigned manifest passes.
     let mut s = Scenario::baseline();
     s.sign = false;
     s.opts.required_level = Some(2);
-    let r = s.verify();
-    assert_eq!(
-        (r.verdict.level, r.verdict.verified),
-        (2, true),
-        "{:#?}",
-        r.verdict.incidents
-    );
+    verified_at_level(&s, 2);
     // Level 1 requested: manifests are not fetched.
     let mut s = Scenario::baseline();
     s.resources.insert(MANIFEST.into(), stored(404, &[], b""));
     s.opts.required_level = Some(1);
-    let r = s.verify();
-    assert_eq!(
-        (r.verdict.level, r.verdict.verified),
-        (1, true),
-        "{:#?}",
-        r.verdict.incidents
-    );
+    verified_at_level(&s, 1);
     // Default: the claimed level (a chain is a Level 3 claim).
     let mut s = Scenario::baseline();
     s.sign = false;
@@ -429,20 +444,8 @@ fn required_level_bounds_the_checks() {
 fn a_good_label_wins_over_a_bad_one() {
     let mut s = Scenario::baseline();
     s.tamper = Some(Box::new(|r| {
-        let input = r
-            .headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case("signature-input"))
-            .unwrap()
-            .1
-            .clone();
-        let sig = r
-            .headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case("signature"))
-            .unwrap()
-            .1
-            .clone();
+        let input = header_of(r, "signature-input");
+        let sig = header_of(r, "signature");
         set_header(
             r,
             "signature-input",

@@ -297,7 +297,7 @@ fn verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
             "vocabulary": format!("{:?}", a.vocabulary), "now": a.common.now,
             "trust": digest(&a.common.trust)?, "allow_private": a.allow_private,
         });
-        let mut settle = batch::Recorder::open(aef::SPEC.name(), &a.common, configuration)?;
+        let mut settle = batch::recorder(aef::SPEC.name(), &a.common, configuration)?;
         return batch::run("aef verify", list, in_batch, &mut settle);
     }
     let file = a.file.as_deref().unwrap_or("-");

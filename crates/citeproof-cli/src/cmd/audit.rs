@@ -8,9 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use citeproof_audit::render::{Format, Provenance};
-use citeproof_audit::{
-    Access, AuditError, AuditStore, Filter, chain::parse_head, parse_since, redact,
-};
+use citeproof_audit::{Access, AuditError, AuditStore, Filter, chain::parse_head, parse_since};
 
 use crate::cmd::Failure;
 use crate::cmd::record::store_failure;
@@ -381,9 +379,5 @@ fn summary_text(s: &citeproof_audit::Summary) -> String {
 
 /// `citeproof: error: ...` for a record that failed, with the target redacted.
 pub fn record_failed(target: &str, e: &AuditError) -> String {
-    format!(
-        "the verification was NOT recorded in {}: {e} [{}]",
-        redact(target),
-        e.code()
-    )
+    citeproof_batch::not_recorded(target, e)
 }

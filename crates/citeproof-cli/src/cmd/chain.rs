@@ -365,7 +365,7 @@ fn verify(args: VerifyArgs) -> Result<ExitCode, Failure> {
             "trust": args.common.trust.as_ref().map(digest).transpose()?,
         });
         let mut settle =
-            batch::Recorder::open(citeproof_chain::SPEC.name(), &args.common, configuration)?;
+            batch::recorder(citeproof_chain::SPEC.name(), &args.common, configuration)?;
         return batch::run("chain verify", list, in_batch, &mut settle);
     }
     let file = args.file.as_deref().unwrap_or("-");

@@ -10,7 +10,6 @@ use std::process::ExitCode;
 use citeproof_jose::SignerTrust;
 use citeproof_model::{Outcome, Report, Subject, SubjectKind, Timestamp};
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::cmd::Failure;
 use crate::input::read_limited;
@@ -102,25 +101,6 @@ pub fn finish_report<D: Serialize>(
         crate::out::print(&text())?;
     }
     Ok(exit_code(report.outcome))
-}
-
-/// The `--json` object of a report as one value (what [`finish_report`] prints, and each line
-/// of `--batch`): `command`, `ok`, `incidents`, then the report's members.
-pub fn report_value<D: Serialize>(command: &str, report: &Report<D>) -> Result<Value, Failure> {
-    let cannot = |e: serde_json::Error| Failure::Usage(format!("cannot serialize the report: {e}"));
-    let mut obj = Map::new();
-    obj.insert("command".into(), Value::String(command.to_owned()));
-    obj.insert("ok".into(), Value::Bool(report.verdict.verified));
-    obj.insert(
-        "incidents".into(),
-        serde_json::to_value(&report.verdict.incidents).map_err(cannot)?,
-    );
-    if let Value::Object(members) = serde_json::to_value(report).map_err(cannot)? {
-        for (k, v) in members {
-            obj.entry(k).or_insert(v);
-        }
-    }
-    Ok(Value::Object(obj))
 }
 
 pub fn exit_code(outcome: Outcome) -> ExitCode {

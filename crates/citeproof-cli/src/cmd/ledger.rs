@@ -311,11 +311,8 @@ fn run_verify(a: VerifyArgs) -> Result<ExitCode, Failure> {
             "refused": a.refused, "mode": a.mode.map(|m| format!("{m:?}")),
             "threshold": a.threshold, "now": a.common.now,
         });
-        let mut settle = crate::cmd::batch::Recorder::open(
-            citeproof_ledger::SPEC.name(),
-            &a.common,
-            configuration,
-        )?;
+        let mut settle =
+            crate::cmd::batch::recorder(citeproof_ledger::SPEC.name(), &a.common, configuration)?;
         return crate::cmd::batch::run("ledger verify", list, in_batch, &mut settle);
     }
     let file = a.ledger.as_deref().unwrap_or("-");

@@ -13,6 +13,25 @@ fn key_must_be_a_string() -> BuildError {
     BuildError::Unsupported("key must be a string".into())
 }
 
+/// Scalars whose Rust text is their JSON text (strings as they are, numbers, booleans): one
+/// line each instead of a method each.
+macro_rules! as_text {
+    ($($method:ident: $ty:ty),*) => {
+        $(fn $method(self, v: $ty) -> Result<String, BuildError> {
+            Ok(v.to_string())
+        })*
+    };
+}
+
+/// Scalars serde_json refuses as keys.
+macro_rules! refused {
+    ($($method:ident($($arg:ty),*)),*) => {
+        $(fn $method(self, $(_: $arg),*) -> Result<String, BuildError> {
+            Err(key_must_be_a_string())
+        })*
+    };
+}
+
 impl ser::Serializer for KeyText {
     type Ok = String;
     type Error = BuildError;
@@ -24,64 +43,30 @@ impl ser::Serializer for KeyText {
     type SerializeStruct = ser::Impossible<String, BuildError>;
     type SerializeStructVariant = ser::Impossible<String, BuildError>;
 
-    fn serialize_str(self, v: &str) -> Result<String, BuildError> {
-        Ok(v.to_owned())
-    }
-    fn serialize_char(self, v: char) -> Result<String, BuildError> {
-        Ok(v.to_string())
-    }
-    fn serialize_bool(self, v: bool) -> Result<String, BuildError> {
-        Ok(v.to_string())
-    }
-    fn serialize_i64(self, v: i64) -> Result<String, BuildError> {
-        Ok(v.to_string())
-    }
-    fn serialize_u64(self, v: u64) -> Result<String, BuildError> {
-        Ok(v.to_string())
-    }
-    fn serialize_i128(self, v: i128) -> Result<String, BuildError> {
-        Ok(v.to_string())
-    }
-    fn serialize_u128(self, v: u128) -> Result<String, BuildError> {
-        Ok(v.to_string())
-    }
-    fn serialize_i8(self, v: i8) -> Result<String, BuildError> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_i16(self, v: i16) -> Result<String, BuildError> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_i32(self, v: i32) -> Result<String, BuildError> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_u8(self, v: u8) -> Result<String, BuildError> {
-        self.serialize_u64(v.into())
-    }
-    fn serialize_u16(self, v: u16) -> Result<String, BuildError> {
-        self.serialize_u64(v.into())
-    }
-    fn serialize_u32(self, v: u32) -> Result<String, BuildError> {
-        self.serialize_u64(v.into())
-    }
-    fn serialize_f32(self, _: f32) -> Result<String, BuildError> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_f64(self, _: f64) -> Result<String, BuildError> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result<String, BuildError> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_none(self) -> Result<String, BuildError> {
-        Err(key_must_be_a_string())
-    }
+    as_text!(
+        serialize_str: &str,
+        serialize_char: char,
+        serialize_bool: bool,
+        serialize_i8: i8,
+        serialize_i16: i16,
+        serialize_i32: i32,
+        serialize_i64: i64,
+        serialize_i128: i128,
+        serialize_u8: u8,
+        serialize_u16: u16,
+        serialize_u32: u32,
+        serialize_u64: u64,
+        serialize_u128: u128
+    );
+    refused!(
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str)
+    );
     fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<String, BuildError> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_unit(self) -> Result<String, BuildError> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<String, BuildError> {
         Err(key_must_be_a_string())
     }
     fn serialize_unit_variant(

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use citeproof_aca::{
-    AcaDetails, AcaReport, ClaimReport, ManifestReport, SignatureVerdict, VerifyOptions,
-    verify_snapshot_bytes, verify_url,
+    AcaReport, ClaimReport, ManifestReport, SignatureVerdict, VerifyOptions, verify_snapshot_bytes,
+    verify_url,
 };
 use citeproof_fetch::{FetchPolicy, HttpFetcher, RecordingFetcher};
 use citeproof_model::TrustUsed;
@@ -206,32 +206,12 @@ fn run_batch(args: &Args, list: &str, opts: &VerifyOptions) -> Result<ExitCode, 
         "level": args.level, "now": args.common.now, "allow_private": args.allow_private,
         "max_age": opts.max_signature_age, "judge": args.judge.as_deref(),
     });
-    let mut settle = ReuseThenRecord(batch::Recorder::open(
+    let mut settle = citeproof_batch::AcaReuseThenRecord(batch::recorder(
         citeproof_aca::SPEC.name(),
         &args.common,
         configuration,
     )?);
     batch::run("aca verify", list, verify, &mut settle)
-}
-
-/// ACA's batch step: the reuse check of ACA-L2-022 and the record, one transaction per line.
-struct ReuseThenRecord(batch::Recorder);
-
-impl batch::Settle<AcaDetails> for ReuseThenRecord {
-    fn recorded(&mut self, input: &batch::Input) -> Result<Option<batch::Resumed>, Failure> {
-        batch::Settle::<AcaDetails>::recorded(&mut self.0, input)
-    }
-
-    fn settle(&mut self, input: &batch::Input, report: &mut AcaReport) -> batch::Recorded {
-        let now = self.0.verified_at();
-        let Some((target, store, key)) = self.0.store_for(input) else {
-            return batch::Recorded::NotAsked;
-        };
-        match citeproof_audit::aca::check_and_record(store, report, crate::cmd::now(), now, key) {
-            Ok(head) => batch::Recorded::As(head.id),
-            Err(e) => batch::Recorded::Failed(crate::cmd::audit::record_failed(target, &e)),
-        }
-    }
 }
 
 /// The human report. Every line agrees with the verdict (issue 19, item 6): a signature is

@@ -89,7 +89,7 @@ pub(super) fn run(a: VerifyArgs) -> Result<ExitCode, Failure> {
                 "a line of an archive batch is `BUNDLE DISPLAY` (two files)".into(),
             )),
         };
-        let mut settle = batch::Recorder::open(SPEC.name(), &a.common, configuration(&a)?)?;
+        let mut settle = batch::recorder(SPEC.name(), &a.common, configuration(&a)?)?;
         return batch::run("archive verify", list, in_batch, &mut settle);
     }
     let (Some(bundle), Some(display)) = (&a.bundle, &a.display) else {
