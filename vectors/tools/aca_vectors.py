@@ -1750,12 +1750,15 @@ def level3_verify():
     # faultless manifest on a faster path than one it must report on).
     m = manifest()
     m["chain"][2]["tool"] = "t" * 256
+    m["chain"][2]["outputs_ref"] = "runs/r1/" + "o" * 2040
     m["chain"][0]["output"] = "x"
     s = Scenario(3)
     s.serve_manifest(M1, m, signed=True)
-    out.append(bad("step-tool-256-next-to-a-fault", "The third step's tool is 256 characters long and the first step has the unknown member 'output', signed.",
-                   ["ACA-L3-003", "JSON-004"], s, ["unknown-member"], "JSON-004 fails for 'output'; a tool of 256 characters is within ACA-L3-003, so it adds no incident.",
-                   flags=[boundary("tool-length", "inside")]))
+    out.append(bad("step-lengths-at-limit-next-to-a-fault",
+                   "The third step's tool is 256 characters and its outputs_ref 2048 characters long, and the first step has the unknown member 'output', signed.",
+                   ["ACA-L3-003", "JSON-004"], s, ["unknown-member"],
+                   "JSON-004 fails for 'output'; a tool of 256 and an outputs_ref of 2048 characters are within ACA-L3-003, so they add no incident.",
+                   flags=[boundary("tool-length", "inside"), boundary("outputs-ref-length", "inside")]))
     s = Scenario(3)
     s.serve_manifest(M1, manifest(), signed=True, expires=NOW + 3600)
     out.append(ok("expires", "A signature with expires in the future.", ["ACA-L3-010"], s, "created < now <= expires + 300."))
