@@ -60,14 +60,6 @@ pub struct HeaderParse {
     pub run: Option<String>,
 }
 
-impl HeaderParse {
-    pub fn is_valid(&self) -> bool {
-        self.incidents
-            .iter()
-            .all(|i| i.severity != citeproof_model::Severity::Error)
-    }
-}
-
 /// Parses the `Citation-Source` field lines of one response (in order; names already matched
 /// case-insensitively by the caller). No lines means the header is missing.
 pub fn parse_citation_source(lines: &[&str]) -> HeaderParse {
