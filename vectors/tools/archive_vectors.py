@@ -174,6 +174,19 @@ def verify_case(cid, description, requirements, bundle, display, errors=(), warn
         derivation_=hand(detail or description), flags=list(flags)))
 
 
+def mutated_case(cid, description, requirements, fn, **kw):
+    """A verify case of the base bundle changed by fn, re-signed, with its derived display."""
+    b, d = mutate(fn)
+    verify_case(cid, description, requirements, b, d, **kw)
+
+
+def display_case(cid, description, requirements, edit, **kw):
+    """A verify case of the base bundle B with a copy of its display view D changed by edit."""
+    d = copy.deepcopy(D)
+    edit(d)
+    verify_case(cid, description, requirements, B, d, **kw)
+
+
 def mutate(fn, base=None, signer=ED, display_from="derive"):
     """Applies fn to a copy of the base bundle, re-signs it, and derives (or rebinds) the display."""
     b0, d0 = base or built()
@@ -235,8 +248,7 @@ b, d = mutate(add_ext)
 verify_case("extension-members", "`x-` members on the bundle, a claim and a citation are allowed.", ["ARCHIVE-001", "JSON-004"], b, d, flags=["members"])
 
 # --- artifacts (ARCHIVE-002) ---
-b, d = mutate(lambda b: b["claims"][1]["citations"][0].update(artifact_id="sha256:" + "ab" * 32))
-verify_case("artifact-unknown", "A citation names an artifact id the archive does not hold.", ["ARCHIVE-002"], b, d,
+mutated_case("artifact-unknown", "A citation names an artifact id the archive does not hold.", ["ARCHIVE-002"], lambda b: b["claims"][1]["citations"][0].update(artifact_id="sha256:" + "ab" * 32),
             errors=["archive-artifact-unknown"], flags=["resolution"],
             detail="The artifact is unknown, so the claim's rung is not checked (reporting rule 3); an unlisted artifact is hidden in force, so the display shows no citation for it.")
 bad_archive = copy.deepcopy(ARCHIVE)
@@ -261,8 +273,7 @@ b, d = built(old_req, signed="2025-12-01T09:00:01Z")
 verify_case("old-bundle-still-resolves", "A bundle of December 2025 (archive version 2025-11-01) cites a letter that later snapshots replaced by a corrected transcription; verified today against the whole archive, it still resolves against the version it names.",
             ["ARCHIVE-003", "ARCHIVE-016"], b, d, flags=["versions"],
             detail="The snapshot in force at 2025-12-01 is 2025-11-01, which lists the artifact as open.")
-b, d = mutate(lambda b: b["claims"][1]["citations"][0].update(archive_version="2025-10-01"))
-verify_case("citation-version-unknown", "A citation names archive version 2025-10-01, which the archive does not have.", ["ARCHIVE-003"], b, d,
+mutated_case("citation-version-unknown", "A citation names archive version 2025-10-01, which the archive does not have.", ["ARCHIVE-003"], lambda b: b["claims"][1]["citations"][0].update(archive_version="2025-10-01"),
             errors=["archive-version-unknown"], flags=["versions"])
 new_req = request([C_QUOTE, {"claim_id": "c2", "text": "The new school of 1960 had a library of fourteen hundred books.",
                              "citations": [cite("letter-1960-school", V2, span("letter-1960-school", 1, "a library of fourteen hundred books"), "paraphrase")]}])
@@ -325,13 +336,10 @@ verify_case("span-paragraph-missing", "A span names paragraph 7 of a two-paragra
             errors=["archive-span-out-of-range"], flags=["spans"])
 b, d = mutate(set_span(1, 0, char_end=C_PARA["citations"][0]["span"]["char_start"]))
 verify_case("span-empty", "A span with char_start equal to char_end.", ["ARCHIVE-004"], b, d, errors=["archive-span-invalid"], flags=["spans"])
-b, d = mutate(lambda b: b["claims"][6]["citations"][0]["span"].update(end_ms=2_712_001))
-verify_case("time-range-past-end", "A time range ending 1 ms after the end of the 2 712 000 ms recording.", ["ARCHIVE-004"], b, d,
+mutated_case("time-range-past-end", "A time range ending 1 ms after the end of the 2 712 000 ms recording.", ["ARCHIVE-004"], lambda b: b["claims"][6]["citations"][0]["span"].update(end_ms=2_712_001),
             errors=["archive-span-out-of-range"], flags=["spans", "media"])
-b, d = mutate(lambda b: b["claims"][6]["citations"][0].update(span={"kind": "text", "paragraph_index": 0, "char_start": 0, "char_end": 5}, excerpt_hash=L.h(b"xxxxx")))
-verify_case("text-span-on-audio", "A text span cites the audio interview.", ["ARCHIVE-004"], b, d, errors=["archive-span-kind-mismatch"], flags=["spans", "media"])
-b, d = mutate(lambda b: b["claims"][1]["citations"][0].update(span={"kind": "region", "x": 0, "y": 0, "width": 10, "height": 10}))
-verify_case("region-on-text", "A region locator cites a text artifact.", ["ARCHIVE-004"], b, d, errors=["archive-span-kind-mismatch"], flags=["spans"])
+mutated_case("text-span-on-audio", "A text span cites the audio interview.", ["ARCHIVE-004"], lambda b: b["claims"][6]["citations"][0].update(span={"kind": "text", "paragraph_index": 0, "char_start": 0, "char_end": 5}, excerpt_hash=L.h(b"xxxxx")), errors=["archive-span-kind-mismatch"], flags=["spans", "media"])
+mutated_case("region-on-text", "A region locator cites a text artifact.", ["ARCHIVE-004"], lambda b: b["claims"][1]["citations"][0].update(span={"kind": "region", "x": 0, "y": 0, "width": 10, "height": 10}), errors=["archive-span-kind-mismatch"], flags=["spans"])
 p = para("diary-1958-brother", 0)
 phrase = "Bjørn came home from sea after two years."
 s_char = p.index(phrase)
@@ -351,10 +359,8 @@ b["claims"][1]["citations"][0]["relation"] = "quote"
 b = resign(unsigned(b))
 verify_case("relation-invalid", "A citation's relation is `quote`.", ["ARCHIVE-005"], b, rebind(D, b), errors=["archive-relation-invalid"], flags=["relations"],
             detail="The bundle does not have its form, so the checks that need its claims are skipped (reporting rule 3).")
-b, d = mutate(lambda b: b["claims"][0].update(text="In February 1949 she wrote that the harbour had frozen and the boys walked to the lighthouse."))
-verify_case("quote-not-verbatim", "A direct quote whose claim text paraphrases instead of quoting.", ["ARCHIVE-006"], b, d, errors=["archive-quote-mismatch"], flags=["relations"])
-b, d = mutate(lambda b: b["claims"][6]["citations"][0].update(relation="direct_quote"))
-verify_case("quote-of-media", "A direct quote cites a time range of the audio interview: there is no text to quote.", ["ARCHIVE-006"], b, d, errors=["archive-quote-mismatch"], flags=["relations", "media"])
+mutated_case("quote-not-verbatim", "A direct quote whose claim text paraphrases instead of quoting.", ["ARCHIVE-006"], lambda b: b["claims"][0].update(text="In February 1949 she wrote that the harbour had frozen and the boys walked to the lighthouse."), errors=["archive-quote-mismatch"], flags=["relations"])
+mutated_case("quote-of-media", "A direct quote cites a time range of the audio interview: there is no text to quote.", ["ARCHIVE-006"], lambda b: b["claims"][6]["citations"][0].update(relation="direct_quote"), errors=["archive-quote-mismatch"], flags=["relations", "media"])
 cafe = "After the service we will have coffee and waffles at Café Måken by the quay."
 nfd_req = request([{"claim_id": "c1", "text": unicodedata.normalize("NFD", "She wrote: \"" + cafe + "\""),
                     "citations": [cite("letter-1959-marriage", V1, span("letter-1959-marriage", 3, cafe), "direct_quote")]}])
@@ -362,24 +368,19 @@ b, d = built(nfd_req, archive=ARCHIVE_X)
 verify_case("quote-nfd-claim", "A direct quote whose claim text is in NFD (é and å decomposed): the NFC form of the claim contains the span text verbatim.", ["ARCHIVE-006"], b, d, archive=ARCHIVE_X, flags=["relations", "unicode"])
 
 # --- excerpt hashes (ARCHIVE-007, -023) ---
-b, d = mutate(lambda b: b["claims"][1]["citations"][0].update(excerpt_hash=L.h(b"I moved the desks.")))
-verify_case("excerpt-hash-wrong", "An excerpt hash that is the hash of another text.", ["ARCHIVE-007"], b, d, errors=["archive-excerpt-hash-mismatch"], flags=["excerpts"])
+mutated_case("excerpt-hash-wrong", "An excerpt hash that is the hash of another text.", ["ARCHIVE-007"], lambda b: b["claims"][1]["citations"][0].update(excerpt_hash=L.h(b"I moved the desks.")), errors=["archive-excerpt-hash-mismatch"], flags=["excerpts"])
 b, d = mutate(lambda b: (b["claims"][1]["citations"].pop(1), b["claims"][1]["citations"][0].update(excerpt_hash=L.h(b"I moved the desks."), relation="inference_from")))
 assert len(b["claims"][1]["citations"]) == 1 and b["claims"][1]["rung"] == "supported"
 verify_case("excerpt-hash-wrong-rung-not-judged", "A supported claim whose only citation is an inference_from with a wrong excerpt hash: the citation failed ARCHIVE-007, so the rung and the relations of its claim are not judged (an implementation that still counted the citation would find the supported rung without a direct citation).",
             ["ARCHIVE-007", "ARCHIVE-009"], b, d, errors=["archive-excerpt-hash-mismatch"], flags=["excerpts"],
             detail="ARCHIVE-007 fails (the hash is of another text); ARCHIVE-009 and ARCHIVE-032 skip a claim with a citation that failed ARCHIVE-002 to ARCHIVE-007 (reporting rule 3), so neither archive-rung-mismatch nor archive-claim-unsupported.")
-b, d = mutate(lambda b: b["claims"][1]["citations"][0].pop("excerpt_hash"))
-verify_case("excerpt-hash-missing", "A text citation without `excerpt_hash`.", ["ARCHIVE-007"], b, d, errors=["archive-excerpt-hash-mismatch"], flags=["excerpts"])
-b, d = mutate(lambda b: b["claims"][6]["citations"][0].update(excerpt_hash=L.h(b"interview")))
-verify_case("excerpt-hash-on-media", "An audio citation with an `excerpt_hash`.", ["ARCHIVE-007"], b, d, errors=["archive-excerpt-hash-mismatch"], flags=["excerpts", "media"])
-b, d = mutate(lambda b: b["claims"][1]["citations"][0].update(excerpt="I moved the desks into a circle."))
-verify_case("plaintext-excerpt-differs", "A plaintext auditor excerpt that differs from the span text (and the SHOULD warning for carrying it).",
-            ["ARCHIVE-007", "ARCHIVE-023"], b, d, errors=["archive-excerpt-mismatch"], warnings=["archive-excerpt-plaintext"], flags=["excerpts", "should"])
+mutated_case("excerpt-hash-missing", "A text citation without `excerpt_hash`.", ["ARCHIVE-007"], lambda b: b["claims"][1]["citations"][0].pop("excerpt_hash"), errors=["archive-excerpt-hash-mismatch"], flags=["excerpts"])
+mutated_case("excerpt-hash-on-media", "An audio citation with an `excerpt_hash`.", ["ARCHIVE-007"], lambda b: b["claims"][6]["citations"][0].update(excerpt_hash=L.h(b"interview")), errors=["archive-excerpt-hash-mismatch"], flags=["excerpts", "media"])
+mutated_case("plaintext-excerpt-differs", "A plaintext auditor excerpt that differs from the span text (and the SHOULD warning for carrying it).",
+            ["ARCHIVE-007", "ARCHIVE-023"], lambda b: b["claims"][1]["citations"][0].update(excerpt="I moved the desks into a circle."), errors=["archive-excerpt-mismatch"], warnings=["archive-excerpt-plaintext"], flags=["excerpts", "should"])
 
 # --- claims (ARCHIVE-008) ---
-b, d = mutate(lambda b: b["claims"][1].update(claim_id="c1"))
-verify_case("claim-id-duplicate", "Two claims have the id `c1`.", ["ARCHIVE-008"], b, d, errors=["archive-claim-id-duplicate"], flags=["claims"])
+mutated_case("claim-id-duplicate", "Two claims have the id `c1`.", ["ARCHIVE-008"], lambda b: b["claims"][1].update(claim_id="c1"), errors=["archive-claim-id-duplicate"], flags=["claims"])
 b, d = mutate(lambda b: b["claims"][1].update(claim_id="c 2"), display_from="rebind")
 verify_case("claim-id-syntax", "A claim id with a space.", ["ARCHIVE-008"], b, d, errors=["schema-violation"], flags=["claims"])
 
@@ -445,19 +446,15 @@ def narrowed_without_delivery(b):
     b["removed_topics"] = [{"topic": "Whether she had children before her marriage", "reason": "no-coverage"}, {"topic": "How she voted", "reason": "no-coverage"}]
 b, d = mutate(narrowed_without_delivery, base=(b0, d0))
 verify_case("narrowed-without-delivery", "Every claim is marked narrowed although none is delivered: they are refused.", ["ARCHIVE-009"], b, d, errors=["archive-rung-mismatch"], flags=["ladder"])
-b, d = mutate(lambda b: b["claims"][5].update(rung="refused") or b.update(removed_topics=b["removed_topics"][:1]))
-verify_case("refused-in-answering-response", "A claim is refused in a response that delivers other claims: it is narrowed.", ["ARCHIVE-009"], b, d, errors=["archive-rung-mismatch"], flags=["ladder"])
+mutated_case("refused-in-answering-response", "A claim is refused in a response that delivers other claims: it is narrowed.", ["ARCHIVE-009"], lambda b: b["claims"][5].update(rung="refused") or b.update(removed_topics=b["removed_topics"][:1]), errors=["archive-rung-mismatch"], flags=["ladder"])
 b0, d0 = built(request([C_HIDDEN, C_NONE]))
 verify_case("coverage-refusal", "Nothing can be delivered: both claims refused, a coverage refusal offering the archive inventory.", ["ARCHIVE-009", "ARCHIVE-020"], b0, d0, flags=["ladder", "refusal"])
 
 # --- removed topics (ARCHIVE-010) ---
-b, d = mutate(lambda b: b.update(removed_topics=b["removed_topics"][1:]))
-verify_case("removed-topic-missing", "One narrowed claim has no removed topic: the answer is silently truncated.", ["ARCHIVE-010"], b, d, errors=["archive-removed-topics-mismatch"], flags=["topics"])
+mutated_case("removed-topic-missing", "One narrowed claim has no removed topic: the answer is silently truncated.", ["ARCHIVE-010"], lambda b: b.update(removed_topics=b["removed_topics"][1:]), errors=["archive-removed-topics-mismatch"], flags=["topics"])
 b, d = mutate(lambda b: b["removed_topics"][0].update(reason="thin-coverage"))
 verify_case("removed-reason-reveals-hidden", "Attack: the claim backed only by a hidden artifact is removed with reason thin-coverage, which tells the requestor the archive has something.", ["ARCHIVE-010"], b, d, errors=["archive-removed-topics-mismatch"], flags=["topics", "attack"])
-d = copy.deepcopy(D)
-d["removed_topics"][1]["topic"] = "Politics"
-verify_case("display-topics-differ", "The display shows a removed topic the bundle does not record.", ["ARCHIVE-010"], B, d, errors=["archive-removed-topics-mismatch"], flags=["topics", "display"])
+display_case("display-topics-differ", "The display shows a removed topic the bundle does not record.", ["ARCHIVE-010"], lambda d: d["removed_topics"][1].update(topic="Politics"), errors=["archive-removed-topics-mismatch"], flags=["topics", "display"])
 
 # --- signature (ARCHIVE-011, -022) ---
 verify_case("unsigned", "The bundle has no signature.", ["ARCHIVE-011"], unsigned(B), rebind(D, unsigned(B)), errors=["archive-signature-missing"], flags=["signature"])
@@ -529,51 +526,27 @@ verify_case("jwk-without-kid", "The signer's configured JWK Set has a key withou
 # --- display binding and claims (ARCHIVE-012, -013) ---
 other_b, _ = built(request([C_QUOTE]))
 verify_case("display-of-other-bundle", "The display carries the hash of another signed bundle.", ["ARCHIVE-012"], B, rebind(D, other_b), errors=["archive-display-unbound"], flags=["display"])
-d = copy.deepcopy(D)
-d["response_id"] = "r-81"
-verify_case("display-extra-member", "The display view has a member `response_id`.", ["ARCHIVE-012"], B, d, errors=["unknown-member"], flags=["display"])
-d = copy.deepcopy(D)
-del d["claims"][1]
-verify_case("display-drops-claim", "The display omits a delivered claim.", ["ARCHIVE-013"], B, d, errors=["archive-display-claim-mismatch"], flags=["display"])
-d = copy.deepcopy(D)
-d["claims"].append({"claim_id": "c6", "text": C_NONE["text"], "rung": "narrowed", "citations": []})
-verify_case("display-shows-narrowed", "The display shows a narrowed claim.", ["ARCHIVE-013"], B, d, errors=["archive-display-claim-mismatch"], flags=["display"])
-d = copy.deepcopy(D)
-d["claims"][0]["text"] = "In 1949 the harbour froze."
-verify_case("display-text-differs", "The display shows a claim text other than the signed one.", ["ARCHIVE-013"], B, d, errors=["archive-display-claim-mismatch"], flags=["display"])
-d = copy.deepcopy(D)
-d["tier"] = "family"
-verify_case("display-tier-differs", "The display says tier family for a researcher bundle.", ["ARCHIVE-013", "ARCHIVE-018"], B, d, errors=["archive-display-claim-mismatch"], flags=["display", "tier"])
-d = copy.deepcopy(D)
-del d["claims"][1]["citations"][1]
-verify_case("display-drops-citation", "The display drops one of a claim's two citations.", ["ARCHIVE-013"], B, d, errors=["archive-display-claim-mismatch"], flags=["display"])
+display_case("display-extra-member", "The display view has a member `response_id`.", ["ARCHIVE-012"], lambda d: d.update(response_id="r-81"), errors=["unknown-member"], flags=["display"])
+display_case("display-drops-claim", "The display omits a delivered claim.", ["ARCHIVE-013"], lambda d: d["claims"].pop(1), errors=["archive-display-claim-mismatch"], flags=["display"])
+display_case("display-shows-narrowed", "The display shows a narrowed claim.", ["ARCHIVE-013"], lambda d: d["claims"].append({"claim_id": "c6", "text": C_NONE["text"], "rung": "narrowed", "citations": []}), errors=["archive-display-claim-mismatch"], flags=["display"])
+display_case("display-text-differs", "The display shows a claim text other than the signed one.", ["ARCHIVE-013"], lambda d: d["claims"][0].update(text="In 1949 the harbour froze."), errors=["archive-display-claim-mismatch"], flags=["display"])
+display_case("display-tier-differs", "The display says tier family for a researcher bundle.", ["ARCHIVE-013", "ARCHIVE-018"], lambda d: d.update(tier="family"), errors=["archive-display-claim-mismatch"], flags=["display", "tier"])
+display_case("display-drops-citation", "The display drops one of a claim's two citations.", ["ARCHIVE-013"], lambda d: d["claims"][1]["citations"].pop(1), errors=["archive-display-claim-mismatch"], flags=["display"])
 b, d = mutate(lambda b: b["claims"][2].pop("label"))
 verify_case("labeled-without-label", "A labeled claim without a label.", ["ARCHIVE-013"], b, d, errors=["archive-display-label-missing"], flags=["display"])
-d = copy.deepcopy(D)
-del d["claims"][2]["label"]
-verify_case("display-drops-label", "The display drops the label of a labeled claim.", ["ARCHIVE-013"], B, d, errors=["archive-display-claim-mismatch", "archive-display-label-missing"], flags=["display"])
-d = copy.deepcopy(D)
-d["refusal"] = {"reason": "coverage", "inventory_offered": True}
-verify_case("display-refusal-differs", "The display shows a refusal the bundle does not have.", ["ARCHIVE-013", "ARCHIVE-020"], B, d, errors=["archive-display-claim-mismatch"], flags=["display", "refusal"])
+display_case("display-drops-label", "The display drops the label of a labeled claim.", ["ARCHIVE-013"], lambda d: d["claims"][2].pop("label"), errors=["archive-display-claim-mismatch", "archive-display-label-missing"], flags=["display"])
+display_case("display-refusal-differs", "The display shows a refusal the bundle does not have.", ["ARCHIVE-013", "ARCHIVE-020"], lambda d: d.update(refusal={"reason": "coverage", "inventory_offered": True}), errors=["archive-display-claim-mismatch"], flags=["display", "refusal"])
 
 # --- leaks (ARCHIVE-014) ---
 hexid = NAMES["letter-1949-harbour"][7:]
-b, d = mutate(lambda b: b["removed_topics"][1].update(topic="How she voted (see " + NAMES["letter-1949-harbour"] + ")"))
-verify_case("leak-artifact-id", "A removed topic carries an artifact id.", ["ARCHIVE-014"], b, d, errors=["archive-display-leak"], flags=["leak"])
-b, d = mutate(lambda b: b["removed_topics"][1].update(topic="How she voted, ref " + hexid[20:36].upper()))
-verify_case("leak-16-hex-digits", "A removed topic carries 16 hex digits (uppercase) from the middle of an artifact id.", ["ARCHIVE-014"], b, d, errors=["archive-display-leak"], flags=["leak"])
-b, d = mutate(lambda b: b["removed_topics"][1].update(topic="How she voted, ref " + hexid[20:35]))
-verify_case("hex-15-digits-not-a-leak", "A removed topic carries 15 hex digits of an artifact id: below the 16-digit rule.", ["ARCHIVE-014"], b, d, flags=["leak"])
+mutated_case("leak-artifact-id", "A removed topic carries an artifact id.", ["ARCHIVE-014"], lambda b: b["removed_topics"][1].update(topic="How she voted (see " + NAMES["letter-1949-harbour"] + ")"), errors=["archive-display-leak"], flags=["leak"])
+mutated_case("leak-16-hex-digits", "A removed topic carries 16 hex digits (uppercase) from the middle of an artifact id.", ["ARCHIVE-014"], lambda b: b["removed_topics"][1].update(topic="How she voted, ref " + hexid[20:36].upper()), errors=["archive-display-leak"], flags=["leak"])
+mutated_case("hex-15-digits-not-a-leak", "A removed topic carries 15 hex digits of an artifact id: below the 16-digit rule.", ["ARCHIVE-014"], lambda b: b["removed_topics"][1].update(topic="How she voted, ref " + hexid[20:35]), flags=["leak"])
 b, d = mutate(lambda b: b["removed_topics"][1].update(topic="How she voted in 2026-05-01 and version 1 of her will"))
 verify_case("archive-version-in-prose-not-a-leak", "A removed topic contains `2026-05-01` (the bundle's archive version) and `1`: ordinary prose, not a coordinate (F11).", ["ARCHIVE-014"], b, d, flags=["leak"])
-d = copy.deepcopy(D)
-d["claims"][0]["citations"][0]["artifact_id"] = NAMES["letter-1949-harbour"]
-verify_case("display-citation-artifact-id", "A display citation carries `artifact_id`.", ["ARCHIVE-014"], B, d, errors=["unknown-member", "archive-display-leak"], flags=["leak"])
-d = copy.deepcopy(D)
-d["claims"][0]["citations"][0]["span"] = {"kind": "text", "paragraph_index": 1, "char_start": 0, "char_end": 88}
-verify_case("display-citation-span", "A display citation carries the canonical `span`.", ["ARCHIVE-014"], B, d, errors=["unknown-member"], flags=["leak"])
-b, d = mutate(lambda b: b["removed_topics"][1].update(topic="How she voted. " + QUOTE_1949))
-verify_case("leak-span-in-topic", "A removed topic carries the whole 88-character passage of an open letter, more than the researcher tier's 80.", ["ARCHIVE-033"], b, d, errors=["archive-quote-too-long"], flags=["leak", "tier"])
+display_case("display-citation-artifact-id", "A display citation carries `artifact_id`.", ["ARCHIVE-014"], lambda d: d["claims"][0]["citations"][0].update(artifact_id=NAMES["letter-1949-harbour"]), errors=["unknown-member", "archive-display-leak"], flags=["leak"])
+display_case("display-citation-span", "A display citation carries the canonical `span`.", ["ARCHIVE-014"], lambda d: d["claims"][0]["citations"][0].update(span={"kind": "text", "paragraph_index": 1, "char_start": 0, "char_end": 88}), errors=["unknown-member"], flags=["leak"])
+mutated_case("leak-span-in-topic", "A removed topic carries the whole 88-character passage of an open letter, more than the researcher tier's 80.", ["ARCHIVE-033"], lambda b: b["removed_topics"][1].update(topic="How she voted. " + QUOTE_1949), errors=["archive-quote-too-long"], flags=["leak", "tier"])
 aud_req = request([C_QUOTE, C_WITHDRAWN])
 b0, d0 = built(aud_req)
 def label_leak(b):
@@ -595,17 +568,11 @@ verify_case("same-artifact-same-handle", "Two claims cite the same letter: both 
 d2 = copy.deepcopy(d)
 d2["claims"][1]["citations"][0]["handle"] = "Source B"
 verify_case("same-artifact-two-handles", "Two citations of the same letter get different handles.", ["ARCHIVE-015"], b, d2, errors=["archive-handle-invalid"], flags=["handles"])
-d = copy.deepcopy(D)
-d["claims"][1]["citations"][0]["relation_label"] = "their words"
-verify_case("relation-label-wrong", "A paraphrase is labeled `their words`, as if the person had said it.", ["ARCHIVE-015"], B, d, errors=["archive-relation-label-mismatch"], flags=["handles"])
+display_case("relation-label-wrong", "A paraphrase is labeled `their words`, as if the person had said it.", ["ARCHIVE-015"], lambda d: d["claims"][1]["citations"][0].update(relation_label="their words"), errors=["archive-relation-label-mismatch"], flags=["handles"])
 
 # --- consent (ARCHIVE-016) ---
-d = copy.deepcopy(D)
-d["claims"][3]["citations"][0]["excerpt"] = "Bjørn came home"
-verify_case("restricted-with-excerpt", "An auditor-only citation is marked restricted but still shows an excerpt.", ["ARCHIVE-016"], B, d, errors=["archive-consent-violated"], flags=["consent"])
-d = copy.deepcopy(D)
-d["claims"][1]["citations"][0]["restricted"] = True
-verify_case("open-marked-restricted", "An open citation is marked restricted.", ["ARCHIVE-016"], B, d, errors=["archive-consent-violated"], flags=["consent"])
+display_case("restricted-with-excerpt", "An auditor-only citation is marked restricted but still shows an excerpt.", ["ARCHIVE-016"], lambda d: d["claims"][3]["citations"][0].update(excerpt="Bjørn came home"), errors=["archive-consent-violated"], flags=["consent"])
+display_case("open-marked-restricted", "An open citation is marked restricted.", ["ARCHIVE-016"], lambda d: d["claims"][1]["citations"][0].update(restricted=True), errors=["archive-consent-violated"], flags=["consent"])
 hid_req = request([{"claim_id": "c1", "text": "She was in Vesterhavn on 12 February 1949.",
                     "citations": [cite("letter-1949-harbour", V1, span("letter-1949-harbour", 0, "Vesterhavn, 12 February 1949."), "metadata_fact"),
                                   cite("letter-1952-daughter", V1, span("letter-1952-daughter", 0, "Bergen, 30 April 1952."), "metadata_fact")]}])
@@ -622,15 +589,9 @@ d = copy.deepcopy(D)
 assert d["claims"][4]["citations"][1]["excerpt"] != MUSEUM
 d["claims"][4]["citations"][1]["excerpt"] = MUSEUM
 verify_case("excerpt-above-tier-cap", f"Attack: the researcher tier (cap 80) is shown the whole {len(MUSEUM)}-character passage of the museum notes.", ["ARCHIVE-017"], B, d, errors=["archive-excerpt-too-long"], flags=["tier", "attack"])
-d = copy.deepcopy(D)
-d["claims"][0]["citations"][0]["excerpt"] = "The harbour froze solid last winter"
-verify_case("excerpt-not-in-span", "A display excerpt that is not part of the cited span.", ["ARCHIVE-017"], B, d, errors=["archive-excerpt-not-in-span"], flags=["excerpts"])
-d = copy.deepcopy(D)
-d["claims"][0]["citations"][0]["excerpt"] = "Vesterhavn, 12 February 1949."
-verify_case("excerpt-from-elsewhere-in-artifact", "A display excerpt from another paragraph of the same letter: not the cited span.", ["ARCHIVE-017"], B, d, errors=["archive-excerpt-not-in-span"], flags=["excerpts"])
-d = copy.deepcopy(D)
-d["claims"][4]["citations"][0]["excerpt"] = "the 1949 ice"
-verify_case("excerpt-on-media", "An audio citation shown with a text excerpt.", ["ARCHIVE-017"], B, d, errors=["archive-excerpt-not-in-span"], flags=["excerpts", "media"])
+display_case("excerpt-not-in-span", "A display excerpt that is not part of the cited span.", ["ARCHIVE-017"], lambda d: d["claims"][0]["citations"][0].update(excerpt="The harbour froze solid last winter"), errors=["archive-excerpt-not-in-span"], flags=["excerpts"])
+display_case("excerpt-from-elsewhere-in-artifact", "A display excerpt from another paragraph of the same letter: not the cited span.", ["ARCHIVE-017"], lambda d: d["claims"][0]["citations"][0].update(excerpt="Vesterhavn, 12 February 1949."), errors=["archive-excerpt-not-in-span"], flags=["excerpts"])
+display_case("excerpt-on-media", "An audio citation shown with a text excerpt.", ["ARCHIVE-017"], lambda d: d["claims"][4]["citations"][0].update(excerpt="the 1949 ice"), errors=["archive-excerpt-not-in-span"], flags=["excerpts", "media"])
 b, d = built(request([C_QUOTE_88, C_PARA, C_INFER], tier="family"))
 assert b["claims"][0]["rung"] == "supported" and d["claims"][0]["citations"][0]["excerpt"] == QUOTE_1949
 verify_case("family-tier-full-passage", "The family tier (cap 280) is shown the whole 88-character passage, in the quote and as its excerpt.", ["ARCHIVE-017", "ARCHIVE-018", "ARCHIVE-033"], b, d, flags=["tier"])
@@ -647,9 +608,7 @@ d = rebind(D, b) | {"tier": "vip"}
 verify_case("tier-unknown", "The bundle's tier `vip` is not in the policy in force.", ["ARCHIVE-018"], b, d, errors=["archive-tier-unknown"], flags=["tier"])
 
 # --- labeled with excerpt (ARCHIVE-019) ---
-d = copy.deepcopy(D)
-del d["claims"][2]["citations"][0]["excerpt"]
-verify_case("labeled-without-excerpt", "A labeled claim is displayed without the excerpt it is inferred from.", ["ARCHIVE-019"], B, d, errors=["archive-labeled-excerpt-missing"], flags=["labeled"])
+display_case("labeled-without-excerpt", "A labeled claim is displayed without the excerpt it is inferred from.", ["ARCHIVE-019"], lambda d: d["claims"][2]["citations"][0].pop("excerpt"), errors=["archive-labeled-excerpt-missing"], flags=["labeled"])
 inf_aud = {"claim_id": "c2", "text": "Her brother was probably changed by his years at sea.", "label": "Interpretation: inferred from her diary.",
            "citations": [cite("diary-1958-brother", V1, span("diary-1958-brother", 0, "Bjørn came home from sea after two years. He is thinner and does not talk about the ship."), "inference_from")]}
 b, d = built(request([C_QUOTE, inf_aud]))
@@ -694,12 +653,9 @@ b2, d2 = mutate(lambda b: b["refusal"].update(category="politics"), base=built(r
 verify_case("category-unknown", "A category refusal with category `politics`.", ["ARCHIVE-020", "ARCHIVE-001"], b2, d2, errors=["schema-violation"], flags=["refusal"])
 
 # --- hidden artifacts revealed (ARCHIVE-021) ---
-b, d = mutate(lambda b: b["removed_topics"][0].update(topic="Her daughter given to the Haugland family in Bergen"))
-verify_case("topic-reveals-hidden", "Attack: the removed topic of the hidden-backed claim is lifted from the hidden letter (\"to the Haugland family\").", ["ARCHIVE-021"], b, d, errors=["archive-hidden-revealed"], flags=["hidden", "attack"])
-b, d = mutate(lambda b: b["claims"][2].update(label="Interpretation; compare: I will not ask for her back."))
-verify_case("label-reveals-hidden", "A label repeats four tokens of the hidden letter (\"i will not ask\").", ["ARCHIVE-021"], b, d, errors=["archive-hidden-revealed"], flags=["hidden", "attack"])
-b, d = mutate(lambda b: b["removed_topics"][0].update(topic="Her daughter and the Haugland family"))
-verify_case("topic-three-tokens", "A removed topic shares only three consecutive tokens with the hidden letter (\"the haugland family\").", ["ARCHIVE-021"], b, d, flags=["hidden"])
+mutated_case("topic-reveals-hidden", "Attack: the removed topic of the hidden-backed claim is lifted from the hidden letter (\"to the Haugland family\").", ["ARCHIVE-021"], lambda b: b["removed_topics"][0].update(topic="Her daughter given to the Haugland family in Bergen"), errors=["archive-hidden-revealed"], flags=["hidden", "attack"])
+mutated_case("label-reveals-hidden", "A label repeats four tokens of the hidden letter (\"i will not ask\").", ["ARCHIVE-021"], lambda b: b["claims"][2].update(label="Interpretation; compare: I will not ask for her back."), errors=["archive-hidden-revealed"], flags=["hidden", "attack"])
+mutated_case("topic-three-tokens", "A removed topic shares only three consecutive tokens with the hidden letter (\"the haugland family\").", ["ARCHIVE-021"], lambda b: b["removed_topics"][0].update(topic="Her daughter and the Haugland family"), flags=["hidden"])
 req = request([C_QUOTE, {"claim_id": "c2", "text": "The school library had four hundred books.", "topic": "A library of four hundred books",
                          "citations": [cite("letter-1960-school-wrong", V1, span("letter-1960-school-wrong", 1, "a library of four hundred books"), "paraphrase")]}])
 b0, d0 = built(req)
@@ -709,29 +665,23 @@ verify_case("topic-reveals-removed-artifact", "A removed topic repeats a transcr
 
 # --- relations verified (ARCHIVE-032) ---
 NEGATED = "She never arranged her desks in a half circle."
-b, d = mutate(lambda b: b["claims"][1].update(text=NEGATED))
-verify_case("paraphrase-negated", "Attack (review 3, N2): the paraphrased claim is negated (\"She never arranged her desks in a half circle.\") and keeps its two paraphrase citations.",
-            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+mutated_case("paraphrase-negated", "Attack (review 3, N2): the paraphrased claim is negated (\"She never arranged her desks in a half circle.\") and keeps its two paraphrase citations.",
+            ["ARCHIVE-032"], lambda b: b["claims"][1].update(text=NEGATED), errors=["archive-claim-unsupported"], flags=["relations", "attack"],
             detail="Support rule: one negation marker in the claim, none in either span text (parity differs); 'arranged' is in neither span either.")
-b, d = mutate(lambda b: b["claims"][1].update(text="She voted Labour all her life."))
-verify_case("paraphrase-unrelated", "Attack (review 3, N2): an unrelated claim (\"She voted Labour all her life.\") cites the two paraphrase spans about her desks.",
-            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+mutated_case("paraphrase-unrelated", "Attack (review 3, N2): an unrelated claim (\"She voted Labour all her life.\") cites the two paraphrase spans about her desks.",
+            ["ARCHIVE-032"], lambda b: b["claims"][1].update(text="She voted Labour all her life."), errors=["archive-claim-unsupported"], flags=["relations", "attack"],
             detail="Support rule: the quantifier 'all' is not a token of either span, and none of the content words voted, labour, life is.")
-b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home after three years at sea."))
-verify_case("paraphrase-number-changed", "Attack: the paraphrase of the diary says three years at sea where the diary says two (an auditor-only source: the requestor cannot check it).",
-            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+mutated_case("paraphrase-number-changed", "Attack: the paraphrase of the diary says three years at sea where the diary says two (an auditor-only source: the requestor cannot check it).",
+            ["ARCHIVE-032"], lambda b: b["claims"][3].update(text="Her brother came home after three years at sea."), errors=["archive-claim-unsupported"], flags=["relations", "attack"],
             detail="Support rule: the claim's number 3 is not among the span's numbers (2).")
-b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home after \u0663 years at sea."))
-verify_case("paraphrase-number-other-script", "Attack: the changed number is written with an Arabic-Indic digit (U+0663, three) so that a list of ASCII digits does not see it.",
-            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+mutated_case("paraphrase-number-other-script", "Attack: the changed number is written with an Arabic-Indic digit (U+0663, three) so that a list of ASCII digits does not see it.",
+            ["ARCHIVE-032"], lambda b: b["claims"][3].update(text="Her brother came home after \u0663 years at sea."), errors=["archive-claim-unsupported"], flags=["relations", "attack"],
             detail="Support rule: digits of any script are read by value (U+0663 is 3), and 3 is not among the span's numbers (2).")
-b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home after \u0662 years at sea."))
-verify_case("paraphrase-number-other-script-same-value", "The honest twin: an Arabic-Indic two (U+0662) is the span's two.",
-            ["ARCHIVE-032"], b, d, flags=["relations"],
+mutated_case("paraphrase-number-other-script-same-value", "The honest twin: an Arabic-Indic two (U+0662) is the span's two.",
+            ["ARCHIVE-032"], lambda b: b["claims"][3].update(text="Her brother came home after \u0662 years at sea."), flags=["relations"],
             detail="Support rule: U+0662 has the value 2, which is among the span's numbers; the content words came, home, sea, years are the span's.")
-b, d = mutate(lambda b: b["claims"][0].update(text="In February 1949 she never wrote: \"" + QUOTE_76 + ".\""))
-verify_case("quote-negated-frame", "Attack: a direct quote whose frame denies it (\"she never wrote: ...\"); the quote itself is verbatim.",
-            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+mutated_case("quote-negated-frame", "Attack: a direct quote whose frame denies it (\"she never wrote: ...\"); the quote itself is verbatim.",
+            ["ARCHIVE-032"], lambda b: b["claims"][0].update(text="In February 1949 she never wrote: \"" + QUOTE_76 + ".\""), errors=["archive-claim-unsupported"], flags=["relations", "attack"],
             detail="Without the quoted span text, the claim is 'In February 1949 she never wrote: \" .\"', with one negation marker (odd).")
 NEG_QUOTE = "The headmaster did not like it."
 req = request([{"claim_id": "c1", "text": "She wrote, not without pride: \"" + NEG_QUOTE + "\"",
@@ -754,16 +704,13 @@ def second_paraphrase_unrelated(b):
 b, d = mutate(second_paraphrase_unrelated)
 verify_case("one-paraphrase-unrelated", "A claim has two paraphrase citations; the first supports it, the second (about her retirement) does not: every relation of a delivered claim is verified, not just one.",
             ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations"])
-b, d = mutate(lambda b: b["claims"][2].update(text="She probably voted Labour."))
-verify_case("inference-irrelevant", "Attack: a labeled inference whose only excerpt has nothing to do with it (a sum and a boat, for how she voted).",
-            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "attack"],
+mutated_case("inference-irrelevant", "Attack: a labeled inference whose only excerpt has nothing to do with it (a sum and a boat, for how she voted).",
+            ["ARCHIVE-032"], lambda b: b["claims"][2].update(text="She probably voted Labour."), errors=["archive-claim-unsupported"], flags=["relations", "attack"],
             detail="The span shares no content-word stem with the claim (probably, vot, labour).")
-b, d = mutate(lambda b: b["claims"][6].update(citations=b["claims"][6]["citations"][:1]))
-verify_case("supported-by-media-only", "Attack: a claim is supported only by a time range of the recorded interview: there is no text to check it against.",
-            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "media", "attack"])
-b, d = mutate(lambda b: b["claims"][6].update(text="She voted Labour all her life.", citations=b["claims"][6]["citations"][:1]))
-verify_case("media-paraphrase-anything", "Attack: any claim paraphrasing the audio interview (\"She voted Labour all her life.\") would be supported if media citations counted as support.",
-            ["ARCHIVE-032"], b, d, errors=["archive-claim-unsupported"], flags=["relations", "media", "attack"])
+mutated_case("supported-by-media-only", "Attack: a claim is supported only by a time range of the recorded interview: there is no text to check it against.",
+            ["ARCHIVE-032"], lambda b: b["claims"][6].update(citations=b["claims"][6]["citations"][:1]), errors=["archive-claim-unsupported"], flags=["relations", "media", "attack"])
+mutated_case("media-paraphrase-anything", "Attack: any claim paraphrasing the audio interview (\"She voted Labour all her life.\") would be supported if media citations counted as support.",
+            ["ARCHIVE-032"], lambda b: b["claims"][6].update(text="She voted Labour all her life.", citations=b["claims"][6]["citations"][:1]), errors=["archive-claim-unsupported"], flags=["relations", "media", "attack"])
 LONG_PAGE = {"kind": "text", "media_type": "text/plain", "paragraphs": [
     "Notes for the harbour museum, second copy. " + " ".join(
         f"Item {n}: a photograph of the boat shed, the church hall, the school on Kaigata and the lighthouse." for n in range(1, 8))]}
@@ -790,9 +737,8 @@ assert b["claims"][1]["rung"] == "narrowed" and b["removed_topics"][0]["reason"]
 verify_case("negated-paraphrase-withheld", "The gate's answer to the negated claim: withheld (narrowed, thin-coverage), the quote still delivered.", ["ARCHIVE-032", "ARCHIVE-010"], b, d, flags=["relations"])
 
 # --- claim texts, labels and topics within the gates (ARCHIVE-033) ---
-b, d = mutate(lambda b: b["claims"][0].update(text=C_QUOTE_88["text"], citations=[dict(C_QUOTE_88["citations"][0], excerpt_hash=L.h(QUOTE_1949.encode()))]))
-verify_case("quote-above-tier-cap", "Attack (review 3, N1): the researcher tier (cap 80) reads the whole 88-character passage in the claim text of a direct quote; its display excerpt is trimmed to 80.",
-            ["ARCHIVE-033"], b, d, errors=["archive-quote-too-long"], flags=["tier", "attack"],
+mutated_case("quote-above-tier-cap", "Attack (review 3, N1): the researcher tier (cap 80) reads the whole 88-character passage in the claim text of a direct quote; its display excerpt is trimmed to 80.",
+            ["ARCHIVE-033"], lambda b: b["claims"][0].update(text=C_QUOTE_88["text"], citations=[dict(C_QUOTE_88["citations"][0], excerpt_hash=L.h(QUOTE_1949.encode()))]), errors=["archive-quote-too-long"], flags=["tier", "attack"],
             detail="N(claim) repeats 18 consecutive tokens of the open letter: from the start of 'the' to the end of 'ice' is 87 scalar values of N, above 80.")
 b, d = built(request([C_QUOTE_88, C_PARA]))
 assert b["claims"][0]["rung"] == "narrowed"
@@ -810,9 +756,8 @@ b, d = built(request([C_QUOTE, {"claim_id": "c8", "text": "She wrote: \"" + DIAR
 assert b["claims"][1]["rung"] == "narrowed"
 verify_case("restricted-quote-withheld", "The gate's answer: a direct quote of an auditor-only entry cannot be delivered (narrowed, thin-coverage): consent withholds the excerpt, and the quote is the excerpt.",
             ["ARCHIVE-033"], b, d, flags=["consent"])
-b, d = mutate(lambda b: b["claims"][3].update(text="Her brother came home from sea after two years."))
-verify_case("paraphrase-repeats-restricted-words", "A paraphrase of the auditor-only diary repeats its words (\"came home from sea after two years\"): the excerpt is withheld, so is its wording.",
-            ["ARCHIVE-033"], b, d, errors=["archive-restricted-text-shown"], flags=["consent"],
+mutated_case("paraphrase-repeats-restricted-words", "A paraphrase of the auditor-only diary repeats its words (\"came home from sea after two years\"): the excerpt is withheld, so is its wording.",
+            ["ARCHIVE-033"], lambda b: b["claims"][3].update(text="Her brother came home from sea after two years."), errors=["archive-restricted-text-shown"], flags=["consent"],
             detail="'came home from sea' and the 4-token windows after it occur in the auditor-only entry and in no open artifact.")
 def hidden_in_quote(b):
     b["claims"][1]["text"] = "She wrote: \"" + DESKS + "\" and \"I gave my daughter to the Haugland family\"."
@@ -822,9 +767,8 @@ b, d = mutate(hidden_in_quote)
 verify_case("hidden-text-in-claim", "Attack: a delivered direct quote of an open diary entry also carries a sentence of the hidden 1952 letter, which no citation names.",
             ["ARCHIVE-033", "ARCHIVE-021"], b, d, errors=["archive-restricted-text-shown"], flags=["hidden", "attack"])
 OTHER_PARA = para("letter-1978-retire", 1)
-b, d = mutate(lambda b: b["claims"][0].update(text=b["claims"][0]["text"] + " She also wrote: \"" + OTHER_PARA + "\""))
-verify_case("uncited-passage-in-quote", f"Attack: a direct quote claim also quotes {len(OTHER_PARA)} characters of another open letter it does not cite; the researcher tier allows 80.",
-            ["ARCHIVE-033"], b, d, errors=["archive-quote-too-long"], flags=["tier", "attack"])
+mutated_case("uncited-passage-in-quote", f"Attack: a direct quote claim also quotes {len(OTHER_PARA)} characters of another open letter it does not cite; the researcher tier allows 80.",
+            ["ARCHIVE-033"], lambda b: b["claims"][0].update(text=b["claims"][0]["text"] + " She also wrote: \"" + OTHER_PARA + "\""), errors=["archive-quote-too-long"], flags=["tier", "attack"])
 INVISIBLE = "9 Aug\u200bust 1958. Bjørn c\u200bame home fr\u200dom s\u00adea af\u2060ter two years."
 def invisible_quote(b):
     c = b["claims"][3]
@@ -849,11 +793,9 @@ b, d = built(req, archive=ARCHIVE_X)
 assert b["claims"][0]["rung"] == "supported"
 verify_case("quote-shared-with-removed-transcription", "A quote of the corrected 1960 letter whose words also occur in the removed (hidden) transcription: text an open artifact contains is not restricted.",
             ["ARCHIVE-033"], b, d, archive=ARCHIVE_X, flags=["consent"])
-b, d = mutate(lambda b: b["removed_topics"][1].update(topic="Moderate hearing loss, both ears"))
-verify_case("topic-repeats-auditor-only", "A removed topic repeats the medical letter (auditor-only): \"moderate hearing loss both ears\".", ["ARCHIVE-033"], b, d,
+mutated_case("topic-repeats-auditor-only", "A removed topic repeats the medical letter (auditor-only): \"moderate hearing loss both ears\".", ["ARCHIVE-033"], lambda b: b["removed_topics"][1].update(topic="Moderate hearing loss, both ears"),
             errors=["archive-restricted-text-shown"], flags=["consent", "topics"])
-b, d = mutate(lambda b: b["removed_topics"][1].update(topic="Her loss, both ears"))
-verify_case("topic-three-tokens-of-auditor-only", "A removed topic shares three consecutive tokens (\"loss both ears\") with the medical letter: below the four-token rule.", ["ARCHIVE-033"], b, d,
+mutated_case("topic-three-tokens-of-auditor-only", "A removed topic shares three consecutive tokens (\"loss both ears\") with the medical letter: below the four-token rule.", ["ARCHIVE-033"], lambda b: b["removed_topics"][1].update(topic="Her loss, both ears"),
             flags=["consent", "topics"])
 
 # --- general context (ARCHIVE-035) ---

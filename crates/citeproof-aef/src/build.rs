@@ -14,7 +14,7 @@ use citeproof_model::{Incident, Severity};
 use citeproof_span::{ComputedSpan, compute_span};
 
 use crate::validate;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// Why an evidence object could not be built or signed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -124,10 +124,16 @@ fn name<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
-fn put(map: &mut Map<String, Value>, key: &str, value: Option<Value>) {
-    if let Some(v) = value {
-        map.insert(key.to_owned(), v);
-    }
+fn text(v: &Option<String>) -> Option<Value> {
+    v.clone().map(Value::from)
+}
+
+/// An object of the members whose value is `Some`.
+fn object<const N: usize>(members: [(&str, Option<Value>); N]) -> Value {
+    let present = members
+        .into_iter()
+        .filter_map(|(k, v)| Some((k.to_owned(), v?)));
+    Value::Object(present.collect())
 }
 
 /// Builds a Level-1-valid evidence object whose `exact_text` and `content_hash` are computed from
@@ -158,79 +164,46 @@ pub fn build_evidence(
             quote: exact_text,
         });
     }
-    let mut source = Map::new();
-    source.insert("uri".into(), json!(input.source_uri));
-    source.insert("type".into(), name(&input.source_type));
-    put(&mut source, "title", input.title.clone().map(Value::from));
-    put(
-        &mut source,
-        "publisher",
-        input.publisher.clone().map(Value::from),
-    );
-    put(
-        &mut source,
-        "published_at",
-        input.published_at.clone().map(Value::from),
-    );
-    source.insert("fetched_at".into(), json!(input.fetched_at));
-
-    let mut span_obj = Map::new();
-    span_obj.insert("selector_type".into(), name(&input.selector_type));
-    put(
-        &mut span_obj,
-        "selector_value",
-        input.selector_value.clone().map(Value::from),
-    );
-    span_obj.insert("exact_text".into(), Value::from(exact_text));
-    put(
-        &mut span_obj,
-        "surrounding_context",
-        input.surrounding_context.clone().map(Value::from),
-    );
-
-    let mut retrieval = Map::new();
-    retrieval.insert("method".into(), name(&input.retrieval_method));
-    put(
-        &mut retrieval,
-        "confidence",
-        input.confidence.map(Value::from),
-    );
-    put(&mut retrieval, "rank", input.rank.map(Value::from));
-    put(
-        &mut retrieval,
-        "freshness_age_seconds",
-        input.freshness_age_seconds.map(Value::from),
-    );
-    put(
-        &mut retrieval,
-        "retriever_id",
-        input.retriever_id.clone().map(Value::from),
-    );
-
-    let mut verification = Map::new();
-    verification.insert("content_hash".into(), json!(content_hash.to_string()));
-    put(
-        &mut verification,
-        "signing_key_uri",
-        input.signing_key_uri.clone().map(Value::from),
-    );
-    put(
-        &mut verification,
-        "signed_by",
-        input.signed_by.clone().map(Value::from),
-    );
-
-    let mut doc = Map::new();
-    doc.insert("evidence_version".into(), json!(EVIDENCE_VERSION));
-    doc.insert("evidence_id".into(), json!(input.evidence_id));
-    doc.insert("claim_text".into(), json!(input.claim_text));
-    doc.insert("source".into(), Value::Object(source));
-    doc.insert("span".into(), Value::Object(span_obj));
-    doc.insert("retrieval".into(), Value::Object(retrieval));
-    doc.insert("verification".into(), Value::Object(verification));
-    doc.insert("synthesis_role".into(), name(&input.synthesis_role));
-    put(&mut doc, "notes", input.notes.clone().map(Value::from));
-    let doc = Value::Object(doc);
+    let source = object([
+        ("uri", Some(json!(input.source_uri))),
+        ("type", Some(name(&input.source_type))),
+        ("title", text(&input.title)),
+        ("publisher", text(&input.publisher)),
+        ("published_at", text(&input.published_at)),
+        ("fetched_at", Some(json!(input.fetched_at))),
+    ]);
+    let span_obj = object([
+        ("selector_type", Some(name(&input.selector_type))),
+        ("selector_value", text(&input.selector_value)),
+        ("exact_text", Some(Value::from(exact_text))),
+        ("surrounding_context", text(&input.surrounding_context)),
+    ]);
+    let retrieval = object([
+        ("method", Some(name(&input.retrieval_method))),
+        ("confidence", input.confidence.map(Value::from)),
+        ("rank", input.rank.map(Value::from)),
+        (
+            "freshness_age_seconds",
+            input.freshness_age_seconds.map(Value::from),
+        ),
+        ("retriever_id", text(&input.retriever_id)),
+    ]);
+    let verification = object([
+        ("content_hash", Some(json!(content_hash.to_string()))),
+        ("signing_key_uri", text(&input.signing_key_uri)),
+        ("signed_by", text(&input.signed_by)),
+    ]);
+    let doc = object([
+        ("evidence_version", Some(json!(EVIDENCE_VERSION))),
+        ("evidence_id", Some(json!(input.evidence_id))),
+        ("claim_text", Some(json!(input.claim_text))),
+        ("source", Some(source)),
+        ("span", Some(span_obj)),
+        ("retrieval", Some(retrieval)),
+        ("verification", Some(verification)),
+        ("synthesis_role", Some(name(&input.synthesis_role))),
+        ("notes", text(&input.notes)),
+    ]);
 
     let errors: Vec<Incident> = validate(&doc)
         .into_iter()

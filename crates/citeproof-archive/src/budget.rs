@@ -224,6 +224,11 @@ mod tests {
         }
     }
 
+    /// A request of the past: its time and what it delivered.
+    fn seen(at: i64, delivered: u64) -> Seen {
+        Seen { at, delivered }
+    }
+
     #[test]
     fn limits_by_hand() {
         // First request of the day, within every limit.
@@ -243,16 +248,7 @@ mod tests {
             }
         );
         // 800 used today: 200 remain; asking 300 exceeds the daily budget.
-        let used = [
-            Seen {
-                at: 10,
-                delivered: 400,
-            },
-            Seen {
-                at: 20,
-                delivered: 400,
-            },
-        ];
+        let used = [seen(10, 400), seen(20, 400)];
         assert_eq!(
             decide(&budget(), &used, 30, 300),
             Decision {
@@ -263,20 +259,7 @@ mod tests {
         // A new UTC day resets the budget (86 400 s later), and the window has only this one.
         assert_eq!(decide(&budget(), &used, 86_400, 300).allowed, 300);
         // Fourth request within the hour (3 allowed): nothing delivered.
-        let three = [
-            Seen {
-                at: 0,
-                delivered: 1,
-            },
-            Seen {
-                at: 10,
-                delivered: 1,
-            },
-            Seen {
-                at: 20,
-                delivered: 1,
-            },
-        ];
+        let three = [seen(0, 1), seen(10, 1), seen(20, 1)];
         assert_eq!(
             decide(&budget(), &three, 3599, 5),
             Decision {

@@ -8,52 +8,33 @@
 //! Unicode text is [`crate::lossless::write_string`]; numbers use `Number::toString`
 //! ([`crate::numfmt::ecmascript_number`]). No crate does this, and the rules are short.
 
-use crate::lossless::{Node, write_string};
+use crate::lossless::{Compact, Node, write_compact};
 use crate::numfmt::ecmascript_token;
 
 /// `JSON.stringify(node, keys)`: `None` for a number with no ECMAScript form (never produced by
 /// the strict parser).
 pub fn stringify_with_keys(node: &Node, keys: &[&str]) -> Option<String> {
     let mut out = String::new();
-    write(node, keys, &mut out)?;
+    write_compact(&PropertyList(keys), node, &mut out).ok()?;
     Some(out)
 }
 
-fn write(node: &Node, keys: &[&str], out: &mut String) -> Option<()> {
-    match node {
-        Node::Null => out.push_str("null"),
-        Node::Bool(true) => out.push_str("true"),
-        Node::Bool(false) => out.push_str("false"),
-        Node::Number(token) => out.push_str(&ecmascript_token(token)?),
-        Node::String(s) => write_string(s, out),
-        Node::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write(item, keys, out)?;
-            }
-            out.push(']');
-        }
-        Node::Object(_) => {
-            out.push('{');
-            let mut first = true;
-            for key in keys {
-                if let Some(value) = node.get(key) {
-                    if !first {
-                        out.push(',');
-                    }
-                    first = false;
-                    write_string(key, out);
-                    out.push(':');
-                    write(value, keys, out)?;
-                }
-            }
-            out.push('}');
-        }
+/// The replacer array: every object is written with the listed members it has, in list order.
+struct PropertyList<'k>(&'k [&'k str]);
+
+impl Compact for PropertyList<'_> {
+    type Error = ();
+
+    fn number(&self, token: &str) -> Result<String, ()> {
+        ecmascript_token(token).ok_or(())
     }
-    Some(())
+
+    fn members<'a>(&'a self, object: &'a Node) -> Vec<(&'a str, &'a Node)> {
+        let listed = self.0.iter().map(|key| (*key, object.get(key)));
+        listed
+            .filter_map(|(key, value)| Some((key, value?)))
+            .collect()
+    }
 }
 
 #[cfg(test)]

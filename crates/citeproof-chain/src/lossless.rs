@@ -174,6 +174,53 @@ pub fn write_string(s: &str, out: &mut String) {
     out.push('"');
 }
 
+/// What differs between the compact serializers of the two signing inputs ([`crate::pyjson`],
+/// [`crate::esjson`]): how a number token is written, and which members of an object are
+/// written, in which order. The rest is [`write_compact`].
+pub(crate) trait Compact {
+    type Error;
+    fn number(&self, token: &str) -> Result<String, Self::Error>;
+    fn members<'a>(&'a self, object: &'a Node) -> Vec<(&'a str, &'a Node)>;
+}
+
+/// `node` with no whitespace: `null`, `true`, `false`, arrays in order, strings by
+/// [`write_string`], numbers and object members as `style` says.
+pub(crate) fn write_compact<C: Compact>(
+    style: &C,
+    node: &Node,
+    out: &mut String,
+) -> Result<(), C::Error> {
+    match node {
+        Node::Null => out.push_str("null"),
+        Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Node::Number(token) => out.push_str(&style.number(token)?),
+        Node::String(s) => write_string(s, out),
+        Node::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_compact(style, item, out)?;
+            }
+            out.push(']');
+        }
+        Node::Object(_) => {
+            out.push('{');
+            for (i, (name, value)) in style.members(node).into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(name, out);
+                out.push(':');
+                write_compact(style, value, out)?;
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
 /// The tree as JSON text indented by two spaces (the layout of ECMAScript
 /// `JSON.stringify(value, null, 2)`), every number written as it was read.
 pub fn to_pretty(node: &Node) -> String {

@@ -2,7 +2,7 @@
 //! id; at least one source answers. Every fetch goes through [`Fetcher`] (a live
 //! `HttpFetcher`, or a snapshot for vectors and offline replays) under the fetching rules.
 
-use citeproof_fetch::{FetchedResponse, Fetcher};
+use citeproof_fetch::{Fetcher, fetch_incident, get_ok, refusal};
 use citeproof_model::{Incident, IncidentCode, Location};
 
 /// Result of the canonical check: `Some(true)` when the page shows the id.
@@ -38,34 +38,11 @@ fn at_url(
     )
 }
 
-/// Why a response fails a fetch: its status is not accepted, or it carries a content coding
-/// (FETCH-006, FETCH-007). `accept` decides the status.
-fn refused(
-    response: &FetchedResponse,
-    url: &str,
-    accept: fn(u16) -> bool,
-) -> Option<(IncidentCode, String)> {
-    if !accept(response.status) {
-        return Some((
-            IncidentCode::FetchHttpStatus,
-            format!("{url} answered with status {}", response.status),
-        ));
-    }
-    let coded = response.header_values("content-encoding").any(|v| {
-        v.split(',')
-            .map(|c| c.trim_matches([' ', '\t']))
-            .any(|c| !c.is_empty() && !c.eq_ignore_ascii_case("identity"))
-    });
-    coded.then(|| {
-        (
-            IncidentCode::FetchContentEncoding,
-            format!("{url} was served with a content coding although identity was requested"),
-        )
-    })
-}
-
-fn fetch_error_code(e: &citeproof_fetch::FetchError) -> IncidentCode {
-    IncidentCode::from_code(e.code()).unwrap_or(IncidentCode::FetchIoFailed)
+/// A cause incident (`fetch-*`, at its URL) at the envelope's `pointer` and claim.
+fn located(mut cause: Incident, pointer: &str, claim_id: Option<&str>) -> Incident {
+    cause.location.pointer = Some(pointer.to_owned());
+    cause.location.claim_id = claim_id.map(str::to_owned);
+    cause
 }
 
 /// CHAIN-012: GET `canonical`, status 200, body contains `claim_id` as bytes.
@@ -76,26 +53,22 @@ pub fn check_canonical(
     base: &str,
 ) -> CanonicalOutcome {
     let pointer = format!("{base}/canonical");
-    let failed = |cause: IncidentCode, message: String| CanonicalOutcome {
-        contains_id: None,
-        incidents: vec![
-            at_url(
+    let response = match get_ok(fetcher, canonical) {
+        Ok(r) => r,
+        Err(cause) => {
+            let consumer = at_url(
                 IncidentCode::ChainCanonicalFetchFailed,
                 canonical,
                 &pointer,
                 Some(claim_id),
-                format!("the canonical URL could not be fetched: {message}"),
-            ),
-            at_url(cause, canonical, &pointer, Some(claim_id), message),
-        ],
+                format!("the canonical URL could not be fetched: {}", cause.message),
+            );
+            return CanonicalOutcome {
+                contains_id: None,
+                incidents: vec![consumer, located(cause, &pointer, Some(claim_id))],
+            };
+        }
     };
-    let response = match fetcher.fetch(canonical) {
-        Ok(r) => r,
-        Err(e) => return failed(fetch_error_code(&e), e.to_string()),
-    };
-    if let Some((code, message)) = refused(&response, canonical, |s| s == 200) {
-        return failed(code, message);
-    }
     let contains = response
         .body
         .windows(claim_id.len())
@@ -134,8 +107,8 @@ pub fn check_sources(
             result = fetcher.fetch(url);
         }
         let cause = match result {
-            Err(e) => Some((fetch_error_code(&e), e.to_string())),
-            Ok(r) => refused(&r, url, |s| (200..300).contains(&s)),
+            Err(e) => Some(fetch_incident(&e, url)),
+            Ok(r) => refusal(&r, url, |s| (200..300).contains(&s)),
         };
         match cause {
             None => {
@@ -144,7 +117,7 @@ pub fn check_sources(
                     incidents: Vec::new(),
                 };
             }
-            Some((code, message)) => causes.push(at_url(code, url, pointer, claim_id, message)),
+            Some(cause) => causes.push(located(cause, pointer, claim_id)),
         }
     }
     let mut incidents = vec![Incident::new(

@@ -21,7 +21,7 @@
 //! - numbers: an `int` as its decimal digits, a `float` as `repr` ([`crate::numfmt`]);
 //! - `true`, `false`, `null`; arrays in order.
 
-use crate::lossless::{Node, write_string};
+use crate::lossless::{Compact, Node, write_compact};
 use crate::numfmt::python_number;
 
 /// A value Python's `json.dumps` could not write as the seed does.
@@ -35,47 +35,29 @@ pub enum PyJsonError {
 /// The seed's serialization of `node`, as text (its UTF-8 encoding is the signed bytes).
 pub fn dumps_sorted(node: &Node) -> Result<String, PyJsonError> {
     let mut out = String::new();
-    write(node, &mut out)?;
+    write_compact(&SortKeys, node, &mut out)?;
     Ok(out)
 }
 
-fn write(node: &Node, out: &mut String) -> Result<(), PyJsonError> {
-    match node {
-        Node::Null => out.push_str("null"),
-        Node::Bool(true) => out.push_str("true"),
-        Node::Bool(false) => out.push_str("false"),
-        Node::Number(token) => {
-            let text = python_number(token).ok_or_else(|| PyJsonError::Number(token.clone()))?;
-            out.push_str(&text);
-        }
-        Node::String(s) => write_string(s, out),
-        Node::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write(item, out)?;
-            }
-            out.push(']');
-        }
-        Node::Object(members) => {
-            // `str` comparison in Python is by code point, which is `str`'s `Ord` in Rust.
-            let mut sorted: Vec<&(String, Node)> = members.iter().collect();
-            sorted.sort_by(|a, b| a.0.cmp(&b.0));
-            out.push('{');
-            for (i, (name, value)) in sorted.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(name, out);
-                out.push(':');
-                write(value, out)?;
-            }
-            out.push('}');
-        }
+/// `sort_keys=True`, and numbers as Python writes what `json.loads` read.
+struct SortKeys;
+
+impl Compact for SortKeys {
+    type Error = PyJsonError;
+
+    fn number(&self, token: &str) -> Result<String, PyJsonError> {
+        python_number(token).ok_or_else(|| PyJsonError::Number(token.to_owned()))
     }
-    Ok(())
+
+    fn members<'a>(&'a self, object: &'a Node) -> Vec<(&'a str, &'a Node)> {
+        let Node::Object(members) = object else {
+            return Vec::new();
+        };
+        let mut sorted: Vec<(&str, &Node)> = members.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        // `str` comparison in Python is by code point, which is `str`'s `Ord` in Rust.
+        sorted.sort_by(|a, b| a.0.cmp(b.0));
+        sorted
+    }
 }
 
 #[cfg(test)]

@@ -171,6 +171,21 @@ pub fn signing_bytes(
     }
 }
 
+/// The bytes of each signing input that can be built from `envelope`, in the order a verifier
+/// tries them (CHAIN-007); none when it lacks `claim`, `signature.signedAt` or
+/// `signature.signedBy`.
+pub fn envelope_signing_inputs(envelope: &Node) -> Vec<(SigningInput, Vec<u8>)> {
+    let (Some(claim), Some(at), Some(by)) = (
+        envelope.get("claim"),
+        envelope.pointer("/signature/signedAt"),
+        envelope.pointer("/signature/signedBy"),
+    ) else {
+        return Vec::new();
+    };
+    let bytes = |input| signing_bytes(input, claim, at, by).ok().map(|b| (input, b));
+    SigningInput::ORDER.into_iter().filter_map(bytes).collect()
+}
+
 /// JSON pointers (relative to the envelope, prefixed with `base`) of the members whose value
 /// the `deployed-js` bytes do not depend on: claim members outside the payload, every member of
 /// every source (at any depth), members of nested objects the property list filters out, and

@@ -19,7 +19,7 @@ use crate::online::{check_canonical, check_sources};
 use crate::report::{
     ChainDetails, ChainReport, EnvelopeReport, Freshness, SignatureStatus, Verdict,
 };
-use crate::signing::{SigningInput, child, deployed_uncovered, signing_bytes};
+use crate::signing::{SigningInput, child, deployed_uncovered, envelope_signing_inputs};
 
 /// Most envelopes one response may hold.
 pub const MAX_CHAINS: usize = 1024;
@@ -416,21 +416,7 @@ fn check_signature(
     if e.payload_conflict {
         return false;
     }
-    let (Some(claim), Some(at), Some(by)) = (
-        node.get("claim"),
-        node.pointer("/signature/signedAt"),
-        node.pointer("/signature/signedBy"),
-    ) else {
-        return false;
-    };
-    let inputs: Vec<(SigningInput, Vec<u8>)> = SigningInput::ORDER
-        .iter()
-        .filter_map(|input| {
-            signing_bytes(*input, claim, at, by)
-                .ok()
-                .map(|b| (*input, b))
-        })
-        .collect();
+    let inputs = envelope_signing_inputs(node);
     if inputs.is_empty() {
         return false;
     }
@@ -440,6 +426,7 @@ fn check_signature(
             report.signing_input = Some(m.signing_input);
             report.key_used = Some(m.key);
             if m.signing_input == SigningInput::DeployedJs {
+                let claim = node.get("claim").unwrap_or(&Node::Null);
                 let mut unsigned = deployed_uncovered(claim, &e.base);
                 unsigned.sort_unstable();
                 report.unsigned = unsigned;

@@ -448,11 +448,16 @@ fn collect_stderr(mut pipe: impl Read, sink: &Mutex<Vec<u8>>, keep: usize) {
 mod tests {
     use super::*;
 
+    /// What the line reader sends for `input` with lines of at most `max` bytes.
+    fn lines(input: &[u8], max: usize) -> Vec<Line> {
+        let (tx, rx) = mpsc::channel();
+        read_lines(input, &tx, max);
+        rx.try_iter().collect()
+    }
+
     #[test]
     fn line_reader_bounds_lines() {
-        let (tx, rx) = mpsc::channel();
-        read_lines(&b"ab\r\ncd\nxxxxxxxxxxxx\n"[..], &tx, 5);
-        let got: Vec<_> = rx.try_iter().collect();
+        let got = lines(b"ab\r\ncd\nxxxxxxxxxxxx\n", 5);
         assert!(matches!(&got[0], Line::Data(d) if d == b"ab"));
         assert!(matches!(&got[1], Line::Data(d) if d == b"cd"));
         assert!(matches!(&got[2], Line::TooLong));
@@ -461,9 +466,7 @@ mod tests {
 
     #[test]
     fn a_last_line_without_newline_is_read_then_the_end() {
-        let (tx, rx) = mpsc::channel();
-        read_lines(&b"ab\ncd"[..], &tx, 5);
-        let got: Vec<_> = rx.try_iter().collect();
+        let got = lines(b"ab\ncd", 5);
         assert!(matches!(&got[1], Line::Data(d) if d == b"cd"));
         assert!(matches!(&got[2], Line::Eof));
     }

@@ -91,13 +91,7 @@ mod tests {
 
     impl Implementation for Jcs {
         fn info(&self) -> ImplementationInfo {
-            ImplementationInfo {
-                name: "jcs-only".into(),
-                version: "0".into(),
-                language: "rust".into(),
-                homepage: None,
-                operations: vec!["jcs-canonicalize".into()],
-            }
+            crate::test_support::info("jcs-only", "jcs-canonicalize")
         }
         fn run(&self, operation: &str, input: &Value) -> Reply {
             match (operation, input.get("json").and_then(Value::as_str)) {

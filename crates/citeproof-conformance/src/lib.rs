@@ -29,3 +29,20 @@ pub use profile::Profile;
 pub use runner::{RunOptions, RunResult, Status, Target, run};
 pub use suite::Suite;
 pub use summary::Summary;
+
+/// What the unit tests' in-process implementations share.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use citeproof_model::protocol::ImplementationInfo;
+
+    /// The hello of a Rust test implementation `name` (version 0) of one operation.
+    pub(crate) fn info(name: &str, operation: &str) -> ImplementationInfo {
+        ImplementationInfo {
+            name: name.into(),
+            version: "0".into(),
+            language: "rust".into(),
+            homepage: None,
+            operations: vec![operation.into()],
+        }
+    }
+}

@@ -349,13 +349,7 @@ mod tests {
 
     impl Implementation for LengthOracle {
         fn info(&self) -> citeproof_model::protocol::ImplementationInfo {
-            citeproof_model::protocol::ImplementationInfo {
-                name: "length".into(),
-                version: "0".into(),
-                language: "rust".into(),
-                homepage: None,
-                operations: vec!["hash-bytes".into()],
-            }
+            crate::test_support::info("length", "hash-bytes")
         }
         fn run(&self, _: &str, input: &Value) -> Reply {
             let n = input["data"].as_str().unwrap_or_default().len();

@@ -170,12 +170,16 @@ mod tests {
         }
     }
 
+    fn at_most_fetches(max_fetches: u32) -> FetchBudget {
+        FetchBudget {
+            max_fetches,
+            ..FetchBudget::default()
+        }
+    }
+
     #[test]
     fn a_head_counts_as_a_fetch_and_has_no_body() {
-        let b = FetchBudget {
-            max_fetches: 2,
-            ..FetchBudget::default()
-        };
+        let b = at_most_fetches(2);
         let f = BudgetedFetcher::new(Fixed(10), b);
         let r = f.head("https://a.example/1").unwrap();
         assert!(r.body.is_empty());
@@ -189,10 +193,7 @@ mod tests {
 
     #[test]
     fn each_limit_stops_the_next_fetch() {
-        let b = FetchBudget {
-            max_fetches: 2,
-            ..FetchBudget::default()
-        };
+        let b = at_most_fetches(2);
         let f = BudgetedFetcher::new(Fixed(1), b);
         assert_eq!(code(f.fetch("https://a.example/1")), "ok");
         assert_eq!(code(f.fetch("https://a.example/2")), "ok");

@@ -60,15 +60,27 @@ pub fn write_warc(
         env!("CARGO_PKG_VERSION"),
         agent.url
     );
-    let record = RecordBuilder::default()
-        .version("1.1".to_owned())
-        .warc_type(RecordType::WarcInfo)
-        .date(date)
-        .header(WarcHeader::ContentType, "application/warc-fields")
-        .body(info.into_bytes())
-        .build()
-        .map_err(|e| bad(&e.to_string()))?;
-    writer.write(&record).map_err(io)?;
+    let mut put = |kind: RecordType, target: Option<&str>, content_type: &str, body: Vec<u8>| {
+        let mut builder = RecordBuilder::default()
+            .version("1.1".to_owned())
+            .warc_type(kind)
+            .date(date);
+        if let Some(url) = target {
+            builder = builder.header(WarcHeader::TargetURI, url.as_bytes());
+        }
+        let record = builder
+            .header(WarcHeader::ContentType, content_type)
+            .body(body)
+            .build()
+            .map_err(|e| bad(&e.to_string()))?;
+        writer.write(&record).map_err(io).map(drop)
+    };
+    put(
+        RecordType::WarcInfo,
+        None,
+        "application/warc-fields",
+        info.into_bytes(),
+    )?;
     let agent_entry = StoredEntry {
         status: agent.status,
         headers: agent.headers.clone(),
@@ -82,26 +94,14 @@ pub fn write_warc(
             path_of(url),
             host_of(url)
         );
-        let record = RecordBuilder::default()
-            .version("1.1".to_owned())
-            .warc_type(RecordType::Request)
-            .date(date)
-            .header(WarcHeader::TargetURI, url.as_bytes())
-            .header(WarcHeader::ContentType, "application/http;msgtype=request")
-            .body(request.into_bytes())
-            .build()
-            .map_err(|e| bad(&e.to_string()))?;
-        writer.write(&record).map_err(io)?;
-        let record = RecordBuilder::default()
-            .version("1.1".to_owned())
-            .warc_type(RecordType::Response)
-            .date(date)
-            .header(WarcHeader::TargetURI, url.as_bytes())
-            .header(WarcHeader::ContentType, "application/http;msgtype=response")
-            .body(http_message(entry))
-            .build()
-            .map_err(|e| bad(&e.to_string()))?;
-        writer.write(&record).map_err(io)?;
+        let records = [
+            (RecordType::Request, "request", request.into_bytes()),
+            (RecordType::Response, "response", http_message(entry)),
+        ];
+        for (kind, message, body) in records {
+            let content_type = format!("application/http;msgtype={message}");
+            put(kind, Some(url), &content_type, body)?;
+        }
     }
     Ok(())
 }

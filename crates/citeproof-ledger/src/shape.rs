@@ -172,41 +172,36 @@ impl Shape<'_> {
         Some(Some(s))
     }
 
-    pub fn boolean(&mut self, obj: &Map<String, Value>, name: &str, pointer: &str) -> Option<bool> {
+    /// A member that `read` takes, or a violation: "`name` must be " and `must_be` of it.
+    fn typed<T>(
+        &mut self,
+        (obj, name, pointer): (&Map<String, Value>, &str, &str),
+        read: impl Fn(&Value) -> Option<T>,
+        must_be: impl Fn(&Value) -> String,
+    ) -> Option<T> {
         let v = obj.get(name)?;
-        let b = v.as_bool();
-        if b.is_none() {
-            self.violation(
-                format!("`{name}` must be a boolean, not {}", kind(v)),
-                &child(pointer, name),
-            );
+        let t = read(v);
+        if t.is_none() {
+            let message = format!("`{name}` must be {}", must_be(v));
+            self.violation(message, &child(pointer, name));
         }
-        b
+        t
+    }
+
+    pub fn boolean(&mut self, obj: &Map<String, Value>, name: &str, pointer: &str) -> Option<bool> {
+        let must_be = |v: &Value| format!("a boolean, not {}", kind(v));
+        self.typed((obj, name, pointer), Value::as_bool, must_be)
     }
 
     /// A non-negative integer member.
     pub fn count(&mut self, obj: &Map<String, Value>, name: &str, pointer: &str) -> Option<u64> {
-        let v = obj.get(name)?;
-        let n = v.as_u64();
-        if n.is_none() {
-            self.violation(
-                format!("`{name}` must be a non-negative integer, not {v}"),
-                &child(pointer, name),
-            );
-        }
-        n
+        let must_be = |v: &Value| format!("a non-negative integer, not {v}");
+        self.typed((obj, name, pointer), Value::as_u64, must_be)
     }
 
     pub fn number(&mut self, obj: &Map<String, Value>, name: &str, pointer: &str) -> Option<f64> {
-        let v = obj.get(name)?;
-        let n = v.as_f64();
-        if n.is_none() {
-            self.violation(
-                format!("`{name}` must be a number, not {}", kind(v)),
-                &child(pointer, name),
-            );
-        }
-        n
+        let must_be = |v: &Value| format!("a number, not {}", kind(v));
+        self.typed((obj, name, pointer), Value::as_f64, must_be)
     }
 
     /// A JSON-005 timestamp member (`schema-timestamp-invalid` otherwise).

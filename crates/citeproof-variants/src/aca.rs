@@ -10,7 +10,7 @@ use citeproof_model::jwk::Jwk;
 use serde_json::{Map, Value, json};
 
 use crate::{
-    TransformFn, derived, expects_valid,
+    TransformFn, derived, expected_output, expects_valid,
     jsontext::{self, Style},
     keys::{KeyRing, fresh_key},
     rename::Renamer,
@@ -100,6 +100,12 @@ fn rename_entries(entries: &Value, renamer: &mut Renamer, rng: &mut VariantRng) 
     out
 }
 
+/// A header case with `input`, when `renamer` renamed a host or a run id (else nothing is new).
+fn renamed(case: &Case, renamer: &Renamer, input: Value) -> Option<Derived> {
+    let unchanged = renamer.renamed == 0 && renamer.id_map().is_empty();
+    (!unchanged).then(|| derived(case, &["rename-hosts", "rename-ids"], input))
+}
+
 fn header_parse(case: &Case, rng: &mut VariantRng) -> Option<Derived> {
     let values = case.input.get("values")?.as_array()?;
     let mut renamer = Renamer::new();
@@ -109,22 +115,9 @@ fn header_parse(case: &Case, rng: &mut VariantRng) -> Option<Derived> {
         let renamed = renamer.text(v, rng);
         new_values.push(json!(rename_runs(&renamed, &mut renamer, rng)));
     }
-    if renamer.renamed == 0 && renamer.id_map().is_empty() {
-        return None;
-    }
-    let mut d = derived(
-        case,
-        &["rename-hosts", "rename-ids"],
-        json!({"values": new_values}),
-    );
-    if let Some(entries) = d
-        .expected
-        .output
-        .as_ref()
-        .and_then(|o| o.get("entries"))
-        .cloned()
-    {
-        d.expected.output = Some(json!({"entries": rename_entries(&entries, &mut renamer, rng)}));
+    let mut d = renamed(case, &renamer, json!({"values": new_values}))?;
+    if let Some(entries) = expected_output(case, "entries") {
+        d.expected.output = Some(json!({"entries": rename_entries(entries, &mut renamer, rng)}));
     }
     Some(d)
 }
@@ -146,21 +139,8 @@ fn header_emit(case: &Case, rng: &mut VariantRng) -> Option<Derived> {
             }
         }
     }
-    if renamer.renamed == 0 && renamer.id_map().is_empty() {
-        return None;
-    }
-    let mut d = derived(
-        case,
-        &["rename-hosts", "rename-ids"],
-        json!({"entries": new_entries}),
-    );
-    if let Some(value) = d
-        .expected
-        .output
-        .as_ref()
-        .and_then(|o| o.get("value"))
-        .and_then(Value::as_str)
-    {
+    let mut d = renamed(case, &renamer, json!({"entries": new_entries}))?;
+    if let Some(value) = expected_output(case, "value").and_then(Value::as_str) {
         let mut text = renamer.text(value, rng);
         for (old, new) in renamer.id_map().clone() {
             text = text.replace(&format!("run=\"{old}\""), &format!("run=\"{new}\""));

@@ -16,10 +16,7 @@
 //!   signing input only when it verified under an old key or secret over that input, so which
 //!   (input, key) pairs verify, and so the level and the `signing_inputs` output, are kept.
 
-use citeproof_chain::{
-    lossless,
-    signing::{SigningInput, signing_bytes},
-};
+use citeproof_chain::{lossless, signing::envelope_signing_inputs};
 use citeproof_conformance::{
     suite::Case,
     variants::{Derived, VariantRng},
@@ -115,7 +112,7 @@ fn signing_input(case: &Case, rng: &mut VariantRng) -> Option<Derived> {
 
 /// The envelopes of a document: each value of `chains` in a chain response, else the document.
 fn envelopes(tree: &mut Node) -> Vec<&mut Node> {
-    if tree.member("answer").is_some() || tree.member("chains").is_some() {
+    if tree.member_mut("answer").is_some() || tree.member_mut("chains").is_some() {
         match tree.member_mut("chains") {
             Some(Node::Object(members)) => members.iter_mut().map(|(_, v)| v).collect(),
             _ => Vec::new(),
@@ -138,23 +135,13 @@ fn resign_envelope(
     let Ok(parsed) = lossless::parse(text.as_bytes()) else {
         return false;
     };
-    let (Some(claim), Some(at), Some(by)) = (
-        parsed.get("claim"),
-        parsed.pointer("/signature/signedAt"),
-        parsed.pointer("/signature/signedBy"),
-    ) else {
-        return false;
-    };
     let Some(slot) = envelope.at_mut(&["signature", "signature"]) else {
         return false;
     };
     let Some(old) = slot.as_string().as_deref().and_then(HexSignature::parse) else {
         return false;
     };
-    for input in SigningInput::ORDER {
-        let Ok(bytes) = signing_bytes(input, claim, at, by) else {
-            continue;
-        };
+    for (_, bytes) in envelope_signing_inputs(&parsed) {
         if let Some(new) = secrets::resign(secret_ring, key_ring, &bytes, &old.bytes, &bytes) {
             *slot = Node::string(&old.write(&new));
             return true;

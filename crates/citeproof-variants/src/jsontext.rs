@@ -134,26 +134,15 @@ fn write(node: &Node, style: Style, rng: &mut VariantRng, out: &mut String) {
 }
 
 impl Node {
-    /// The member whose name decodes to `name` (names are raw tokens).
-    pub fn member(&self, name: &str) -> Option<&Node> {
-        match self {
-            Node::Object(members) => members
-                .iter()
-                .find(|(n, _)| decode(n).as_deref() == Some(name))
-                .map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    /// The member whose name decodes to `name`, mutably.
+    /// The member whose name decodes to `name` (names are raw tokens), mutably.
     pub fn member_mut(&mut self, name: &str) -> Option<&mut Node> {
-        match self {
-            Node::Object(members) => members
-                .iter_mut()
-                .find(|(n, _)| decode(n).as_deref() == Some(name))
-                .map(|(_, v)| v),
-            _ => None,
-        }
+        let Node::Object(members) = self else {
+            return None;
+        };
+        members
+            .iter_mut()
+            .find(|(n, _)| is_named(n, name))
+            .map(|(_, v)| v)
     }
 
     /// The value at `path` (member names, decoded).
@@ -182,6 +171,11 @@ impl Node {
 /// The value of a string token.
 fn decode(raw: &str) -> Option<String> {
     serde_json::from_str(raw).ok()
+}
+
+/// Whether the raw name token `raw` decodes to `name`.
+fn is_named(raw: &str, name: &str) -> bool {
+    decode(raw).as_deref() == Some(name)
 }
 
 /// Replaces the string value of every member named in `names`, at any depth, by `map` of it
@@ -340,7 +334,9 @@ mod tests {
             assert!(out.contains("1.0"));
         }
         assert_eq!(
-            tree.member("name").and_then(Node::as_string).as_deref(),
+            tree.member_mut("name")
+                .and_then(|n| n.as_string())
+                .as_deref(),
             Some("a")
         );
         *tree.at_mut(&["x", "n"]).unwrap() = Node::string("s");

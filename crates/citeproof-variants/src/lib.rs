@@ -104,6 +104,11 @@ pub(crate) fn derived(case: &Case, transforms: &[&str], input: serde_json::Value
     }
 }
 
+/// The member `name` of the case's expected output.
+pub(crate) fn expected_output<'a>(case: &'a Case, name: &str) -> Option<&'a serde_json::Value> {
+    case.expected.output.as_ref()?.get(name)
+}
+
 /// Whether the case expects a `valid` answer (output members are then compared).
 pub(crate) fn expects_valid(case: &Case) -> bool {
     case.expected.result == citeproof_model::vectors::Validity::Valid

@@ -10,14 +10,11 @@
 //! and key id) verifies it is kept.
 
 use citeproof_conformance::variants::VariantRng;
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
+use citeproof_jose::hmac_sign;
 
 use serde_json::Value;
 
 use crate::keys::KeyRing;
-
-type HmacSha256 = Hmac<Sha256>;
 
 /// The secret replacement of one variant.
 #[derive(Debug, Default, Clone)]
@@ -54,19 +51,9 @@ impl SecretRing {
     pub fn resign(&self, old_message: &[u8], tag: &[u8], new_message: &[u8]) -> Option<[u8; 32]> {
         self.pairs
             .iter()
-            .find(|(old, _)| hmac(old.as_bytes(), old_message).as_slice() == tag)
-            .map(|(_, new)| hmac(new.as_bytes(), new_message))
+            .find(|(old, _)| hmac_sign(old.as_bytes(), old_message).as_slice() == tag)
+            .map(|(_, new)| hmac_sign(new.as_bytes(), new_message))
     }
-}
-
-/// HMAC-SHA256 of `message` under `key`.
-pub fn hmac(key: &[u8], message: &[u8]) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    if let Ok(mut mac) = HmacSha256::new_from_slice(key) {
-        mac.update(message);
-        out.copy_from_slice(&mac.finalize().into_bytes());
-    }
-    out
 }
 
 /// A signature re-made over `new_message` when it verifies over `old_message`: a 32-byte value
@@ -196,15 +183,15 @@ mod tests {
         assert_eq!(ring.replace("", &mut rng), "");
         // RFC 4231 test case 2: HMAC-SHA256("Jefe", "what do ya want for nothing?").
         assert_eq!(
-            hex::encode(hmac(b"Jefe", b"what do ya want for nothing?")),
+            hex::encode(hmac_sign(b"Jefe", b"what do ya want for nothing?")),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
         );
-        let tag = hmac(b"shared secret", b"old");
+        let tag = hmac_sign(b"shared secret", b"old");
         let new = ring.resign(b"old", &tag, b"new").unwrap();
-        assert_eq!(new, hmac(a.as_bytes(), b"new"));
+        assert_eq!(new, hmac_sign(a.as_bytes(), b"new"));
         assert!(ring.resign(b"tampered", &tag, b"new").is_none());
         assert!(
-            ring.resign(b"old", &hmac(b"unknown", b"old"), b"new")
+            ring.resign(b"old", &hmac_sign(b"unknown", b"old"), b"new")
                 .is_none()
         );
     }

@@ -98,46 +98,49 @@ fn missing(name: &str) -> String {
     format!("missing member `{name}`")
 }
 
+/// The required string member `name`; its absence, or "`name` must be `what`, found ...",
+/// reported otherwise.
+fn required_string<'o>(
+    obj: &'o Map<String, Value>,
+    (name, what): (&str, &str),
+    ctx: &Ctx,
+    out: &mut Vec<Incident>,
+) -> Option<&'o str> {
+    let code = IncidentCode::AcaDiscoveryInvalid;
+    match obj.get(name) {
+        None => out.push(ctx.at(code, "", missing(name))),
+        Some(Value::String(s)) => return Some(s),
+        Some(v) => {
+            let message = format!("{name} must be {what}, found {}", kind(v));
+            out.push(ctx.at(code, &format!("/{name}"), message));
+        }
+    }
+    None
+}
+
 /// `version`: `1.0` (ACA-DISC-002).
 fn check_version(obj: &Map<String, Value>, ctx: &Ctx, out: &mut Vec<Incident>) {
-    match obj.get("version") {
-        None => out.push(ctx.at(IncidentCode::AcaDiscoveryInvalid, "", missing("version"))),
-        Some(Value::String(v)) if v == "1.0" => {}
-        Some(Value::String(v)) => out.push(ctx.at(
+    match required_string(obj, ("version", "a string"), ctx, out) {
+        Some(v) if v != "1.0" => out.push(ctx.at(
             IncidentCode::AcaDiscoveryVersionUnsupported,
             "/version",
             format!("version `{v}` is not supported (expected `1.0`)"),
         )),
-        Some(v) => out.push(ctx.at(
-            IncidentCode::AcaDiscoveryInvalid,
-            "/version",
-            format!("version must be a string, found {}", kind(v)),
-        )),
+        _ => {}
     }
 }
 
 /// `manifest_schema`: a web URL.
 fn check_manifest_schema(obj: &Map<String, Value>, ctx: &Ctx, out: &mut Vec<Incident>) {
-    match obj.get("manifest_schema") {
-        None => out.push(ctx.at(
-            IncidentCode::AcaDiscoveryInvalid,
-            "",
-            missing("manifest_schema"),
-        )),
-        Some(Value::String(u)) => {
-            if let Some(problem) = web_url_problem(u) {
-                out.push(ctx.at(
-                    IncidentCode::AcaDiscoveryInvalid,
-                    "/manifest_schema",
-                    format!("manifest_schema `{u}` is not a web URL: {problem}"),
-                ));
-            }
-        }
-        Some(v) => out.push(ctx.at(
+    let u = required_string(obj, ("manifest_schema", "a URL string"), ctx, out);
+    if let Some(u) = u
+        && let Some(problem) = web_url_problem(u)
+    {
+        out.push(ctx.at(
             IncidentCode::AcaDiscoveryInvalid,
             "/manifest_schema",
-            format!("manifest_schema must be a URL string, found {}", kind(v)),
-        )),
+            format!("manifest_schema `{u}` is not a web URL: {problem}"),
+        ));
     }
 }
 
@@ -173,24 +176,15 @@ fn check_supported_signing(obj: &Map<String, Value>, ctx: &Ctx, out: &mut Vec<In
 
 /// `contact`: an email address, a web URL or a mailto: URI.
 fn check_contact(obj: &Map<String, Value>, ctx: &Ctx, out: &mut Vec<Incident>) {
-    match obj.get("contact") {
-        None => out.push(ctx.at(IncidentCode::AcaDiscoveryInvalid, "", missing("contact"))),
-        Some(Value::String(c)) => {
-            if !is_contact(c) {
-                out.push(ctx.at(
-                    IncidentCode::AcaDiscoveryInvalid,
-                    "/contact",
-                    format!(
-                        "contact `{c}` is neither an email address, a web URL nor a mailto: URI"
-                    ),
-                ));
-            }
-        }
-        Some(v) => out.push(ctx.at(
+    let c = required_string(obj, ("contact", "a string"), ctx, out);
+    if let Some(c) = c
+        && !is_contact(c)
+    {
+        out.push(ctx.at(
             IncidentCode::AcaDiscoveryInvalid,
             "/contact",
-            format!("contact must be a string, found {}", kind(v)),
-        )),
+            format!("contact `{c}` is neither an email address, a web URL nor a mailto: URI"),
+        ));
     }
 }
 

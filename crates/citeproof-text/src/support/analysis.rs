@@ -251,6 +251,12 @@ impl<'t> Analyzed<'t> {
             .count()
     }
 
+    /// The words of `words` (of this text) that are not stems of `y`, a sentence of `e`.
+    fn absent(&self, words: &[Word], e: &Analyzed<'_>, y: &Sentence) -> Vec<&str> {
+        let absent = words.iter().map(|w| self.word(w));
+        absent.filter(|w| !e.holds(&y.stems, w)).collect()
+    }
+
     /// Conditions (1) to (4) of ACA-L2-018 for claim sentence `x` and excerpt sentence `y`.
     /// Unless `explain` (the one comparison whose failure is reported), each test that could
     /// cost more than `y`'s size is not made when `y` is too small to pass it, and fails with
@@ -328,12 +334,7 @@ impl<'t> Analyzed<'t> {
                 Err(String::new())
             };
         }
-        let absent: Vec<&str> = x
-            .strict
-            .iter()
-            .map(|w| self.word(w))
-            .filter(|w| !e.holds(&y.stems, w))
-            .collect();
+        let absent = self.absent(&x.strict, e, y);
         if !absent.is_empty() {
             return Err(format!(
                 "the word(s) {} of the claim, written outside ASCII, are not in the sentence",
@@ -347,12 +348,7 @@ impl<'t> Analyzed<'t> {
             );
         }
         let need = (k * CONTENT_NUMERATOR).div_ceil(CONTENT_DENOMINATOR);
-        let absent: Vec<&str> = x
-            .content
-            .iter()
-            .map(|w| self.word(w))
-            .filter(|w| !e.holds(&y.stems, w))
-            .collect();
+        let absent = self.absent(&x.content, e, y);
         if k - absent.len() >= need {
             return Ok(());
         }

@@ -279,14 +279,20 @@ mod tests {
         assert_eq!(excerpt_cap(150), 600);
     }
 
+    /// The excerpts of the review's cases.
+    const GEO: &str = "Programmatic GEO templates emit at most one canonical question per page.";
+    const CRAWL: &str = "AI crawlers revisit pages with stable canonical URLs more often.";
+
+    /// Whether the lexical judge finds `claim` supported by the one excerpt `e`.
+    fn supported(claim: &str, e: &str) -> bool {
+        LexicalJudge.judge(claim, &[e]) == Judgement::Supported
+    }
+
     /// The review's cases (profile-review.md, F1 and its appendix): attacks that must fail and
     /// paraphrases that must pass.
     #[test]
     fn the_reviews_attacks_fail_and_its_paraphrases_pass() {
-        let j = LexicalJudge;
-        let geo = "Programmatic GEO templates emit at most one canonical question per page.";
-        let crawl = "AI crawlers revisit pages with stable canonical URLs more often.";
-        let supported = |claim: &str, e: &str| j.judge(claim, &[e]) == Judgement::Supported;
+        let (geo, crawl) = (GEO, CRAWL);
         assert!(supported(geo, geo));
         assert!(supported(
             "Programmatic GEO templates emit a single canonical question per page.",
@@ -318,7 +324,7 @@ mod tests {
         ));
         // Content from two excerpts is not combined.
         assert!(matches!(
-            j.judge(
+            LexicalJudge.judge(
                 "Programmatic crawlers revisit canonical templates",
                 &["programmatic templates", "crawlers revisit canonical"]
             ),
@@ -331,8 +337,6 @@ mod tests {
     /// words does not help either (the comparison is sentence by sentence).
     #[test]
     fn negation_is_judged_on_the_matching_sentence() {
-        let j = LexicalJudge;
-        let supported = |claim: &str, e: &str| j.judge(claim, &[e]) == Judgement::Supported;
         let crawl = "AI crawlers revisit pages with stable canonical URLs more often. That is not surprising.";
         assert!(!supported(
             "AI crawlers do not revisit stable canonical URLs more often.",
@@ -346,7 +350,7 @@ mod tests {
             "AI crawlers revisit pages with stable canonical URLs more often.",
             crawl
         ));
-        let geo = "Programmatic GEO templates emit at most one canonical question per page.";
+        let geo = GEO;
         assert!(!supported(
             "Programmatic GEO templates must not emit one canonical question per page.",
             &format!("{geo} They never emit FAQ blocks.")
@@ -379,10 +383,7 @@ mod tests {
     /// U+00AD and U+200B are default ignorable; "rnore" has the skeleton of "more").
     #[test]
     fn no_script_or_spelling_hides_a_word_of_the_lists() {
-        let j = LexicalJudge;
-        let geo = "Programmatic GEO templates emit at most one canonical question per page.";
-        let crawl = "AI crawlers revisit pages with stable canonical URLs more often.";
-        let supported = |claim: &str, e: &str| j.judge(claim, &[e]) == Judgement::Supported;
+        let (geo, crawl) = (GEO, CRAWL);
         for claim in [
             "Programmatic GEO templates emit at most \u{ff12} canonical questions per page.",
             "Programmatic GEO templates emit at most \u{662} canonical questions per page.",

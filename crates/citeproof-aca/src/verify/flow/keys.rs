@@ -92,7 +92,7 @@ fn read_keys(run: &mut Run<'_>, origin: &str) -> KeyTable {
             Incident::new(
                 IncidentCode::AcaDiscoveryFetchFailed,
                 format!("the discovery document is served as `{media}`, not as JSON"),
-                url_loc(&url),
+                url_location(&url),
             ),
         );
         table.note = Some("the discovery document is not JSON".into());
@@ -139,7 +139,7 @@ fn read_keys(run: &mut Run<'_>, origin: &str) -> KeyTable {
                                     Incident::new(
                                         IncidentCode::JwkDuplicateKid,
                                         format!("kid `{}` names different keys inline and at jwks_uri", k.kid),
-                                        url_loc(&jwks_uri),
+                                        url_location(&jwks_uri),
                                     ),
                                 );
                                     table.unusable.insert(k.kid.clone());
@@ -178,7 +178,7 @@ pub(super) fn check_manifest_origin(
             format!(
                 "the manifest is hosted on {manifest_origin}, but the discovery document of the response origin {origin} does not list it in manifest_origins"
             ),
-            url_loc(manifest_url),
+            url_location(manifest_url),
         ),
     );
 }

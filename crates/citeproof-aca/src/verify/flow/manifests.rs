@@ -56,7 +56,7 @@ pub(super) fn load_manifest(run: &mut Run<'_>, url: &str) -> ManifestState {
                 format!(
                     "the manifest is served as `{media}`, not application/json or a +json type"
                 ),
-                url_loc(url),
+                url_location(url),
             ),
         );
     }
@@ -106,15 +106,15 @@ pub(super) fn check_run_binding(
         match &reference {
             None => reference = Some((id, format!("manifest `{}`", m.url))),
             Some((r, from)) if *r != id => {
-                let mut i = Incident::new(
+                at_member(
+                    run,
+                    &m.url,
+                    "/run_id",
                     IncidentCode::AcaRunMismatch,
                     format!(
                         "run_id `{id}` differs from `{r}` of {from}: the manifest was reused across runs"
                     ),
-                    url_loc(&m.url),
                 );
-                i.location.pointer = Some("/run_id".into());
-                run.push(2, i);
             }
             Some(_) => {}
         }
@@ -134,15 +134,11 @@ pub(super) fn check_response_binding(
         match &f.manifest.response_url {
             Some(named) if urls_equal(named, response_url) => {}
             Some(named) => {
-                let mut i = Incident::new(
-                    IncidentCode::AcaResponseUrlMismatch,
-                    format!(
-                        "the manifest was emitted for the response `{named}`, not for `{response_url}`: this response is a copy served at another URL, or cites another response's manifest"
-                    ),
-                    url_loc(&m.url),
+                let message = format!(
+                    "the manifest was emitted for the response `{named}`, not for `{response_url}`: this response is a copy served at another URL, or cites another response's manifest"
                 );
-                i.location.pointer = Some("/response_url".into());
-                run.push(2, i);
+                let code = IncidentCode::AcaResponseUrlMismatch;
+                at_member(run, &m.url, "/response_url", code, message);
             }
             None if f.manifest.has_response_url_member => {} // invalid: reported by the manifest check
             None => run.push(
@@ -150,7 +146,7 @@ pub(super) fn check_response_binding(
                 Incident::new(
                     IncidentCode::AcaResponseUnbound,
                     "the manifest does not name the response it was emitted for (response_url): a copy of this response served at another URL can only be told apart by a verifier's history (ACA-L2-022)",
-                    url_loc(&m.url),
+                    url_location(&m.url),
                 ),
             ),
         }
@@ -192,7 +188,7 @@ pub(super) fn check_claims_in_response(
                         "the response text ({} bytes) is too large to search for the claims",
                         e.bytes
                     ),
-                    url_loc(&agent.url),
+                    url_location(&agent.url),
                 ),
             );
             return;
@@ -268,6 +264,13 @@ pub(super) fn check_claim_id_conflicts(run: &mut Run<'_>, manifests: &[ManifestS
     }
 }
 
+/// A Level 2 finding about the member at `pointer` of the manifest at `url`.
+fn at_member(run: &mut Run<'_>, url: &str, pointer: &str, code: IncidentCode, message: String) {
+    let mut location = url_location(url);
+    location.pointer = Some(pointer.to_owned());
+    run.push(2, Incident::new(code, message, location));
+}
+
 /// ACA-L2-011 (warning).
 pub(super) fn check_emission_time(run: &mut Run<'_>, manifests: &[ManifestState]) {
     for m in manifests {
@@ -283,15 +286,15 @@ pub(super) fn check_emission_time(run: &mut Run<'_>, manifests: &[ManifestState]
         let later = t.unix_seconds() > limit
             || (t.unix_seconds() == limit && has_nonzero_fraction(t.as_str()));
         if later {
-            let mut i = Incident::new(
+            at_member(
+                run,
+                &m.url,
+                "/emitted_at",
                 IncidentCode::AcaEmittedInFuture,
                 format!(
                     "emitted_at {t} is more than {CLOCK_SKEW_SECONDS} s after the verification time"
                 ),
-                url_loc(&m.url),
             );
-            i.location.pointer = Some("/emitted_at".into());
-            run.push(2, i);
         }
     }
 }
@@ -373,7 +376,7 @@ pub(super) fn check_header_agreement(
                         "`{}` is listed in Citation-Source, but neither a claim nor the chain of manifest `{m_url}` names it",
                         entry.source
                     ),
-                    url_loc(&entry.source),
+                    url_location(&entry.source),
                 ),
             );
         }

@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use citeproof_fetch::{
     BudgetedFetcher, FetchError, FetchPolicy, FetchedResponse, Fetcher, JsonSnapshotError,
-    SnapshotFetcher, read_json_snapshot,
+    SnapshotFetcher, fetch_incident, get_ok, read_json_snapshot, refusal, url_location,
 };
 use citeproof_model::{
     ContentHash, Findings, Incident, IncidentCode, LeveledIncident, Location, Outcome, Report,
@@ -64,53 +64,26 @@ pub fn verify_url(url: &str, fetcher: &dyn Fetcher, opts: &VerifyOptions) -> Aca
         Ok(resp) => verify_response(&resp, fetcher, opts),
         Err(e) => {
             let mut run = Run::new(fetcher, opts, url);
-            run.extend(1, response_fetch_failed(url, fetch_cause(&e, url)));
+            run.extend(1, response_fetch_failed(url, fetch_incident(&e, url)));
             run.finish(opts.required_level.unwrap_or(1), Vec::new())
         }
     }
 }
 
 /// ACA-L1-009 and reporting rule 4: the consumer code of the agent response and its cause.
-fn response_fetch_failed(url: &str, cause: Incident) -> [Incident; 2] {
-    [
-        Incident::new(
-            IncidentCode::AcaResponseFetchFailed,
-            format!(
-                "the agent response `{url}` could not be fetched: {}",
-                cause.message
-            ),
-            url_loc(url),
-        ),
+fn response_fetch_failed(url: &str, cause: Incident) -> Vec<Incident> {
+    fetch_failed(
+        IncidentCode::AcaResponseFetchFailed,
+        "the agent response",
+        url,
         cause,
-    ]
+    )
 }
 
-/// FETCH-006 and FETCH-007 on a final response: status 200 and no content coding.
-fn final_response_problem(resp: &FetchedResponse, url: &str) -> Option<Incident> {
-    if resp.status != 200 {
-        return Some(Incident::new(
-            IncidentCode::FetchHttpStatus,
-            format!("status {} (only 200 is accepted)", resp.status),
-            url_loc(url),
-        ));
-    }
-    let codings: Vec<String> = resp
-        .header_values("content-encoding")
-        .flat_map(|v| v.split(','))
-        .map(|c| c.trim_matches([' ', '\t']).to_ascii_lowercase())
-        .filter(|c| !c.is_empty())
-        .collect();
-    if codings.iter().any(|c| c != "identity") {
-        return Some(Incident::new(
-            IncidentCode::FetchContentEncoding,
-            format!(
-                "Content-Encoding `{}` was applied although identity was requested",
-                codings.join(", ")
-            ),
-            url_loc(url),
-        ));
-    }
-    None
+/// Reporting rule 4: the consumer incident `code` about `what` at `url`, then its cause.
+fn fetch_failed(code: IncidentCode, what: &str, url: &str, cause: Incident) -> Vec<Incident> {
+    let message = format!("{what} `{url}` could not be fetched: {}", cause.message);
+    vec![Incident::new(code, message, url_location(url)), cause]
 }
 
 /// Verifies the agent response of a web snapshot, answering every fetch from the snapshot.
@@ -166,20 +139,8 @@ fn snapshot_failure(e: &FetchError, url: &str, opts: &VerifyOptions) -> AcaRepor
     let mut run = Run::new(&nf, opts, url);
     run.subject_kind = SubjectKind::Snapshot;
     // A snapshot that cannot be read fails every fetch (FETCH-008), the agent response's first.
-    run.extend(1, response_fetch_failed(url, fetch_cause(e, url)));
+    run.extend(1, response_fetch_failed(url, fetch_incident(e, url)));
     run.finish(opts.required_level.unwrap_or(1), Vec::new())
-}
-
-fn fetch_cause(e: &FetchError, url: &str) -> Incident {
-    let code = IncidentCode::from_code(e.code()).unwrap_or(IncidentCode::FetchIoFailed);
-    Incident::new(code, e.to_string(), url_loc(url))
-}
-
-fn url_loc(url: &str) -> Location {
-    Location {
-        url: Some(url.to_owned()),
-        ..Location::default()
-    }
 }
 
 struct Run<'a> {
@@ -254,24 +215,7 @@ impl<'a> Run<'a> {
         consumer: IncidentCode,
         what: &str,
     ) -> Result<FetchedResponse, Vec<Incident>> {
-        let fail = |cause: Incident| {
-            vec![
-                Incident::new(
-                    consumer,
-                    format!("{what} `{url}` could not be fetched: {}", cause.message),
-                    url_loc(url),
-                ),
-                cause,
-            ]
-        };
-        let resp = self
-            .fetcher
-            .fetch(url)
-            .map_err(|e| fail(fetch_cause(&e, url)))?;
-        match final_response_problem(&resp, url) {
-            Some(cause) => Err(fail(cause)),
-            None => Ok(resp),
-        }
+        get_ok(self.fetcher, url).map_err(|cause| fetch_failed(consumer, what, url, cause))
     }
 
     /// The report under the one level rule: the levels up to `required` are checked.
@@ -306,7 +250,7 @@ pub fn verify_response(
     // ACA-L1-009: the agent response is the final response of a GET under the fetching rules
     // (a snapshot's `response` included): an error page is not the agent's answer, whatever
     // header it carries. Nothing else is checked (reporting rule 3).
-    if let Some(cause) = final_response_problem(agent, &agent.url) {
+    if let Some(cause) = refusal(agent, &agent.url, |status| status == 200) {
         run.extend(1, response_fetch_failed(&agent.url, cause));
         return run.finish(opts.required_level.unwrap_or(1), Vec::new());
     }
@@ -404,7 +348,7 @@ fn check_level3(run: &mut Run<'_>, agent_url: &str, manifests: &mut [ManifestSta
                 Incident::new(
                     IncidentCode::AcaManifestNotJcs,
                     "the manifest body is not byte-identical to its RFC 8785 canonical form",
-                    url_loc(&m.url),
+                    url_location(&m.url),
                 ),
             );
         }
@@ -488,7 +432,7 @@ pub fn apply_history(report: &mut AcaReport, history: &dyn ManifestHistory) {
                         e.response_url,
                         e.run_id.as_deref().unwrap_or("(none)")
                     ),
-                    url_loc(&m.url),
+                    url_location(&m.url),
                 ),
             );
         }

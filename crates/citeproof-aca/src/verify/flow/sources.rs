@@ -424,46 +424,21 @@ mod tests {
     #[test]
     fn the_window_search_is_charged_before_it_runs() {
         let hash = aef_text_hash(b"abc").unwrap();
+        // The excerpt recorded at [0, 3) of `body`, searched with `spent` of `max` used.
+        let search = |body: &[u8], spent: &mut u64, max| {
+            find_intact(body, 0, 3, hash, SearchAllowance { spent, max })
+        };
         let body = b"--abc--";
         let mut spent = 0;
-        let found = find_intact(
-            body,
-            0,
-            3,
-            hash,
-            SearchAllowance {
-                spent: &mut spent,
-                max: 15,
-            },
-        );
-        assert_eq!(found, Ok(Some((2, 5, true))));
+        assert_eq!(search(body, &mut spent, 15), Ok(Some((2, 5, true))));
         assert_eq!(spent, 15);
         let mut spent = 1;
-        let over = find_intact(
-            body,
-            0,
-            3,
-            hash,
-            SearchAllowance {
-                spent: &mut spent,
-                max: 15,
-            },
-        );
+        let over = search(body, &mut spent, 15);
         assert_eq!(over, Err(SearchOverBudget { cost: 15 }));
         assert_eq!(spent, 1, "a refused search spends nothing");
         // Intact at its offsets: no search, nothing charged.
         let mut spent = 0;
-        let at_offsets = find_intact(
-            b"abc--",
-            0,
-            3,
-            hash,
-            SearchAllowance {
-                spent: &mut spent,
-                max: 0,
-            },
-        );
-        assert_eq!(at_offsets, Ok(Some((0, 3, false))));
+        assert_eq!(search(b"abc--", &mut spent, 0), Ok(Some((0, 3, false))));
         assert_eq!(spent, 0);
     }
 }
