@@ -508,9 +508,11 @@ if __name__ == "__main__":
                       "authors, IETF Trust Legal Provisions) and the test files of cyberphone/json-canonicalization "
                       "(Apache-2.0); see crates/citeproof-model/tests/data/rfc8785/README.md. Other cases: citeproof, "
                       "Apache-2.0 OR MIT.")
-    write("canon/hash-bytes.json", "canon", "hash-bytes",
-          "SHA-256 of raw bytes written as sha256:<64 lowercase hex> (profile CANON-003 a).",
-          hash_bytes_cases(), HASH_FLAGS)
-    write("canon/hash-aef-text.json", "canon", "hash-aef-text",
-          "AEF v0.1 §5 text hash: UTF-8, CRLF/CR to LF, one trailing LF stripped, SHA-256 (profile CANON-003 b).",
-          hash_aef_text_cases(), HASH_FLAGS)
+    hash_files = [
+        ("hash-bytes", "SHA-256 of raw bytes written as sha256:<64 lowercase hex> (profile CANON-003 a).",
+         hash_bytes_cases),
+        ("hash-aef-text", "AEF v0.1 §5 text hash: UTF-8, CRLF/CR to LF, one trailing LF stripped, SHA-256 (profile CANON-003 b).",
+         hash_aef_text_cases),
+    ]
+    for operation, description, cases in hash_files:
+        write(f"canon/{operation}.json", "canon", operation, description, cases(), HASH_FLAGS)
