@@ -178,6 +178,13 @@ def seed_envelope(form="seed-python"):
     return sign(envelope(seed_claim()), form)
 
 
+def signed_claim(members):
+    """The seed envelope, re-signed (seed-python) after setting or adding the claim's top-level `members`."""
+    c = seed_claim()
+    c.update(members)
+    return sign(envelope(c))
+
+
 def producer_claim():
     """A claim as the producer's data file and build write it (JSON.stringify writes 1.0 as 1)."""
     claim = {
@@ -487,16 +494,15 @@ def verify_l1_cases():
         ["CHAIN-006", "CHAIN-007"], env, ["chain-signature-invalid"], hand("signedAt is merged into the seed's payload"),
         flags=["seed-python", "tampered"])
     # --- numbers and strings only Python's serializer gets right ---
-    c = seed_claim()
-    c["x-figures"] = [Raw("123456789012345678901234567890"), Raw("1E16"), Raw("1e-7"), Raw("-0"), Raw("-0.0"), Raw("1e2")]
     ok("python-number-forms", "Exact big integers, 1E16, 1e-7, -0 and -0.0 in an extension member are signed as Python writes them.",
-       ["CHAIN-006", "CHAIN-007"], sign(envelope(c)), flags=["numbers", "seed-python"])
-    c = seed_claim()
-    c["x-\ue000"] = "private use"
-    c["x-\U00010000"] = "linear b"
-    c["statement"] = "ctrl \u0001, del \u007f, ls \u2028, \"q\", \\, \u00e9\U0001F600"
+       ["CHAIN-006", "CHAIN-007"],
+       signed_claim({"x-figures": [Raw("123456789012345678901234567890"), Raw("1E16"), Raw("1e-7"), Raw("-0"), Raw("-0.0"), Raw("1e2")]}),
+       flags=["numbers", "seed-python"])
     ok("python-key-order-and-escapes", "Member names above U+FFFF sort by code point, and control characters are escaped as Python escapes them.",
-       ["CHAIN-006", "CHAIN-007"], sign(envelope(c)), flags=["unicode", "seed-python"])
+       ["CHAIN-006", "CHAIN-007"],
+       signed_claim({"x-\ue000": "private use", "x-\U00010000": "linear b",
+                     "statement": "ctrl \u0001, del \u007f, ls \u2028, \"q\", \\, \u00e9\U0001F600"}),
+       flags=["unicode", "seed-python"])
     # --- Ed25519 and keys ---
     keys_new = {SIGNER: {"keys": [public_jwk(ED_OLD, "2025-01"), public_jwk(ED_NEW, "2026-05")]}}
     env = sign(envelope(seed_claim(), algorithm="Ed25519"), key=ED_NEW)
@@ -534,10 +540,9 @@ def verify_l1_cases():
         d=hand("the HMAC was made with SECRET; OTHER_SIGNER is configured with OTHER_SECRET only"),
         flags=["deployed-js", "trust", "tampered"], secrets={SIGNER: [SECRET], OTHER_SIGNER: [OTHER_SECRET]})
     # --- id ---
-    c = seed_claim()
-    c["object"] = "Attention Is All You Need (Vaswani et al., 2018)"
     bad("id-mismatch", "The object changed and the envelope was re-signed, but the id was kept: the id no longer matches the fields.",
-        ["CHAIN-002"], sign(envelope(c)), ["chain-id-mismatch"], hand("sha256('ai-ml|transformer architecture|introduced_in_paper|attention is all you need (vaswani et al., 2018)')[:16] != ad17e76a8baad7a1"),
+        ["CHAIN-002"], signed_claim({"object": "Attention Is All You Need (Vaswani et al., 2018)"}), ["chain-id-mismatch"],
+        hand("sha256('ai-ml|transformer architecture|introduced_in_paper|attention is all you need (vaswani et al., 2018)')[:16] != ad17e76a8baad7a1"),
         flags=["structure"])
     c = seed_claim()
     c["id"] = SEED_ID.upper()
@@ -569,43 +574,27 @@ def verify_l1_cases():
     c["sources"][1]["url"] = "papers.nips.cc/paper/2017"
     bad("source-url-invalid", "A source URL that is not a web URL (re-signed, so only the URL is wrong).",
         ["CHAIN-003"], sign(envelope(c)), ["chain-url-invalid"], hand("no scheme"), flags=["structure"])
-    c = seed_claim()
-    c["confidence"] = Raw("1.5")
-    bad("confidence-range", "confidence above 1.", ["CHAIN-003"], sign(envelope(c)), ["schema-violation"],
+    bad("confidence-range", "confidence above 1.", ["CHAIN-003"], signed_claim({"confidence": Raw("1.5")}), ["schema-violation"],
         hand("CHAIN-003: 0 to 1"), flags=["structure"])
-    c = seed_claim()
-    c["sources"] = []
-    bad("sources-empty", "A claim without sources.", ["CHAIN-003"], sign(envelope(c)), ["schema-violation"],
+    bad("sources-empty", "A claim without sources.", ["CHAIN-003"], signed_claim({"sources": []}), ["schema-violation"],
         hand("CHAIN-003: 1 to 256 sources"), flags=["structure"])
-    c = seed_claim()
-    c["lastVerified"] = "16/05/2026"
     bad("last-verified-invalid", "lastVerified is neither a date nor a timestamp.", ["CHAIN-003"],
-        sign(envelope(c)), ["schema-timestamp-invalid"], hand("not RFC 3339"), flags=["structure"])
+        signed_claim({"lastVerified": "16/05/2026"}), ["schema-timestamp-invalid"], hand("not RFC 3339"), flags=["structure"])
     # JSON-005 in an envelope (no schema stands in front of the envelope's own date rules): a
     # fraction of 9 digits is a profile timestamp, 10 digits and a leap second are not.
-    c = seed_claim()
-    c["lastVerified"] = "2026-05-16T00:00:00.123456789Z"
     ok("last-verified-fraction-9-digits", "lastVerified with a fraction of 9 digits.", ["CHAIN-003", "JSON-005"],
-       sign(envelope(c)), flags=["structure"])
-    c = seed_claim()
-    c["lastVerified"] = "2026-05-16T00:00:00.1234567890Z"
+       signed_claim({"lastVerified": "2026-05-16T00:00:00.123456789Z"}), flags=["structure"])
     bad("last-verified-fraction-10-digits", "lastVerified with a fraction of 10 digits (RFC 3339 allows it, the profile does not).",
-        ["CHAIN-003", "JSON-005"], sign(envelope(c)), ["schema-timestamp-invalid"], hand("JSON-005: 1 to 9 fraction digits"),
+        ["CHAIN-003", "JSON-005"], signed_claim({"lastVerified": "2026-05-16T00:00:00.1234567890Z"}), ["schema-timestamp-invalid"], hand("JSON-005: 1 to 9 fraction digits"),
         flags=["structure"])
-    c = seed_claim()
-    c["lastVerified"] = "2026-05-16T00:00:00+05"
     bad("last-verified-offset-truncated", "lastVerified ends in an offset without its minutes (+05).",
-        ["CHAIN-003", "JSON-005"], sign(envelope(c)), ["schema-timestamp-invalid"],
+        ["CHAIN-003", "JSON-005"], signed_claim({"lastVerified": "2026-05-16T00:00:00+05"}), ["schema-timestamp-invalid"],
         hand("RFC 3339 time-numoffset is (+|-)time-hour:time-minute"), flags=["structure"])
-    c = seed_claim()
-    c["lastVerified"] = "2016-12-31T23:59:60Z"
     bad("last-verified-leap-second", "lastVerified is a real leap second (RFC 3339 allows it, the profile does not).",
-        ["CHAIN-003", "JSON-005"], sign(envelope(c)), ["schema-timestamp-invalid"], hand("JSON-005: seconds 00-59"),
+        ["CHAIN-003", "JSON-005"], signed_claim({"lastVerified": "2016-12-31T23:59:60Z"}), ["schema-timestamp-invalid"], hand("JSON-005: seconds 00-59"),
         flags=["structure"])
-    c = seed_claim()
-    c["lastVerified"] = "0000-01-01"
     bad("last-verified-date-year-0000", "lastVerified is the date 0000-01-01 (RFC 3339's full-date allows year 0000, the profile does not).",
-        ["CHAIN-003", "JSON-005"], sign(envelope(c)), ["schema-timestamp-invalid"],
+        ["CHAIN-003", "JSON-005"], signed_claim({"lastVerified": "0000-01-01"}), ["schema-timestamp-invalid"],
         hand("JSON-005: years 0001-9999, for a date as for a timestamp"), flags=["structure", boundary("year-range", "outside")])
     c = seed_claim()
     c["x-internal"] = {"reviewer": "a"}
@@ -616,10 +605,8 @@ def verify_l1_cases():
     c["sources"][0]["type"] = "preprint"
     ok("producer-members", "The producer's members (publishedAt, lastVerified, methodologyVersion, accessedDate, type) and an x- member are valid claim members.",
        ["CHAIN-003"], sign(envelope(c)), flags=["structure"])
-    c = seed_claim()
-    c["reviewer"] = "a"
     ok("claim-unknown-member", "A claim member the profile does not define (no x- prefix), covered by the seed-python signature: kept with a warning (the envelope shape is forward-compatible).",
-       ["CHAIN-017", "CHAIN-003"], sign(envelope(c)), warnings=["chain-member-unrecognized"],
+       ["CHAIN-017", "CHAIN-003"], signed_claim({"reviewer": "a"}), warnings=["chain-member-unrecognized"],
        flags=["structure", "forward-compatible", "warning"])
     env = seed_envelope()
     env["claim"]["reviewer"] = "a"
@@ -660,31 +647,21 @@ def verify_l1_cases():
             sign(envelope(c)), ["schema-timestamp-invalid"], hand(why + " (CHAIN-017), and %s is no RFC 3339 date or timestamp" % date),
             flags=["structure", boundary("reduced-precision-range", "outside")])
     # --- dates in the future (CHAIN-016) ---
-    c = seed_claim()
-    c["lastVerified"] = "2099-01-01"
     bad("last-verified-future", "lastVerified in 2099 (signed): a date in the future is an incident, never fresh.",
-        ["CHAIN-016"], sign(envelope(c)), ["chain-date-in-future"], hand("2099-01-01 is after 2026-05-20 + 300 s"),
+        ["CHAIN-016"], signed_claim({"lastVerified": "2099-01-01"}), ["chain-date-in-future"], hand("2099-01-01 is after 2026-05-20 + 300 s"),
         flags=["dates"], output={"level": 0, "verdicts": {SEED_ID: "unverified"}})
-    c = seed_claim()
-    c["lastVerified"] = "2026-05-21"
     bad("last-verified-tomorrow", "lastVerified is tomorrow's date: no time zone has reached it yet.", ["CHAIN-016"],
-        sign(envelope(c)), ["chain-date-in-future"],
+        signed_claim({"lastVerified": "2026-05-21"}), ["chain-date-in-future"],
         hand("2026-05-21 begins at the earliest at 2026-05-20T10:00:00Z (UTC+14:00), 36000 s after the verification time"),
         flags=["dates"])
-    c = seed_claim()
-    c["lastVerified"] = "2026-05-21"
     ok("last-verified-date-ahead-in-utc-plus-14", "At 12:00Z on 2026-05-20 it is already 2026-05-21 at UTC+14:00: that date is not in the future.",
-       ["CHAIN-016"], sign(envelope(c)), d=hand("earliest instant 2026-05-20T10:00:00Z <= 2026-05-20T12:00:00Z"),
+       ["CHAIN-016"], signed_claim({"lastVerified": "2026-05-21"}), d=hand("earliest instant 2026-05-20T10:00:00Z <= 2026-05-20T12:00:00Z"),
        flags=["dates"], now=NOW + 12 * 3600)
-    c = seed_claim()
-    c["lastVerified"] = "2026-05-21"
     ok("last-verified-date-earliest-instant-at-skew", "At 09:55:00Z on 2026-05-20, the date 2026-05-21 (earliest instant 10:00:00Z) is just within the clock skew tolerance.",
-       ["CHAIN-016"], sign(envelope(c)), d=hand("2026-05-21T00:00:00+14:00 = 2026-05-20T10:00:00Z = 09:55:00Z + 300 s: not later than now + 300 s"),
+       ["CHAIN-016"], signed_claim({"lastVerified": "2026-05-21"}), d=hand("2026-05-21T00:00:00+14:00 = 2026-05-20T10:00:00Z = 09:55:00Z + 300 s: not later than now + 300 s"),
        flags=["dates", boundary("chain-date-earliest-offset", "inside")], now=NOW + 9 * 3600 + 55 * 60)
-    c = seed_claim()
-    c["lastVerified"] = "2026-05-21"
     bad("last-verified-date-earliest-instant-past-skew", "At 09:54:59Z on 2026-05-20, the date 2026-05-21 (earliest instant 10:00:00Z) is one second too far ahead.",
-        ["CHAIN-016"], sign(envelope(c)), ["chain-date-in-future"],
+        ["CHAIN-016"], signed_claim({"lastVerified": "2026-05-21"}), ["chain-date-in-future"],
         hand("2026-05-20T10:00:00Z - 09:54:59Z = 301 s > 300 s: read at UTC+14:00, the earliest offset in use"),
         flags=["dates", boundary("chain-date-earliest-offset", "outside")], now=NOW + 9 * 3600 + 54 * 60 + 59)
     env = sign(envelope(seed_claim(), signed_at="2026-05-21T00:00:00Z"))
@@ -701,10 +678,8 @@ def verify_l1_cases():
     bad("signed-at-skew-limit-plus-one", "signedAt 301 seconds after the verification time: one second past the tolerance.",
         ["CHAIN-016"], env, ["chain-date-in-future"], hand("301 s > 300 s: later than now + 300 s"),
         flags=["dates", boundary("chain-future-skew", "outside")])
-    c = seed_claim()
-    c["lastVerified"] = "2026-05-20T00:05:00+05:00"
     ok("last-verified-offset-in-past", "lastVerified 00:05 at UTC+05:00 is 19:05Z the day before: compared as an instant, "
-       "not as text.", ["CHAIN-016", "JSON-005"], sign(envelope(c)),
+       "not as text.", ["CHAIN-016", "JSON-005"], signed_claim({"lastVerified": "2026-05-20T00:05:00+05:00"}),
        d=hand("2026-05-20T00:05:00+05:00 = 2026-05-19T19:05:00Z, before now"), flags=["dates"])
     c = seed_claim()
     c["sources"][1]["accessedDate"] = "2027-01-01"
@@ -809,13 +784,9 @@ def verify_l1_cases():
        ["CHAIN-009"], env, warnings=["chain-cited-as-mismatch"],
        d=hand("the seed's citation string without its trailing URL: contains ad17e76a8baad7a1, not the canonical"),
        flags=["warning"])
-    c = seed_claim()
-    c["lastVerified"] = "2025-11-20"
-    ok("stale", "lastVerified 181 days before the verification time, signed over seed-python: stale.", ["CHAIN-010"], sign(envelope(c)),
+    ok("stale", "lastVerified 181 days before the verification time, signed over seed-python: stale.", ["CHAIN-010"], signed_claim({"lastVerified": "2025-11-20"}),
        warnings=["chain-stale"], d=hand("2025-11-20 to 2026-05-20 is 181 days > 180"), flags=["warning"], verdict="stale")
-    c = seed_claim()
-    c["lastVerified"] = "2025-11-21"
-    ok("not-stale-180-days", "lastVerified exactly 180 days before: not stale.", ["CHAIN-010"], sign(envelope(c)),
+    ok("not-stale-180-days", "lastVerified exactly 180 days before: not stale.", ["CHAIN-010"], signed_claim({"lastVerified": "2025-11-21"}),
        d=hand("2025-11-21 to 2026-05-20 is 180 days, not more"), flags=["warning"])
     env = sign(envelope(seed_claim(), signed_at="2025-09-01T00:00:00Z"))
     ok("stale-from-signed-at", "Without lastVerified, an envelope signed 261 days ago is stale.", ["CHAIN-010"], env,
