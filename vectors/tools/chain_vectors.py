@@ -185,6 +185,15 @@ def signed_claim(members):
     return sign(envelope(c))
 
 
+def seed_envelope_with(members=(), signature=()):
+    """The signed seed envelope, then envelope `members` and `signature` members set or added after
+    signing."""
+    env = seed_envelope()
+    env.update(members)
+    env["signature"].update(signature)
+    return env
+
+
 def producer_claim():
     """A claim as the producer's data file and build write it (JSON.stringify writes 1.0 as 1)."""
     claim = {
@@ -427,6 +436,12 @@ def verify_l1_cases():
         add(cid, desc, reqs, doc, "invalid", errors=errors, warnings=warnings, output=output, d=d, flags=flags,
             **inputs)
 
+    def accepted_partial(cid, desc, reqs, doc, flags, d=None):
+        """A deployed-js envelope verified with accept_partial_signature (CHAIN-015): Level 1 with a
+        warning, the verdict partially-signed."""
+        ok(cid, desc, reqs, doc, form="deployed-js", verdict="partially-signed",
+           warnings=["chain-signature-partial-accepted"], d=d, flags=flags, accept_partial=True)
+
     def partial_output(env, level=0, key_name=SEED_ID):
         return {"level": level, "signing_inputs": {key_name: "deployed-js"},
                 "verdicts": {key_name: "partially-signed"}, "unsigned": unsigned_of(env, key_name)}
@@ -439,10 +454,8 @@ def verify_l1_cases():
     bad("producer-deployed-js", "An envelope as the producer's deployed signer makes it: the signature matches only over the deployed-js input, which leaves the sources, tags, lastVerified, signedAt and signedBy unsigned. Partially signed, not verified, unless the user accepts partial signatures.",
         ["CHAIN-006", "CHAIN-007", "CHAIN-014", "CHAIN-003"], env, ["chain-signature-partial"], D_DEPLOYED,
         warnings=[], output=partial_output(env), flags=["producer", "deployed-js", "partial"])
-    ok("producer-deployed-js-accepted", "The same envelope with accept_partial_signature: it reaches Level 1 with a warning, its verdict stays partially-signed and the unsigned members are listed.",
-       ["CHAIN-015", "CHAIN-014", "CHAIN-006"], env, form="deployed-js", verdict="partially-signed",
-       warnings=["chain-signature-partial-accepted"], flags=["producer", "deployed-js", "partial", "warning"],
-       accept_partial=True)
+    accepted_partial("producer-deployed-js-accepted", "The same envelope with accept_partial_signature: it reaches Level 1 with a warning, its verdict stays partially-signed and the unsigned members are listed.",
+                     ["CHAIN-015", "CHAIN-014", "CHAIN-006"], env, ["producer", "deployed-js", "partial", "warning"])
     env = producer_envelope()
     env["claim"]["sources"][0]["url"] = "https://attacker.example/fake-paper"
     env["claim"]["sources"][0]["excerpt"] = "Anything at all."
@@ -450,19 +463,15 @@ def verify_l1_cases():
         ["CHAIN-014", "CHAIN-007"], env, ["chain-signature-partial"],
         hand("the deployed payload writes each source as {} (CHAIN-006), so its bytes, and the HMAC, are unchanged; CHAIN-014 makes that partially signed"),
         warnings=[], output=partial_output(env), flags=["deployed-js", "tampered", "partial"])
-    ok("deployed-js-source-tampered-accepted", "Accepted on request, the swapped source still matches the partial signature: the verdict is partially-signed (never verified) and the swapped URL is in the unsigned list.",
-       ["CHAIN-015", "CHAIN-014"], env, form="deployed-js", verdict="partially-signed",
-       warnings=["chain-signature-partial-accepted"],
-       d=hand("as deployed-js-source-tampered; CHAIN-015 turns the error into a warning and keeps the verdict"),
-       flags=["deployed-js", "tampered", "partial", "warning"], accept_partial=True)
+    accepted_partial("deployed-js-source-tampered-accepted", "Accepted on request, the swapped source still matches the partial signature: the verdict is partially-signed (never verified) and the swapped URL is in the unsigned list.",
+                     ["CHAIN-015", "CHAIN-014"], env, ["deployed-js", "tampered", "partial", "warning"],
+                     d=hand("as deployed-js-source-tampered; CHAIN-015 turns the error into a warning and keeps the verdict"))
     env = producer_envelope()
     env["claim"]["lastVerified"] = "2024-01-01"
     env["signature"]["signedAt"] = "2024-01-01T00:00:00.000Z"
-    ok("deployed-js-freshness-not-judged", "Under the deployed input lastVerified and signedAt are unsigned, so anyone can set them: freshness is not judged from them (no chain-stale from dates 870 days old), the verdict is partially-signed.",
-       ["CHAIN-010", "CHAIN-015"], env, form="deployed-js", verdict="partially-signed",
-       warnings=["chain-signature-partial-accepted"],
-       d=hand("CHAIN-010: only signed dates are judged; deployed-js signs neither date, and the HMAC is unchanged"),
-       flags=["deployed-js", "partial", "dates", "warning"], accept_partial=True)
+    accepted_partial("deployed-js-freshness-not-judged", "Under the deployed input lastVerified and signedAt are unsigned, so anyone can set them: freshness is not judged from them (no chain-stale from dates 870 days old), the verdict is partially-signed.",
+                     ["CHAIN-010", "CHAIN-015"], env, ["deployed-js", "partial", "dates", "warning"],
+                     d=hand("CHAIN-010: only signed dates are judged; deployed-js signs neither date, and the HMAC is unchanged"))
     env = producer_envelope()
     env["claim"]["confidence"] = 0.95
     bad("deployed-js-confidence-tampered", "Under the deployed input confidence is covered: changing it breaks the signature.",
@@ -488,10 +497,10 @@ def verify_l1_cases():
         ["CHAIN-006", "CHAIN-007"], env, ["chain-signature-invalid"],
         derivation("independent-tool", "HMAC over a JCS payload written by chain_lib.jcs_payload; neither the seed's nor the deployed bytes equal it"),
         flags=["numbers"])
-    env = seed_envelope()
-    env["signature"]["signedAt"] = "2026-05-19T00:00:00.000Z"
     bad("seed-python-signed-at-changed", "signedAt is part of the seed's input: changing it breaks the signature.",
-        ["CHAIN-006", "CHAIN-007"], env, ["chain-signature-invalid"], hand("signedAt is merged into the seed's payload"),
+        ["CHAIN-006", "CHAIN-007"],
+        seed_envelope_with(signature={"signedAt": "2026-05-19T00:00:00.000Z"}),
+        ["chain-signature-invalid"], hand("signedAt is merged into the seed's payload"),
         flags=["seed-python", "tampered"])
     # --- numbers and strings only Python's serializer gets right ---
     ok("python-number-forms", "Exact big integers, 1E16, 1e-7, -0 and -0.0 in an extension member are signed as Python writes them.",
@@ -555,21 +564,19 @@ def verify_l1_cases():
         ["CHAIN-002", "CHAIN-003"], sign(envelope(c)), ["schema-violation"], hand("CHAIN-003: vertical is required"),
         flags=["structure"])
     # --- structure ---
-    env = seed_envelope()
-    env["apiVersion"] = "v2"
     bad("api-version", "apiVersion v2 is not supported (apiVersion is not signed, so the signature still verifies).",
-        ["CHAIN-001"], env, ["chain-version-unsupported"], hand("CHAIN-001"), flags=["structure"])
-    env = seed_envelope()
-    env["methodology"] = "sourcescore.org/methodology/"
-    bad("methodology-not-url", "methodology is not a web URL.", ["CHAIN-001"], env, ["chain-url-invalid"],
+        ["CHAIN-001"], seed_envelope_with({"apiVersion": "v2"}), ["chain-version-unsupported"], hand("CHAIN-001"), flags=["structure"])
+    bad("methodology-not-url", "methodology is not a web URL.", ["CHAIN-001"],
+        seed_envelope_with({"methodology": "sourcescore.org/methodology/"}),
+        ["chain-url-invalid"],
         hand("no scheme"), flags=["structure"])
-    env = seed_envelope()
-    env["lastVerified"] = "2026-05-16"
     bad("envelope-last-verified", "lastVerified belongs in the claim; at envelope level it is an unknown member.",
-        ["CHAIN-001"], env, ["unknown-member"], hand("CHAIN-001 Decision"), flags=["structure"])
-    env = seed_envelope()
-    env["x-served-by"] = "edge-7"
-    ok("extension-member", "An x- member of the envelope is allowed.", ["CHAIN-001"], env, flags=["structure"])
+        ["CHAIN-001"],
+        seed_envelope_with({"lastVerified": "2026-05-16"}),
+        ["unknown-member"], hand("CHAIN-001 Decision"), flags=["structure"])
+    ok("extension-member", "An x- member of the envelope is allowed.", ["CHAIN-001"],
+       seed_envelope_with({"x-served-by": "edge-7"}),
+       flags=["structure"])
     c = seed_claim()
     c["sources"][1]["url"] = "papers.nips.cc/paper/2017"
     bad("source-url-invalid", "A source URL that is not a web URL (re-signed, so only the URL is wrong).",
@@ -585,14 +592,14 @@ def verify_l1_cases():
     ok("last-verified-fraction-9-digits", "lastVerified with a fraction of 9 digits.", ["CHAIN-003", "JSON-005"],
        signed_claim({"lastVerified": "2026-05-16T00:00:00.123456789Z"}), flags=["structure"])
     bad("last-verified-fraction-10-digits", "lastVerified with a fraction of 10 digits (RFC 3339 allows it, the profile does not).",
-        ["CHAIN-003", "JSON-005"], signed_claim({"lastVerified": "2026-05-16T00:00:00.1234567890Z"}), ["schema-timestamp-invalid"], hand("JSON-005: 1 to 9 fraction digits"),
-        flags=["structure"])
+        ["CHAIN-003", "JSON-005"], signed_claim({"lastVerified": "2026-05-16T00:00:00.1234567890Z"}),
+        ["schema-timestamp-invalid"], hand("JSON-005: 1 to 9 fraction digits"), flags=["structure"])
     bad("last-verified-offset-truncated", "lastVerified ends in an offset without its minutes (+05).",
         ["CHAIN-003", "JSON-005"], signed_claim({"lastVerified": "2026-05-16T00:00:00+05"}), ["schema-timestamp-invalid"],
         hand("RFC 3339 time-numoffset is (+|-)time-hour:time-minute"), flags=["structure"])
     bad("last-verified-leap-second", "lastVerified is a real leap second (RFC 3339 allows it, the profile does not).",
-        ["CHAIN-003", "JSON-005"], signed_claim({"lastVerified": "2016-12-31T23:59:60Z"}), ["schema-timestamp-invalid"], hand("JSON-005: seconds 00-59"),
-        flags=["structure"])
+        ["CHAIN-003", "JSON-005"], signed_claim({"lastVerified": "2016-12-31T23:59:60Z"}), ["schema-timestamp-invalid"],
+        hand("JSON-005: seconds 00-59"), flags=["structure"])
     bad("last-verified-date-year-0000", "lastVerified is the date 0000-01-01 (RFC 3339's full-date allows year 0000, the profile does not).",
         ["CHAIN-003", "JSON-005"], signed_claim({"lastVerified": "0000-01-01"}), ["schema-timestamp-invalid"],
         hand("JSON-005: years 0001-9999, for a date as for a timestamp"), flags=["structure", boundary("year-range", "outside")])
@@ -648,7 +655,9 @@ def verify_l1_cases():
             flags=["structure", boundary("reduced-precision-range", "outside")])
     # --- dates in the future (CHAIN-016) ---
     bad("last-verified-future", "lastVerified in 2099 (signed): a date in the future is an incident, never fresh.",
-        ["CHAIN-016"], signed_claim({"lastVerified": "2099-01-01"}), ["chain-date-in-future"], hand("2099-01-01 is after 2026-05-20 + 300 s"),
+        ["CHAIN-016"],
+        signed_claim({"lastVerified": "2099-01-01"}),
+        ["chain-date-in-future"], hand("2099-01-01 is after 2026-05-20 + 300 s"),
         flags=["dates"], output={"level": 0, "verdicts": {SEED_ID: "unverified"}})
     bad("last-verified-tomorrow", "lastVerified is tomorrow's date: no time zone has reached it yet.", ["CHAIN-016"],
         signed_claim({"lastVerified": "2026-05-21"}), ["chain-date-in-future"],
@@ -658,7 +667,9 @@ def verify_l1_cases():
        ["CHAIN-016"], signed_claim({"lastVerified": "2026-05-21"}), d=hand("earliest instant 2026-05-20T10:00:00Z <= 2026-05-20T12:00:00Z"),
        flags=["dates"], now=NOW + 12 * 3600)
     ok("last-verified-date-earliest-instant-at-skew", "At 09:55:00Z on 2026-05-20, the date 2026-05-21 (earliest instant 10:00:00Z) is just within the clock skew tolerance.",
-       ["CHAIN-016"], signed_claim({"lastVerified": "2026-05-21"}), d=hand("2026-05-21T00:00:00+14:00 = 2026-05-20T10:00:00Z = 09:55:00Z + 300 s: not later than now + 300 s"),
+       ["CHAIN-016"],
+       signed_claim({"lastVerified": "2026-05-21"}),
+       d=hand("2026-05-21T00:00:00+14:00 = 2026-05-20T10:00:00Z = 09:55:00Z + 300 s: not later than now + 300 s"),
        flags=["dates", boundary("chain-date-earliest-offset", "inside")], now=NOW + 9 * 3600 + 55 * 60)
     bad("last-verified-date-earliest-instant-past-skew", "At 09:54:59Z on 2026-05-20, the date 2026-05-21 (earliest instant 10:00:00Z) is one second too far ahead.",
         ["CHAIN-016"], signed_claim({"lastVerified": "2026-05-21"}), ["chain-date-in-future"],
@@ -690,35 +701,33 @@ def verify_l1_cases():
     bad("deployed-js-last-verified-future", "An unsigned lastVerified in the future is an incident too, even with partial signatures accepted.",
         ["CHAIN-016", "CHAIN-015"], env, ["chain-date-in-future"], hand("CHAIN-016 applies to every date, signed or not"),
         warnings=["chain-signature-partial-accepted"], flags=["dates", "deployed-js", "partial"], accept_partial=True)
-    env = seed_envelope()
-    env["canonical"] = "http://sourcescore.org/claims/%s/" % SEED_ID
-    bad("canonical-http", "canonical is http, not https.", ["CHAIN-004"], env, ["chain-canonical-invalid"],
+    bad("canonical-http", "canonical is http, not https.", ["CHAIN-004"],
+        seed_envelope_with({"canonical": "http://sourcescore.org/claims/%s/" % SEED_ID}),
+        ["chain-canonical-invalid"],
         hand("CHAIN-004"), flags=["structure"])
-    env = seed_envelope()
-    env["canonical"] = "https://sourcescore.org/claims/"
-    env["citedAs"] = "SourceScore Claim %s https://sourcescore.org/claims/" % SEED_ID
-    bad("canonical-without-id", "canonical has no path segment equal to the claim id.", ["CHAIN-004"], env,
+    bad("canonical-without-id", "canonical has no path segment equal to the claim id.", ["CHAIN-004"],
+        seed_envelope_with({"canonical": "https://sourcescore.org/claims/",
+                            "citedAs": "SourceScore Claim %s https://sourcescore.org/claims/" % SEED_ID}),
         ["chain-canonical-invalid"], hand("no segment ad17e76a8baad7a1"), flags=["structure"])
-    env = seed_envelope()
-    env["canonical"] = "https://sourcescore.example/claims/%s/" % SEED_ID
-    env["citedAs"] = SEED_CITED_AS.replace("sourcescore.org/", "sourcescore.example/")
     bad("canonical-other-origin", "canonical moved to a host that is not the did:web signer's (canonical is not signed).",
-        ["CHAIN-004"], env, ["chain-canonical-origin-mismatch"], hand("did:web:sourcescore.org names sourcescore.org"),
+        ["CHAIN-004"],
+        seed_envelope_with({"canonical": "https://sourcescore.example/claims/%s/" % SEED_ID,
+                            "citedAs": SEED_CITED_AS.replace("sourcescore.org/", "sourcescore.example/")}),
+        ["chain-canonical-origin-mismatch"], hand("did:web:sourcescore.org names sourcescore.org"),
         flags=["structure", "trust"])
     c = seed_claim()
     env = sign(envelope(c, signer="sourcescore-hmac-v0", canonical="https://cdn.example.net/claims/%s/" % SEED_ID,
                         cited_as="SourceScore Claim %s https://cdn.example.net/claims/%s/" % (SEED_ID, SEED_ID)))
     ok("canonical-any-host-non-did", "A signer id that is not a did:web puts no constraint on the canonical host.",
        ["CHAIN-004"], env, flags=["structure"], secrets={"sourcescore-hmac-v0": [SECRET]})
-    env = seed_envelope()
-    env["canonical"] = "https://sourcescore.org:8443/claims/%s/" % SEED_ID
-    env["citedAs"] = "SourceScore Claim %s https://sourcescore.org:8443/claims/%s/" % (SEED_ID, SEED_ID)
     bad("canonical-other-port", "A did:web without a port names the default port: another port is another origin.",
-        ["CHAIN-004"], env, ["chain-canonical-origin-mismatch"], hand("sourcescore.org:8443 != sourcescore.org"),
+        ["CHAIN-004"],
+        seed_envelope_with({"canonical": "https://sourcescore.org:8443/claims/%s/" % SEED_ID,
+                            "citedAs": "SourceScore Claim %s https://sourcescore.org:8443/claims/%s/" % (SEED_ID, SEED_ID)}),
+        ["chain-canonical-origin-mismatch"], hand("sourcescore.org:8443 != sourcescore.org"),
         flags=["structure", "trust"])
-    env = seed_envelope()
-    env["signature"]["algorithm"] = "HS256"
-    bad("algorithm-unsupported", "algorithm HS256 is not HMAC-SHA256 or Ed25519.", ["CHAIN-005"], env,
+    bad("algorithm-unsupported", "algorithm HS256 is not HMAC-SHA256 or Ed25519.", ["CHAIN-005"],
+        seed_envelope_with(signature={"algorithm": "HS256"}),
         ["chain-algorithm-unsupported"], hand("CHAIN-005"), flags=["structure"])
     env = seed_envelope()
     env["signature"]["signature"] = env["signature"]["signature"].upper()
@@ -728,13 +737,13 @@ def verify_l1_cases():
     env["signature"]["signature"] = env["signature"]["signature"] * 2
     bad("signature-length", "128 hex digits for HMAC-SHA256.", ["CHAIN-005"], env, ["chain-signature-malformed"],
         hand("HMAC-SHA256 tags are 64 hex digits"), flags=["structure"])
-    env = seed_envelope()
-    env["signature"]["kid"] = "2026-05"
-    bad("signature-extension", "The signature object allows no other member.", ["CHAIN-005"], env, ["unknown-member"],
+    bad("signature-extension", "The signature object allows no other member.", ["CHAIN-005"],
+        seed_envelope_with(signature={"kid": "2026-05"}),
+        ["unknown-member"],
         hand("CHAIN-005: exactly four members"), flags=["structure"])
-    env = seed_envelope()
-    env["signature"]["signedAt"] = "2026-05-16 00:00:00"
-    bad("signed-at-invalid", "signedAt is not an RFC 3339 timestamp.", ["CHAIN-005"], env, ["schema-timestamp-invalid"],
+    bad("signed-at-invalid", "signedAt is not an RFC 3339 timestamp.", ["CHAIN-005"],
+        seed_envelope_with(signature={"signedAt": "2026-05-16 00:00:00"}),
+        ["schema-timestamp-invalid"],
         hand("space instead of T"), flags=["structure"])
     c = seed_claim()
     c["signedBy"] = SIGNER
@@ -773,9 +782,8 @@ def verify_l1_cases():
     del c["sources"][0]["excerpt"]
     ok("excerpt-missing", "No source keeps a verbatim excerpt.", ["CHAIN-008"], sign(envelope(c)),
        warnings=["chain-excerpt-missing"], flags=["warning"])
-    env = seed_envelope()
-    env["citedAs"] = "Transformer architecture introduced in paper."
-    ok("cited-as-mismatch", "citedAs names neither the id nor the canonical URL.", ["CHAIN-009"], env,
+    ok("cited-as-mismatch", "citedAs names neither the id nor the canonical URL.", ["CHAIN-009"],
+       seed_envelope_with({"citedAs": "Transformer architecture introduced in paper."}),
        warnings=["chain-cited-as-mismatch"], flags=["warning"])
     env = seed_envelope()
     env["citedAs"] = SEED_CITED_AS.replace(" " + CANONICAL, "")
@@ -784,9 +792,11 @@ def verify_l1_cases():
        ["CHAIN-009"], env, warnings=["chain-cited-as-mismatch"],
        d=hand("the seed's citation string without its trailing URL: contains ad17e76a8baad7a1, not the canonical"),
        flags=["warning"])
-    ok("stale", "lastVerified 181 days before the verification time, signed over seed-python: stale.", ["CHAIN-010"], signed_claim({"lastVerified": "2025-11-20"}),
+    ok("stale", "lastVerified 181 days before the verification time, signed over seed-python: stale.", ["CHAIN-010"],
+       signed_claim({"lastVerified": "2025-11-20"}),
        warnings=["chain-stale"], d=hand("2025-11-20 to 2026-05-20 is 181 days > 180"), flags=["warning"], verdict="stale")
-    ok("not-stale-180-days", "lastVerified exactly 180 days before: not stale.", ["CHAIN-010"], signed_claim({"lastVerified": "2025-11-21"}),
+    ok("not-stale-180-days", "lastVerified exactly 180 days before: not stale.", ["CHAIN-010"],
+       signed_claim({"lastVerified": "2025-11-21"}),
        d=hand("2025-11-21 to 2026-05-20 is 180 days, not more"), flags=["warning"])
     env = sign(envelope(seed_claim(), signed_at="2025-09-01T00:00:00Z"))
     ok("stale-from-signed-at", "Without lastVerified, an envelope signed 261 days ago is stale.", ["CHAIN-010"], env,
