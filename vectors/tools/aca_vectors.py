@@ -815,31 +815,31 @@ def level2_verify():
         l2_manifest_only(s, m)
         return s
 
+    def two_manifests(edit=None, m2_run="r1"):
+        """One manifest per source, both named for run r1 in the header: M1 keeps claim c1 (citing
+        SRC_A), M2 claim c2 (citing SRC_B); `edit(m1, m2)` changes them before they are served."""
+        s = Scenario(2)
+        s.header(header([(SRC_A, M1, "r1"), (SRC_B, M2, "r1")]))
+        m1 = manifest(with_chain=False)
+        m1["claims"] = m1["claims"][:1]
+        m2 = manifest(with_chain=False, run_id=m2_run)
+        m2["claims"] = m2["claims"][1:]
+        if edit:
+            edit(m1, m2)
+        l2_manifest_only(s, m1, M1)
+        l2_manifest_only(s, m2, M2)
+        return s
+
     out.append(ok("baseline", "Two sources, two claims, one manifest: hashes, offsets, excerpt hashes and support all hold.",
                   L2 + ["ACA-L2-003", "ACA-L2-005", "ACA-L2-008", "ACA-L2-009", "ACA-L2-015", "ACA-L2-020", "ACA-L2-021", "FETCH-009"], Scenario(2),
                   "hash = SHA-256 of each body; excerpt_offset from the byte index of the quote; excerpt_hash = AEF text hash; "
                   "c1 is a substring of its excerpt; every content word of c2 (crawlers revisit stable canonical urls often) is a token of its excerpt. "
                   "ACA-L2-015 does not apply: no source changed."))
     # one manifest per source
-    s = Scenario(2)
-    s.header(header([(SRC_A, M1, "r1"), (SRC_B, M2, "r1")]))
-    m1 = manifest(with_chain=False)
-    m1["claims"] = m1["claims"][:1]
-    m2 = manifest(with_chain=False)
-    m2["claims"] = m2["claims"][1:]
-    l2_manifest_only(s, m1, M1)
-    l2_manifest_only(s, m2, M2)
-    out.append(ok("two-manifests", "One manifest per source, both of run r1.", ["ACA-L2-001", "ACA-L2-004", "ACA-L2-012"], s,
+    out.append(ok("two-manifests", "One manifest per source, both of run r1.", ["ACA-L2-001", "ACA-L2-004", "ACA-L2-012"], two_manifests(),
                   "Each header entry's manifest cites its source; both manifests carry run_id r1 = the header's run."))
     # shared claim across manifests
-    s = Scenario(2)
-    s.header(header([(SRC_A, M1, "r1"), (SRC_B, M2, "r1")]))
-    m1 = manifest(with_chain=False)
-    m2 = manifest(with_chain=False)
-    m2["claims"] = [m2["claims"][1], copy.deepcopy(m1["claims"][0])]
-    m1["claims"] = m1["claims"][:1]
-    l2_manifest_only(s, m1, M1)
-    l2_manifest_only(s, m2, M2)
+    s = two_manifests(lambda m1, m2: m2["claims"].append(copy.deepcopy(m1["claims"][0])))
     out.append(ok("shared-claim", "Claim c1 appears in two manifests with the same text.", ["ACA-L2-007", "ACA-L2-012"], s,
                   "ACA-L2-007: the same claim_id with byte-identical text in two manifests is one claim."))
     s = Scenario(2)
@@ -1022,25 +1022,10 @@ def level2_verify():
                   "JSON-004: members whose name starts with x- are extensions, ignored by the verifier."))
     out.append(bad("manifest-reused", "The manifest of run r0 served for run r1 (seed pitfall).", ["ACA-L2-004"], mod(lambda m: m.__setitem__("run_id", "r0")),
                    ["aca-run-mismatch"], "The header's run is r1; the manifest's run_id r0 differs: reused across runs."))
-    s = Scenario(2)
-    s.header(header([(SRC_A, M1, "r1"), (SRC_B, M2, "r1")]))
-    m1 = manifest(with_chain=False)
-    m1["claims"] = m1["claims"][:1]
-    m2 = manifest(with_chain=False, run_id="r2")
-    m2["claims"] = m2["claims"][1:]
-    l2_manifest_only(s, m1, M1)
-    l2_manifest_only(s, m2, M2)
-    out.append(bad("manifests-two-runs", "Two manifests of one response carry runs r1 and r2; the header says r1.", ["ACA-L2-004"], s, ["aca-run-mismatch"],
+    out.append(bad("manifests-two-runs", "Two manifests of one response carry runs r1 and r2; the header says r1.", ["ACA-L2-004"],
+                   two_manifests(m2_run="r2"), ["aca-run-mismatch"],
                    "All manifests of one response carry the same run_id."))
-    s = Scenario(2)
-    s.header(header([(SRC_A, M1, "r1"), (SRC_B, M2, "r1")]))
-    m1 = manifest(with_chain=False)
-    m1["claims"] = m1["claims"][:1]
-    m2 = manifest(with_chain=False)
-    m2["claims"] = m2["claims"][1:]
-    m2["claims"][0]["claim_id"] = "c1"
-    l2_manifest_only(s, m1, M1)
-    l2_manifest_only(s, m2, M2)
+    s = two_manifests(lambda m1, m2: m2["claims"][0].__setitem__("claim_id", "c1"))
     out.append(bad("claim-id-conflict", "Claim id c1 names different texts in two manifests.", ["ACA-L2-007"], s, ["aca-claim-id-conflict"], "ACA-L2-007."))
     s = Scenario(2)
     s.header(header([(SRC_A, M1, "r1"), (SRC_B, M1, "r1"), ("https://example.net/unused", M1, "r1")]))
