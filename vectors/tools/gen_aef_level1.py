@@ -363,20 +363,23 @@ for name, path, value in [("source-type", "source/type", "blog"), ("source-type-
         working="profile AEF-VOC-001: spec or landing-page values only, case-sensitive; synthesis_role has no landing-page values")
 
 # ---- invalid: timestamps --------------------------------------------------------------------
-for name, path, value in [
-    ("date-only", "source/fetched_at", "2026-05-12"),
-    ("no-offset", "source/fetched_at", "2026-05-12T03:45:00"),
-    ("space-separator", "source/fetched_at", "2026-05-12 03:45:00Z"),
-    ("no-seconds", "source/fetched_at", "2026-05-12T03:45Z"),
-    ("feb-30", "source/fetched_at", "2026-02-30T00:00:00Z"),
-    ("offset-no-colon", "source/fetched_at", "2026-05-12T03:45:00+0530"),
-    ("hour-24", "source/fetched_at", "2026-05-12T24:00:00Z"),
-    ("published-words", "source/published_at", "yesterday"),
-    ("published-unix", "source/published_at", "1778557500"),
-]:
-    add(f"timestamp-{name}", f"`{path}` = `{value}` is not a profile timestamp.", mutate(BASE, path, value), "invalid",
-        ["schema-timestamp-invalid"], reqs=["JSON-005", "AEF-4-002"], flags=["timestamp"],
-        working="RFC 3339 §5.6 ABNF: full-date T full-time with seconds, HH:MM offset, a valid date and time")
+INVALID_TIMESTAMPS = {
+    "source/fetched_at": [
+        ("date-only", "2026-05-12"),
+        ("no-offset", "2026-05-12T03:45:00"),
+        ("space-separator", "2026-05-12 03:45:00Z"),
+        ("no-seconds", "2026-05-12T03:45Z"),
+        ("feb-30", "2026-02-30T00:00:00Z"),
+        ("offset-no-colon", "2026-05-12T03:45:00+0530"),
+        ("hour-24", "2026-05-12T24:00:00Z"),
+    ],
+    "source/published_at": [("published-words", "yesterday"), ("published-unix", "1778557500")],
+}
+for path, rows in INVALID_TIMESTAMPS.items():
+    for name, value in rows:
+        add(f"timestamp-{name}", f"`{path}` = `{value}` is not a profile timestamp.", mutate(BASE, path, value), "invalid",
+            ["schema-timestamp-invalid"], reqs=["JSON-005", "AEF-4-002"], flags=["timestamp"],
+            working="RFC 3339 §5.6 ABNF: full-date T full-time with seconds, HH:MM offset, a valid date and time")
 
 # ---- a wrong JSON type where a string with a specific code is expected ----------------------
 # Reporting rule 2 names the specific code for a string that is not a timestamp or not a value of
