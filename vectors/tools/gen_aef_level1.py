@@ -191,15 +191,17 @@ for value in ["supporting", "contradicting", "partial", "background"]:
     add(f"role-{value}", f"synthesis_role `{value}`.", mutate(BASE, "synthesis_role", value), "valid",
         reqs=["AEF-VOC-001"], flags=["spec-vocabulary"], working=f"{SPEC} §3.3, §4.8 list `{value}`")
 
+# Each selector type with a well-formed value and, where Level 2 has a syntax rule to break, a
+# malformed one: (selector_type, case name, value, malformed case name, malformed value).
 SELECTORS = [
-    ("byte-range", "byte_range", "1024-2048"),
-    ("line-range", "line_range", "3-5"),
-    ("paragraph-index", "paragraph_index", "0"),
-    ("css", "css", "article > p.lead"),
-    ("xpath", "xpath", "/html/body/p[2]"),
-    ("text-quote-equal", "text_quote", QUOTE),
+    ("byte_range", "byte-range", "1024-2048", "byte-range-reversed", "2048-1024"),
+    ("line_range", "line-range", "3-5", None, None),
+    ("paragraph_index", "paragraph-index", "0", "paragraph-fraction", "1.5"),
+    ("css", "css", "article > p.lead", "css-pseudo-element", "p::before"),
+    ("xpath", "xpath", "/html/body/p[2]", "xpath-variable", "//p[$n]"),
+    ("text_quote", "text-quote-equal", QUOTE, "text-quote-empty", ""),
 ]
-for name, stype, value in SELECTORS:
+for stype, name, value, _, _ in SELECTORS:
     span = {"selector_type": stype, "selector_value": value}
     if stype == "text_quote":
         span["exact_text"] = QUOTE
@@ -207,14 +209,9 @@ for name, stype, value in SELECTORS:
         reqs=["AEF-4-002", "AEF-VOC-001"], flags=["spec-vocabulary"], working=f"{SPEC} §4.5: {stype} with a string value")
 
 # Selector syntax (AEF-SEL-001 to -003) is a Level 2 rule: at Level 1 any string is a selector_value.
-LEVEL1_IGNORES = [
-    ("byte-range-reversed", "byte_range", "2048-1024"),
-    ("paragraph-fraction", "paragraph_index", "1.5"),
-    ("css-pseudo-element", "css", "p::before"),
-    ("xpath-variable", "xpath", "//p[$n]"),
-    ("text-quote-empty", "text_quote", ""),
-]
-for name, stype, value in LEVEL1_IGNORES:
+for stype, _, _, name, value in SELECTORS:
+    if name is None:
+        continue
     add(f"level1-ignores-selector-{name}", f"{stype} value `{value}` is malformed, but selector syntax is checked at Level 2.",
         mutate(BASE, "span", {"selector_type": stype, "selector_value": value}), "valid",
         reqs=["AEF-4-002", "JSON-003"], flags=["selector-syntax"],
@@ -411,23 +408,22 @@ add("content-hash-and-unknown-member", "content_hash in capitals and an unknown 
             "(unknown-member): two violations at two places, two codes")
 
 # ---- timestamps on both sides of the calendar and offset boundaries (JSON-005) ----------------
-for name, value, result, edge, side, working in [
-    ("feb-29-400-year", "2000-02-29T00:00:00Z", "valid", "leap-year", "inside",
+# A value just inside a boundary is valid; one just outside is invalid.
+for name, value, edge, side, working in [
+    ("feb-29-400-year", "2000-02-29T00:00:00Z", "leap-year", "inside",
      "2000 is divisible by 400: a Gregorian leap year (RFC 3339 Appendix C)"),
-    ("feb-29-century", "2100-02-29T00:00:00Z", "invalid", "leap-year", "outside",
+    ("feb-29-century", "2100-02-29T00:00:00Z", "leap-year", "outside",
      "2100 is divisible by 100 and not by 400: not a leap year, February has 28 days (RFC 3339 Appendix C)"),
-    ("feb-29-common-year", "2026-02-29T00:00:00Z", "invalid", "leap-year", "outside",
-     "2026 is not divisible by 4: February has 28 days"),
-    ("apr-30", "2026-04-30T00:00:00Z", "valid", "days-in-month", "inside", "April has 30 days"),
-    ("apr-31", "2026-04-31T00:00:00Z", "invalid", "days-in-month", "outside", "April has 30 days: day 31 does not exist"),
-    ("dec-31", "2026-12-31T23:59:59Z", "valid", "days-in-month", "inside", "December has 31 days; 23:59:59 is the last second"),
-    ("offset-23-59", "2026-05-12T03:45:00+23:59", "valid", "offset-range", "inside",
+    ("feb-29-common-year", "2026-02-29T00:00:00Z", "leap-year", "outside", "2026 is not divisible by 4: February has 28 days"),
+    ("apr-30", "2026-04-30T00:00:00Z", "days-in-month", "inside", "April has 30 days"),
+    ("apr-31", "2026-04-31T00:00:00Z", "days-in-month", "outside", "April has 30 days: day 31 does not exist"),
+    ("dec-31", "2026-12-31T23:59:59Z", "days-in-month", "inside", "December has 31 days; 23:59:59 is the last second"),
+    ("offset-23-59", "2026-05-12T03:45:00+23:59", "offset-range", "inside",
      "RFC 3339 time-numoffset = ('+' / '-') time-hour ':' time-minute; time-hour 00-23, time-minute 00-59"),
-    ("offset-24-00", "2026-05-12T03:45:00+24:00", "invalid", "offset-range", "outside",
-     "time-hour is 00-23: an offset of 24 hours is not RFC 3339"),
-    ("offset-minute-60", "2026-05-12T03:45:00-05:60", "invalid", "offset-range", "outside",
-     "time-minute is 00-59"),
+    ("offset-24-00", "2026-05-12T03:45:00+24:00", "offset-range", "outside", "time-hour is 00-23: an offset of 24 hours is not RFC 3339"),
+    ("offset-minute-60", "2026-05-12T03:45:00-05:60", "offset-range", "outside", "time-minute is 00-59"),
 ]:
+    result = "valid" if side == "inside" else "invalid"
     add(f"timestamp-{name}", f"fetched_at {value}.", mutate(BASE, "source/fetched_at", value), result,
         ["schema-timestamp-invalid"] if result == "invalid" else (), reqs=["JSON-005", "AEF-4-002"],
         flags=["timestamp", boundary(edge, side)], working=working)
