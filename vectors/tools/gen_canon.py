@@ -107,33 +107,33 @@ def jcs_cases():
         flags=["rfc8785-testdata", "member-sorting", "utf16-order"]))
 
     # -- published: RFC 8785 Appendix B number table (the NaN and Infinity rows have no JSON form)
+    def published_number(cid, desc, h, rep, detail):
+        """The double with IEEE 754 bits `h`, as an array of one number written with 17 significant
+        digits (parses back to exactly this double), canonicalizes to [rep]."""
+        x = hex_double(h)
+        text = "%.17e" % x
+        assert float(text) == x or (x == 0 and float(text) == 0)
+        assert es_number(x) == rep, (h, rep, es_number(x))
+        cases.append(case(
+            cid, desc, R_VALID, 0, {"json": f"[{text}]"}, "valid", output={"canonical": f"[{rep}]"},
+            derivation_=derivation("published", detail), flags=["rfc8785-testdata", "number-formatting"]))
+
     for line in read("rfc/appendix-b.csv").decode("ascii").splitlines()[1:]:
         h, rep, comment = line.split(",", 2)
         if not rep:
             continue
-        x = hex_double(h)
-        text = "%.17e" % x  # 17 significant digits: parses back to exactly this double
-        assert float(text) == x or (x == 0 and float(text) == 0)
-        assert es_number(x) == rep, (h, rep, es_number(x))
-        cases.append(case(
+        published_number(
             f"canon-jcs-rfc8785-appendix-b-{h}",
             f"RFC 8785 Appendix B number {h} ({comment or rep}), written with 17 significant digits in an array.",
-            R_VALID, 0, {"json": f"[{text}]"}, "valid", output={"canonical": f"[{rep}]"},
-            derivation_=derivation("published", f"{PUBLISHED_RFC} Appendix B: IEEE 754 {h} -> {rep}; "
-                                   "the input is that double printed with %.17e (exact round trip)"),
-            flags=["rfc8785-testdata", "number-formatting"]))
+            h, rep, f"{PUBLISHED_RFC} Appendix B: IEEE 754 {h} -> {rep}; "
+                    "the input is that double printed with %.17e (exact round trip)")
 
     # -- published: sample lines of the reference number test file
     for h, rep in [("4340000000000001", "9007199254740994"), ("4340000000000002", "9007199254740996")]:
-        x = hex_double(h)
-        text = "%.17e" % x
-        assert es_number(x) == rep
-        cases.append(case(
+        published_number(
             f"canon-jcs-es6-sample-{h}",
             f"Sample line of the RFC 8785 reference number test file: IEEE 754 {h} serializes as {rep}.",
-            R_VALID, 0, {"json": f"[{text}]"}, "valid", output={"canonical": f"[{rep}]"},
-            derivation_=derivation("published", f"{CYBERPHONE}: testdata/README.md sample lines of es6testfile100m"),
-            flags=["rfc8785-testdata", "number-formatting"]))
+            h, rep, f"{CYBERPHONE}: testdata/README.md sample lines of es6testfile100m")
 
     # -- hand-derived valid cases: (id, description, input, canonical, requirements, flags, working)
     # The requirements and flags shared by a class of valid cases.
