@@ -1682,6 +1682,15 @@ def level3_verify():
     def bad(cid, desc, reqs, s, errors, detail, level=2, flags=None):
         return verify_case(P + cid, desc, reqs, 3, s, 3, "invalid", errors, detail=detail + " Level %d." % level, flags=flags)
 
+    def signed_body(m, canonical, altered=None):
+        """Serves `m` signed over its JCS body, in which the bytes `canonical` occur once; with
+        `altered`, over that body with `canonical` replaced by `altered`."""
+        body = jcs(m)
+        assert body.count(canonical) == 1, body
+        s = Scenario(3)
+        s.serve_manifest(M1, m, signed=True, body=body if altered is None else body.replace(canonical, altered))
+        return s
+
     for status in (500, 404):
         s = Scenario(3)
         s.agent_status = status
@@ -1996,11 +2005,7 @@ def level3_verify():
     ]:
         m = manifest()
         m["x-note"] = "<" + value + ">"
-        body = jcs(m)
-        needle = ('"x-note":"<' + canonical + '>"').encode()
-        assert body.count(needle) == 1, (name, body)
-        s = Scenario(3)
-        s.serve_manifest(M1, m, signed=True, body=body.replace(needle, ('"x-note":"<' + other + '>"').encode()))
+        s = signed_body(m, ('"x-note":"<' + canonical + '>"').encode(), ('"x-note":"<' + other + '>"').encode())
         out.append(bad("body-" + name, "The body holds " + why + ", signed over those bytes.", ["ACA-L3-012", "CANON-001"], s,
                        ["aca-manifest-not-jcs"], "The same JSON value as its JCS form, but not the same bytes (RFC 8785 §3.2.2.2)."))
     # ACA-L3-012 on member order: RFC 8785 §3.2.3 sorts names by their UTF-16 code units, which
@@ -2008,24 +2013,17 @@ def level3_verify():
     # characters: U+10000 is D800 DC00 in UTF-16, so it sorts before U+E000.
     m = manifest()
     m["x-a"], m["x-b"] = "1", "2"
-    body = jcs(m)
-    assert body.count(b'"x-a":"1","x-b":"2"') == 1, body
-    s = Scenario(3)
-    s.serve_manifest(M1, m, signed=True, body=body.replace(b'"x-a":"1","x-b":"2"', b'"x-b":"2","x-a":"1"'))
+    s = signed_body(m, b'"x-a":"1","x-b":"2"', b'"x-b":"2","x-a":"1"')
     out.append(bad("body-members-unsorted", "Two members (x-b before x-a) out of order, signed over those bytes.", ["ACA-L3-012", "CANON-001"], s,
                    ["aca-manifest-not-jcs"], "RFC 8785 §3.2.3: members are written in ascending order of their names."))
     m = manifest()
     m["x-\ue000"], m["x-\U00010000"] = "bmp", "astral"
-    body = jcs(m)
     utf16 = '"x-\U00010000":"astral","x-\ue000":"bmp"'.encode()
-    assert body.count(utf16) == 1, body
-    s = Scenario(3)
-    s.serve_manifest(M1, m, signed=True, body=body)
+    s = signed_body(m, utf16)
     out.append(ok("body-members-utf16-order", "Members x-U+10000 and x-U+E000 in UTF-16 code unit order (U+10000 first), as JCS writes them.",
                   ["ACA-L3-012", "CANON-001"], s, "U+10000 is D800 DC00 in UTF-16, below E000: this is the JCS order (RFC 8785 §3.2.3).",
                   flags=[boundary("jcs-member-order", "inside")]))
-    s = Scenario(3)
-    s.serve_manifest(M1, m, signed=True, body=body.replace(utf16, '"x-\ue000":"bmp","x-\U00010000":"astral"'.encode()))
+    s = signed_body(m, utf16, '"x-\ue000":"bmp","x-\U00010000":"astral"'.encode())
     out.append(bad("body-members-code-point-order", "Members x-U+E000 and x-U+10000 in code point order (what sorting by UTF-8 bytes or by Python str gives), signed over those bytes.",
                    ["ACA-L3-012", "CANON-001"], s, ["aca-manifest-not-jcs"],
                    "RFC 8785 §3.2.3 sorts by UTF-16 code units: U+10000 (D800 DC00) comes before U+E000.",
@@ -2035,30 +2033,21 @@ def level3_verify():
     # make the whole canonical).
     m = manifest()
     m["x-n"] = 1.5
-    body = jcs(m)
-    assert body.count(b'"x-n":1.5}') == 1, body
-    s = Scenario(3)
-    s.serve_manifest(M1, m, signed=True, body=body)
+    s = signed_body(m, b'"x-n":1.5}')
     out.append(ok("body-number-fraction", "An x-n member holding 1.5, written as JCS writes it.", ["ACA-L3-012", "CANON-001"], s,
                   "1.5 is the ECMAScript form of the double 1.5 (RFC 8785 §3.2.2.3)."))
-    s = Scenario(3)
-    s.serve_manifest(M1, m, signed=True, body=body.replace(b'"x-n":1.5}', b'"x-n":1.50}'))
+    s = signed_body(m, b'"x-n":1.5}', b'"x-n":1.50}')
     out.append(bad("body-number-long-form", "The number 1.5 written 1.50, signed over those bytes.", ["ACA-L3-012", "CANON-001"], s,
                    ["aca-manifest-not-jcs"], "JCS writes 1.5 (RFC 8785 §3.2.2.3): the same value, not the same bytes."))
     m = manifest()
     m["x-n"] = 0
-    body = jcs(m)
-    assert body.count(b'"x-n":0}') == 1, body
-    s = Scenario(3)
-    s.serve_manifest(M1, m, signed=True, body=body.replace(b'"x-n":0}', b'"x-n":-0}'))
+    s = signed_body(m, b'"x-n":0}', b'"x-n":-0}')
     out.append(bad("body-number-negative-zero", "The number 0 written -0, signed over those bytes.", ["ACA-L3-012", "CANON-001"], s,
                    ["aca-manifest-not-jcs"], "JCS writes negative zero as 0 (RFC 8785 §3.2.2.3, ECMAScript Number::toString)."))
     m = manifest()
     m["x-a"], m["x-n"] = "A", 1.5
-    body = jcs(m)
-    assert body.count(b'"x-a":"A","x-n":1.5}') == 1, body
-    s = Scenario(3)
-    s.serve_manifest(M1, m, signed=True, body=body.replace(b'"x-a":"A"', b'"x-a":"\\u0041"'))
+    assert jcs(m).count(b'"x-a":"A","x-n":1.5}') == 1
+    s = signed_body(m, b'"x-a":"A"', b'"x-a":"\\u0041"')
     out.append(bad("body-escape-before-number", "`A` written as \\u0041, followed by the canonical number 1.5, signed over those bytes.",
                    ["ACA-L3-012", "CANON-001"], s, ["aca-manifest-not-jcs"],
                    "The escape is not what JCS writes (RFC 8785 §3.2.2.2); the canonical number after it does not undo that."))
