@@ -815,6 +815,12 @@ def level2_verify():
         l2_manifest_only(s, m)
         return s
 
+    def source_b(body):
+        """The Level 2 scenario with SRC_B serving `body` (text/plain) instead of BODY_B."""
+        s = Scenario(2)
+        s.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], body)
+        return s
+
     def two_manifests(edit=None, m2_run="r1"):
         """One manifest per source, both named for run r1 in the header: M1 keeps claim c1 (citing
         SRC_A), M2 claim c2 (citing SRC_B); `edit(m1, m2)` changes them before they are served."""
@@ -902,8 +908,7 @@ def level2_verify():
                    "(every excerpt broke the cap)." % len(" ".join(page.decode("utf-8").split())), level=1))
     crlf = b"Line one\r\nAI crawlers revisit pages with stable\r\ncanonical URLs more often.\r\n"
     q = "AI crawlers revisit pages with stable\r\ncanonical URLs more often.\r\n"
-    s = Scenario(2)
-    s.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], crlf)
+    s = source_b(crlf)
     mm = manifest(with_chain=False)
     mm["claims"][1]["sources"] = [csource(SRC_B, crlf, q)]
     l2_manifest_only(s, mm)
@@ -1235,49 +1240,34 @@ def level2_verify():
     out.append(ok("manifest-media-type-case", "The manifest media type in mixed case with a parameter.", ["ACA-L2-002"], s,
                   "Definitions: the media type is lowercased and parameters ignored."))
     intact = BODY_B + b"Update: sitemaps are refreshed daily.\n"
-    s = Scenario(2)
-    s.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], intact)
+    s = source_b(intact)
     out.append(verify_case(P + "changed-source-excerpt-intact", "The source changed after the run, but the excerpt is intact at its offsets.",
                            ["ACA-L2-014", "ACA-L2-015"], 2, s, 2, "invalid", ["aca-source-hash-mismatch"],
                            detail="ACA-L2-014: the body hash differs, an error; ACA-L2-015: the excerpt_hash window at the recorded offsets "
                                   "still matches, reported as the warning aca-excerpt-intact. Level 1."))
     out[-1]["expected"]["warnings"] = ["aca-excerpt-intact"]
     changed = BODY_B.replace(b"Sitemaps list", b"Sitemaps now list")
-    s = Scenario(2)
-    s.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], changed)
-    mm = manifest(with_chain=False)
-    mm["claims"][1]["sources"][0].pop("excerpt_hash")
-    l2_manifest_only(s, mm)
+    s = mod(lambda m: m["claims"][1]["sources"][0].pop("excerpt_hash"), source_b(changed))
     out.append(bad("source-changed", "The source changed after the run; no excerpt_hash.", ["ACA-L2-014"], s, ["aca-source-hash-mismatch"],
                    "SHA-256 of the new body differs from hash."))
     # intact at a new place + unsupported claim proves the intact window is used
     moved = b"Update: new intro line.\n" + BODY_B
-    s = Scenario(2)
-    s.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], moved)
-    mm = manifest(with_chain=False)
-    mm["claims"][1]["text"] = "AI crawlers ignore canonical URLs."
-    l2_manifest_only(s, mm)
+    s = mod(lambda m: m["claims"][1].__setitem__("text", "AI crawlers ignore canonical URLs."), source_b(moved))
     out.append(bad("changed-excerpt-moved", "The source changed; the excerpt moved 24 bytes but is intact; the claim is not supported by it.",
                    ["ACA-L2-014", "ACA-L2-015", "ACA-L2-018"], s, ["aca-source-hash-mismatch", "aca-claim-unsupported"],
                    "ACA-L2-015 (2): the %d-byte window at the new place is the only one with excerpt_hash, so the excerpt is intact (warning) and the support "
                    "check runs on it: 'ignore' is a content word that is not a token of the excerpt." % len(QUOTE_B)))
     appended = BODY_B + b"Appendix.\n"
-    s = Scenario(2)
-    s.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], appended)
-    mm = manifest(with_chain=False)
-    mm["claims"][1]["text"] = "AI crawlers ignore canonical URLs."
-    l2_manifest_only(s, mm)
+    s = mod(lambda m: m["claims"][1].__setitem__("text", "AI crawlers ignore canonical URLs."), source_b(appended))
     out.append(bad("changed-excerpt-in-place", "The source grew at the end; the excerpt is intact at its offsets; the claim is not supported.",
                    ["ACA-L2-014", "ACA-L2-015", "ACA-L2-018"], s, ["aca-source-hash-mismatch", "aca-claim-unsupported"],
                    "ACA-L2-015 (1): the bytes at the recorded offsets still have excerpt_hash."))
-    s = Scenario(2)
-    s.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], BODY_B.replace(b"more often", b"less often"))
+    s = source_b(BODY_B.replace(b"more often", b"less often"))
     out.append(bad("changed-excerpt-edited", "The excerpt itself was edited.", ["ACA-L2-014", "ACA-L2-015"], s, ["aca-source-hash-mismatch", "aca-excerpt-changed"],
                    "No window of %d bytes has excerpt_hash any more." % len(QUOTE_B)))
     twice = BODY_B + QUOTE_B.encode() + b"\n"
     twice = b"Intro.\n" + twice
-    s = Scenario(2)
-    s.resources[SRC_B] = stored(200, [["content-type", "text/plain"]], twice)
+    s = source_b(twice)
     out.append(bad("changed-excerpt-twice", "The excerpt now occurs twice, neither at its offsets.", ["ACA-L2-014", "ACA-L2-015"], s, ["aca-source-hash-mismatch", "aca-excerpt-changed"],
                    "Two windows match: 'an excerpt found twice is reported as changed'."))
     out.append(bad("offset-beyond-body", "excerpt_offset end beyond the body.", ["ACA-L2-016"],
