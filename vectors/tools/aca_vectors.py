@@ -1672,6 +1672,12 @@ def level3_verify():
     def bad(cid, desc, reqs, s, errors, detail, level=2, flags=None):
         return verify_case(P + cid, desc, reqs, 3, s, 3, "invalid", errors, detail=detail + " Level %d." % level, flags=flags)
 
+    def discovery_served(doc):
+        """The Level 3 scenario with `doc` as the agent origin's discovery document."""
+        s = Scenario(3)
+        s.serve_json(DISC, doc)
+        return s
+
     def signed_body(m, canonical, altered=None):
         """Serves `m` signed over its JCS body, in which the bytes `canonical` occur once; with
         `altered`, over that body with `canonical` replaced by `altered`."""
@@ -1691,12 +1697,10 @@ def level3_verify():
                        "fetch (FETCH-007) and nothing else is checked (reporting rule 3).", level=0))
     out.append(ok("baseline", "A complete Level 3 response: chain, signed manifest, discovery with the key.", L3 + ["ACA-L2-001", "ACA-L2-014", "ACA-L2-018", "SIG-001", "SIG-002", "SIG-004", "SIG-005"],
                   Scenario(3), "The signature covers @status, content-type, content-digest with created (now - 60), keyid k1 and alg ed25519; the body is JCS."))
-    s = Scenario(3)
-    s.serve_json(DISC, discovery(keys=False, jwks_uri=JWKS))
+    s = discovery_served(discovery(keys=False, jwks_uri=JWKS))
     s.serve_json(JWKS, {"keys": [K1.jwk("k1")]}, "application/jwk-set+json")
     out.append(ok("jwks-uri", "The key is published at jwks_uri only.", ["ACA-DISC-003"], s, "The verifier fetches jwks_uri from the snapshot."))
-    s = Scenario(3)
-    s.serve_json(DISC, discovery(keys=True, jwks_uri=JWKS))
+    s = discovery_served(discovery(keys=True, jwks_uri=JWKS))
     s.serve_json(JWKS, {"keys": [K1.jwk("k1"), K2.jwk("k2")]})
     out.append(ok("same-key-twice", "The same key inline and at jwks_uri.", ["ACA-DISC-004"], s, "ACA-DISC-004: the same key (same x) may appear both inline and at jwks_uri."))
     # Unknown and x- members of a chain step in a verified response (JSON-004).
@@ -1873,8 +1877,7 @@ def level3_verify():
     s.serve_manifest(CDN, manifest(), signed=True)
     out.append(bad("manifest-on-unlisted-cdn", "The manifest is hosted on a CDN origin the discovery document does not list.", ["ACA-DISC-006"], s,
                    ["aca-manifest-origin-unauthorized"], "ACA-DISC-006: no manifest_origins member."))
-    s = Scenario(3)
-    s.serve_json(DISC, {**discovery(), "manifest_origins": ["https://cdn.agent.example/"]})
+    s = discovery_served({**discovery(), "manifest_origins": ["https://cdn.agent.example/"]})
     out.append(bad("manifest-origins-with-path", "manifest_origins lists a URL with a path instead of an origin.", ["ACA-DISC-006", "ACA-DISC-002"], s,
                    ["aca-discovery-invalid"], "ACA-DISC-006: 'https://cdn.agent.example/' is not the serialization of an origin (it has a path)."))
     UNCITED = "https://example.net/also-read"
@@ -2067,22 +2070,17 @@ def level3_verify():
     s = Scenario(3)
     s.resources[DISC]["headers"] = [["content-type", "text/html"]]
     out.append(bad("discovery-html", "The discovery document is served as text/html.", ["ACA-DISC-001"], s, ["aca-discovery-fetch-failed"], "A JSON media type is required."))
-    s = Scenario(3)
-    s.serve_json(DISC, {**discovery(), "version": "1.1"})
+    s = discovery_served({**discovery(), "version": "1.1"})
     out.append(bad("discovery-version", "Discovery version 1.1.", ["ACA-DISC-002"], s, ["aca-discovery-version-unsupported"], "Only 1.0."))
-    s = Scenario(3)
-    s.serve_json(DISC, {**discovery(), "supported_signing": []})
+    s = discovery_served({**discovery(), "supported_signing": []})
     out.append(bad("discovery-no-signing", "supported_signing is empty.", ["ACA-DISC-002"], s, ["aca-discovery-signing-unsupported"],
                    "At Level 3 it includes http-message-signatures."))
-    s = Scenario(3)
-    s.serve_json(DISC, discovery(keys=False, jwks_uri=JWKS))
+    s = discovery_served(discovery(keys=False, jwks_uri=JWKS))
     out.append(bad("jwks-unreachable", "jwks_uri is not in the snapshot.", ["ACA-DISC-003", "ACA-L3-013", "FETCH-008"], s, ["aca-jwks-fetch-failed", "fetch-not-in-snapshot"],
                    "ACA-DISC-003."))
-    s = Scenario(3)
-    s.serve_json(DISC, discovery(keys=False))
+    s = discovery_served(discovery(keys=False))
     out.append(bad("keys-missing", "The discovery document publishes no key.", ["ACA-DISC-003", "ACA-L3-013"], s, ["aca-discovery-keys-missing"], "ACA-DISC-003; reporting rule 3: no key to resolve, so no aca-key-unresolved."))
-    s = Scenario(3)
-    s.serve_json(DISC, discovery(keys=True, jwks_uri=JWKS))
+    s = discovery_served(discovery(keys=True, jwks_uri=JWKS))
     s.serve_json(JWKS, {"keys": [K2.jwk("k1")]})
     out.append(bad("kid-conflict", "kid k1 names different keys inline and at jwks_uri.", ["ACA-DISC-004"], s, ["jwk-duplicate-kid"], "ACA-DISC-004."))
     return out
