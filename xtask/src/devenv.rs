@@ -72,26 +72,46 @@ pub fn python_venv(root: &Path) -> Result<PathBuf> {
             );
         }
     }
-    if fs::read(&stamp).ok().as_deref() != Some(wanted.as_slice()) {
-        eprintln!("xtask: installing requirements-dev.txt into .venv/");
-        let status = Command::new(bin.join("python3"))
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "-r",
-            ])
-            .arg(&requirements)
-            .status()
-            .context("cannot run pip of .venv/")?;
-        if !status.success() {
-            bail!("pip could not install requirements-dev.txt into .venv/");
-        }
-        fs::write(&stamp, &wanted).context("cannot write the .venv/ stamp")?;
-    }
+    let mut pip = Command::new(bin.join("python3"));
+    pip.args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "-r",
+    ])
+    .arg(&requirements);
+    install_unless_stamped(
+        &stamp,
+        &wanted,
+        pip,
+        "installing requirements-dev.txt into .venv/",
+        "pip could not install requirements-dev.txt into .venv/",
+    )?;
     Ok(bin)
+}
+
+/// Runs `install` unless `stamp` already holds `wanted` (the dependency list it installs),
+/// then writes the stamp: the packages are reinstalled exactly when their list changes.
+fn install_unless_stamped(
+    stamp: &Path,
+    wanted: &[u8],
+    mut install: Command,
+    doing: &str,
+    failed: &str,
+) -> Result<()> {
+    if fs::read(stamp).ok().as_deref() == Some(wanted) {
+        return Ok(());
+    }
+    eprintln!("xtask: {doing}");
+    let status = install
+        .status()
+        .with_context(|| format!("cannot run {:?} ({failed})", install.get_program()))?;
+    if !status.success() {
+        bail!("{failed}");
+    }
+    fs::write(stamp, wanted).with_context(|| format!("cannot write the stamp {}", stamp.display()))
 }
 
 /// `npm ci` of the node example adapter, when its lock file is newer than what is installed.
@@ -99,18 +119,14 @@ fn node_packages(root: &Path) -> Result<()> {
     let dir = root.join("examples/adapters/node");
     let lock = fs::read(dir.join("package-lock.json")).context("cannot read the node lock file")?;
     let stamp = dir.join("node_modules/.citeproof-package-lock.json");
-    if fs::read(&stamp).ok().as_deref() == Some(lock.as_slice()) {
-        return Ok(());
-    }
-    eprintln!("xtask: npm ci in examples/adapters/node");
-    let status = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund"])
-        .current_dir(&dir)
-        .status()
-        .context("cannot run npm (node and npm are needed for the node cross-checks)")?;
-    if !status.success() {
-        bail!("npm ci failed in examples/adapters/node");
-    }
-    fs::write(&stamp, &lock).context("cannot write the node_modules stamp")?;
-    Ok(())
+    let mut npm = Command::new("npm");
+    npm.args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(&dir);
+    install_unless_stamped(
+        &stamp,
+        &lock,
+        npm,
+        "npm ci in examples/adapters/node",
+        "npm ci failed in examples/adapters/node; node and npm are needed for the node cross-checks",
+    )
 }

@@ -379,25 +379,11 @@ fn plain_supported_by(c: &Plain, e: &Plain) -> Result<(), String> {
     ))
 }
 
+// The any-excerpt combinator is shared (its wording is the verifier's); what this file checks
+// independently is the per-excerpt rule it is given.
 fn plain_judge(claim: &str, excerpts: &[&str]) -> Judgement {
     let c = plain(claim);
-    let mut reasons = Vec::new();
-    for e in excerpts {
-        match plain_supported_by(&c, &plain(e)) {
-            Ok(()) => return Judgement::Supported,
-            Err(why) => reasons.push(why),
-        }
-    }
-    Judgement::Unsupported {
-        reason: if reasons.is_empty() {
-            "no excerpt to check the claim against".into()
-        } else {
-            format!(
-                "no single excerpt supports the claim: {}",
-                reasons.join("; ")
-            )
-        },
-    }
+    Judgement::by_any_excerpt(excerpts, |e| plain_supported_by(&c, &plain(e)))
 }
 
 /// Words of every class, near-misses of the stem rule, numbers in every written form, and

@@ -14,19 +14,6 @@ use citeproof_model::snapshot::StoredResponse;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-const SELECTOR_TYPES: &[SelectorType] = &[
-    SelectorType::None,
-    SelectorType::ByteRange,
-    SelectorType::LineRange,
-    SelectorType::Xpath,
-    SelectorType::Css,
-    SelectorType::TextQuote,
-    SelectorType::ParagraphIndex,
-    SelectorType::CssSelector,
-    SelectorType::FragmentIdentifier,
-    SelectorType::PageRange,
-];
-
 const MEDIA: &[&str] = &[
     "text/plain",
     "text/html",
@@ -97,7 +84,7 @@ proptest! {
 
     #[test]
     fn span_resolution_never_panics(
-        t in prop::sample::select(SELECTOR_TYPES),
+        t in prop::sample::select(&SelectorType::ALL[..]),
         value in proptest::option::of(selector_value()),
         exact in proptest::option::of("[a-zA-Z ]{0,12}"),
         context in proptest::option::of("[a-zA-Z ]{0,30}"),

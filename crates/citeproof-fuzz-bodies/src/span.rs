@@ -4,18 +4,6 @@ use citeproof_model::aef::{SelectorType, Span};
 use citeproof_span::compute_span;
 use citeproof_span::redaction::{Pattern, find_all, matches_fully};
 
-const SELECTORS: &[SelectorType] = &[
-    SelectorType::ByteRange,
-    SelectorType::LineRange,
-    SelectorType::Xpath,
-    SelectorType::Css,
-    SelectorType::TextQuote,
-    SelectorType::ParagraphIndex,
-    SelectorType::None,
-    SelectorType::CssSelector,
-    SelectorType::FragmentIdentifier,
-    SelectorType::PageRange,
-];
 const MEDIA: &[&str] = &[
     "text/html",
     "application/xml",
@@ -45,7 +33,7 @@ pub fn aef_span(data: &[u8]) {
         String::from_utf8_lossy(line).into_owned()
     });
     let span = Span {
-        selector_type: SELECTORS[usize::from(*s) % SELECTORS.len()],
+        selector_type: SelectorType::ALL[usize::from(*s) % SelectorType::ALL.len()],
         selector_value: Some(value.to_owned()),
         exact_text: (s & 0x80 != 0).then(|| value.to_owned()),
         surrounding_context: context,

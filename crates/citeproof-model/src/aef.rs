@@ -117,6 +117,20 @@ pub enum SelectorType {
 }
 
 impl SelectorType {
+    /// Every selector type, the spec's vocabulary first (for property tests and fuzzing).
+    pub const ALL: [SelectorType; 10] = [
+        SelectorType::ByteRange,
+        SelectorType::LineRange,
+        SelectorType::Xpath,
+        SelectorType::Css,
+        SelectorType::TextQuote,
+        SelectorType::ParagraphIndex,
+        SelectorType::None,
+        SelectorType::CssSelector,
+        SelectorType::FragmentIdentifier,
+        SelectorType::PageRange,
+    ];
+
     pub fn is_spec_vocabulary(self) -> bool {
         !matches!(
             self,
@@ -188,4 +202,30 @@ pub enum SynthesisRole {
     Contradicting,
     Partial,
     Background,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SelectorType;
+
+    /// `ALL` lists each variant once: the match is exhaustive, so a new variant stops the build
+    /// here until it has a place, and the positions must be distinct.
+    #[test]
+    fn all_selector_types_are_listed_once() {
+        let position = |t: SelectorType| match t {
+            SelectorType::ByteRange => 0,
+            SelectorType::LineRange => 1,
+            SelectorType::Xpath => 2,
+            SelectorType::Css => 3,
+            SelectorType::TextQuote => 4,
+            SelectorType::ParagraphIndex => 5,
+            SelectorType::None => 6,
+            SelectorType::CssSelector => 7,
+            SelectorType::FragmentIdentifier => 8,
+            SelectorType::PageRange => 9,
+        };
+        for (i, t) in SelectorType::ALL.into_iter().enumerate() {
+            assert_eq!(position(t), i, "{t:?}");
+        }
+    }
 }

@@ -184,9 +184,20 @@ impl SupportJudge for LexicalJudge {
     }
 
     fn judge_analyzed(&self, claim: &Analyzed<'_>, excerpts: &[&Analyzed<'_>]) -> Judgement {
+        Judgement::by_any_excerpt(excerpts, |e| claim.supported_by(e))
+    }
+}
+
+impl Judgement {
+    /// The rule's shape: supported when one excerpt on its own supports the claim (`check`
+    /// answers `Ok`), else unsupported with every excerpt's reason, in order.
+    pub fn by_any_excerpt<E>(
+        excerpts: impl IntoIterator<Item = E>,
+        mut check: impl FnMut(E) -> Result<(), String>,
+    ) -> Judgement {
         let mut reasons = Vec::new();
         for e in excerpts {
-            match claim.supported_by(e) {
+            match check(e) {
                 Ok(()) => return Judgement::Supported,
                 Err(why) => reasons.push(why),
             }
