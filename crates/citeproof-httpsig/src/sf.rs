@@ -47,11 +47,38 @@ fn entry_params(entry: &mut ListEntry) -> &mut Parameters {
     }
 }
 
-/// The parameters of an item or inner list, filled in place.
-struct ItemParams<'a>(&'a mut Parameters);
+/// Where a parameter visitor stores the parameters, and what it hands back when done.
+trait ParamsSink {
+    type Out;
+    fn params(&mut self) -> &mut Parameters;
+    fn done(self) -> Self::Out;
+}
 
-impl<'de> ParameterVisitor<'de> for ItemParams<'_> {
+/// The parameters of an item or inner list, filled in place.
+impl ParamsSink for &mut Parameters {
     type Out = ();
+    fn params(&mut self) -> &mut Parameters {
+        self
+    }
+    fn done(self) {}
+}
+
+/// A top-level item, handed back whole.
+impl ParamsSink for Item {
+    type Out = Item;
+    fn params(&mut self) -> &mut Parameters {
+        &mut self.params
+    }
+    fn done(self) -> Item {
+        self
+    }
+}
+
+/// Parameters that reject a repeated key.
+struct ItemParams<S>(S);
+
+impl<'de, S: ParamsSink> ParameterVisitor<'de> for ItemParams<S> {
+    type Out = S::Out;
     type Error = DuplicateKey;
 
     fn parameter(
@@ -59,34 +86,18 @@ impl<'de> ParameterVisitor<'de> for ItemParams<'_> {
         key: &'de KeyRef,
         value: BareItemFromInput<'de>,
     ) -> Result<(), DuplicateKey> {
-        insert_param(self.0, key, value)
+        insert_param(self.0.params(), key, value)
     }
 
-    fn finish(self) -> Result<(), DuplicateKey> {
-        Ok(())
-    }
-}
-
-/// An item stored into a [`ListEntry`] slot.
-struct EntryItem<'a>(&'a mut ListEntry);
-
-impl<'de, 'a> ItemVisitor<'de> for EntryItem<'a> {
-    type Out = ();
-    type Error = DuplicateKey;
-
-    fn bare_item(
-        self,
-        bare_item: BareItemFromInput<'de>,
-    ) -> Result<impl ParameterVisitor<'de, Out = ()>, DuplicateKey> {
-        *self.0 = ListEntry::Item(Item::new(bare_item));
-        Ok(ItemParams(entry_params(self.0)))
+    fn finish(self) -> Result<S::Out, DuplicateKey> {
+        Ok(self.0.done())
     }
 }
 
-/// An item appended to an inner list.
-struct InnerItem<'a>(&'a mut Item);
+/// An item filled in place: a member of a list or dictionary, or of an inner list.
+struct ItemSlot<'a>(&'a mut Item);
 
-impl<'de> ItemVisitor<'de> for InnerItem<'_> {
+impl<'de> ItemVisitor<'de> for ItemSlot<'_> {
     type Out = ();
     type Error = DuplicateKey;
 
@@ -107,7 +118,7 @@ impl<'de> InnerListVisitor<'de> for EntryInnerList<'_> {
 
     fn item(&mut self) -> Result<impl ItemVisitor<'de>, DuplicateKey> {
         match self.0 {
-            ListEntry::InnerList(list) => Ok(InnerItem(list.items.push_mut(Item::new(false)))),
+            ListEntry::InnerList(list) => Ok(ItemSlot(list.items.push_mut(Item::new(false)))),
             // The slot is always an inner list here (set by `Entry::inner_list`); report rather
             // than panic if that ever changes.
             ListEntry::Item(_) => Err(DuplicateKey("<internal: not an inner list>".into())),
@@ -126,7 +137,12 @@ impl<'de> EntryVisitor<'de> for Entry<'_> {
     type Error = DuplicateKey;
 
     fn item(self) -> Result<impl ItemVisitor<'de>, DuplicateKey> {
-        Ok(EntryItem(self.0))
+        match self.0 {
+            ListEntry::Item(item) => Ok(ItemSlot(item)),
+            // Every slot starts as an item (`StrictDict` and `StrictList` make it so); report
+            // rather than panic if that ever changes.
+            ListEntry::InnerList(_) => Err(DuplicateKey("<internal: not an item>".into())),
+        }
     }
 
     fn inner_list(self) -> Result<impl InnerListVisitor<'de>, DuplicateKey> {
@@ -179,25 +195,6 @@ impl<'de> ListVisitor<'de> for StrictList {
 /// Top-level item visitor that rejects repeated parameter keys.
 struct StrictItem;
 
-struct OwnedItemParams(Item);
-
-impl<'de> ParameterVisitor<'de> for OwnedItemParams {
-    type Out = Item;
-    type Error = DuplicateKey;
-
-    fn parameter(
-        &mut self,
-        key: &'de KeyRef,
-        value: BareItemFromInput<'de>,
-    ) -> Result<(), DuplicateKey> {
-        insert_param(&mut self.0.params, key, value)
-    }
-
-    fn finish(self) -> Result<Item, DuplicateKey> {
-        Ok(self.0)
-    }
-}
-
 impl<'de> ItemVisitor<'de> for StrictItem {
     type Out = Item;
     type Error = DuplicateKey;
@@ -206,7 +203,7 @@ impl<'de> ItemVisitor<'de> for StrictItem {
         self,
         bare_item: BareItemFromInput<'de>,
     ) -> Result<impl ParameterVisitor<'de, Out = Item>, DuplicateKey> {
-        Ok(OwnedItemParams(Item::new(bare_item)))
+        Ok(ItemParams(Item::new(bare_item)))
     }
 }
 
