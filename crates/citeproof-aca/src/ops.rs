@@ -12,11 +12,11 @@ use crate::{
 };
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use citeproof_model::operation_input;
 use citeproof_model::spec::{
     DocumentRule, Operation, OperationInput, Optional, RequiredLevel, Spec, SpecDescriptor, read,
 };
 use citeproof_model::{Incident, IncidentCode, Location, Severity};
+use citeproof_model::{document_operation, operation_input};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -105,30 +105,16 @@ impl OperationInput for HeaderEmit {
     }
 }
 
-operation_input! {
+document_operation! {
     /// `aca-manifest-validate`: the raw JSON text of a manifest.
-    struct ManifestValidate = "aca-manifest-validate" {
-        document: String,
-    }
+    struct ManifestValidate = "aca-manifest-validate" =>
+        |bytes| from_incidents(&validate_manifest_bytes(bytes), None)
 }
 
-impl OperationInput for ManifestValidate {
-    fn run(self) -> Reply {
-        from_incidents(&validate_manifest_bytes(self.document.as_bytes()), None)
-    }
-}
-
-operation_input! {
+document_operation! {
     /// `aca-discovery-validate`: the raw JSON text of a discovery document.
-    struct DiscoveryValidate = "aca-discovery-validate" {
-        document: String,
-    }
-}
-
-impl OperationInput for DiscoveryValidate {
-    fn run(self) -> Reply {
-        from_incidents(&validate_discovery_bytes(self.document.as_bytes()), None)
-    }
+    struct DiscoveryValidate = "aca-discovery-validate" =>
+        |bytes| from_incidents(&validate_discovery_bytes(bytes), None)
 }
 
 operation_input! {

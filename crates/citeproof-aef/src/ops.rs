@@ -4,13 +4,13 @@
 use std::collections::BTreeMap;
 
 use citeproof_model::aef::Span;
-use citeproof_model::operation_input;
 use citeproof_model::snapshot::StoredResponse;
 use citeproof_model::spec::{
     Base64, DocumentRule, Operation, OperationInput, Optional, RequiredLevel, Spec, SpecDescriptor,
     TextOrObject,
 };
 use citeproof_model::{ContentHash, Incident};
+use citeproof_model::{document_operation, operation_input};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -37,16 +37,10 @@ pub const SPEC: SpecDescriptor = SpecDescriptor {
     ],
 };
 
-operation_input! {
+document_operation! {
     /// `aef-validate`: the raw JSON text of an evidence object.
-    struct AefValidate = "aef-validate" {
-        document: String,
-    }
-}
-
-impl OperationInput for AefValidate {
-    fn run(self) -> Reply {
-        let incidents = match citeproof_model::json::parse_strict(self.document.as_bytes()) {
+    struct AefValidate = "aef-validate" => |bytes| {
+        let incidents = match citeproof_model::json::parse_strict(bytes) {
             Ok(value) => crate::validate(&value),
             Err(e) => vec![e.to_incident()],
         };

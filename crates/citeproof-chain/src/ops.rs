@@ -4,13 +4,13 @@
 use citeproof_fetch::{FetchPolicy, ResourceFetcher};
 use std::collections::BTreeMap;
 
-use citeproof_model::operation_input;
 use citeproof_model::protocol::{Answer, Reply, ResultReply, bad_input as bad, from_incidents};
 use citeproof_model::snapshot::StoredResponse;
 use citeproof_model::spec::{
     DocumentRule, Operation, OperationInput, Optional, RequiredLevel, Spec, SpecDescriptor,
 };
 use citeproof_model::{Incident, IncidentCode, Location, Severity};
+use citeproof_model::{document_operation, operation_input};
 use serde_json::{Map, Value, json};
 
 use crate::keys::TrustConfig;
@@ -79,17 +79,9 @@ impl OperationInput for ChainClaimId {
     }
 }
 
-operation_input! {
+document_operation! {
     /// `chain-signing-input`: the raw JSON text of an envelope.
-    struct ChainSigningInput = "chain-signing-input" {
-        document: String,
-    }
-}
-
-impl OperationInput for ChainSigningInput {
-    fn run(self) -> Reply {
-        signing_inputs(self.document.as_bytes())
-    }
+    struct ChainSigningInput = "chain-signing-input" => signing_inputs
 }
 
 fn signing_inputs(document: &[u8]) -> Reply {

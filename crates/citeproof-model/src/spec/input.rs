@@ -40,6 +40,28 @@ macro_rules! operation_input {
     };
 }
 
+/// Declares an operation whose one input member is `document`, the raw JSON text of a
+/// document, and whose body is `$run` on the document's bytes: `document_operation! { /// doc
+/// pub struct ManifestValidate = "aca-manifest-validate" => |bytes: &[u8]| ... }`.
+#[macro_export]
+macro_rules! document_operation {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident = $op:literal => $run:expr) => {
+        $crate::operation_input! {
+            $(#[$meta])*
+            $vis struct $name = $op {
+                document: String,
+            }
+        }
+
+        impl $crate::spec::OperationInput for $name {
+            fn run(self) -> $crate::protocol::Reply {
+                let run: fn(&[u8]) -> $crate::protocol::Reply = $run;
+                run(self.document.as_bytes())
+            }
+        }
+    };
+}
+
 /// The input of one operation and the operation's body.
 pub trait OperationInput: OperationName + DeserializeOwned + JsonSchema {
     /// Groups of members of which exactly one must be present (each member of a group is an
