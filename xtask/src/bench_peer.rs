@@ -30,29 +30,19 @@ fn workloads() -> Vec<Workload> {
         Workload {
             name: "peer-claims",
             meaning: "10 000 claims over 10 small sources, signed Level 3 (the `claims` workload)",
-            spec: SyntheticSpec {
-                sources: 10,
-                ..SyntheticSpec::new(10_000)
-            },
+            spec: SyntheticSpec::claims_workload(),
             target: 8.0,
         },
         Workload {
             name: "peer-chain",
             meaning: "one claim and a chain of 40 000 steps, signed Level 3 (the `chain` workload)",
-            spec: SyntheticSpec {
-                chain_steps: 40_000,
-                ..SyntheticSpec::new(1)
-            },
+            spec: SyntheticSpec::chain_workload(40_000),
             target: 10.0,
         },
         Workload {
             name: "peer-hash-bound",
             meaning: "100 claims over 10 sources of 1 MiB (the `hash-bound` workload)",
-            spec: SyntheticSpec {
-                sources: 10,
-                source_bytes: 1024 * 1024,
-                ..SyntheticSpec::new(100)
-            },
+            spec: SyntheticSpec::hash_bound_workload(),
             target: 0.0,
         },
     ]

@@ -117,22 +117,8 @@ fn options() -> (u64, u64, Option<String>, Option<u64>) {
 fn main() {
     let (rounds, round_ns, filter, iterations) = options();
     let key = SigningKey::from_secret_bytes(&[42u8; 32]);
-    let claims = build_synthetic_run(
-        &SyntheticSpec {
-            sources: 10,
-            ..SyntheticSpec::new(10_000)
-        },
-        &key,
-    )
-    .unwrap();
-    let chain = build_synthetic_run(
-        &SyntheticSpec {
-            chain_steps: 40_000,
-            ..SyntheticSpec::new(1)
-        },
-        &key,
-    )
-    .unwrap();
+    let claims = build_synthetic_run(&SyntheticSpec::claims_workload(), &key).unwrap();
+    let chain = build_synthetic_run(&SyntheticSpec::chain_workload(40_000), &key).unwrap();
     if let Some(dir) = snapshot_dir() {
         return write_snapshots(&dir, [("claims", &claims), ("chain", &chain)]);
     }

@@ -191,31 +191,12 @@ fn claim_stages<'a>(
 }
 
 fn all(c: &mut Criterion) {
-    stages(
-        c,
-        "stages_claims",
-        &SyntheticSpec {
-            sources: 10,
-            ..SyntheticSpec::new(10_000)
-        },
-    );
-    stages(
-        c,
-        "stages_chain",
-        &SyntheticSpec {
-            chain_steps: 40_000,
-            ..SyntheticSpec::new(1)
-        },
-    );
+    stages(c, "stages_claims", &SyntheticSpec::claims_workload());
+    stages(c, "stages_chain", &SyntheticSpec::chain_workload(40_000));
     stages(
         c,
         "stages_hash_bound",
-        &SyntheticSpec {
-            claims_per_manifest: 100,
-            sources: 10,
-            source_bytes: 1024 * 1024,
-            ..SyntheticSpec::new(100)
-        },
+        &SyntheticSpec::hash_bound_workload(),
     );
 }
 

@@ -27,8 +27,6 @@ use citeproof_model::json::{MAX_DOCUMENT_BYTES, Mode, Reader, parse_strict};
 use citeproof_model::sha256_bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-const MIB: usize = 1024 * 1024;
-
 /// The allocator of the `citeproof` binary, so that the numbers are the binary's.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -65,12 +63,7 @@ fn assert_level3(report: &AcaReport, what: &str) {
 }
 
 fn hash_bound(c: &mut Criterion) {
-    let spec = SyntheticSpec {
-        claims_per_manifest: 100,
-        sources: 10,
-        source_bytes: MIB,
-        ..SyntheticSpec::new(100)
-    };
+    let spec = SyntheticSpec::hash_bound_workload();
     let r = run(&spec);
     let fetcher = r.fetcher(FetchPolicy::default()).unwrap();
     let warc = r.warc("2026-04-28T10:00:00Z").unwrap();
@@ -103,10 +96,7 @@ fn hash_bound(c: &mut Criterion) {
 }
 
 fn claims(c: &mut Criterion) {
-    let spec = SyntheticSpec {
-        sources: 10,
-        ..SyntheticSpec::new(10_000)
-    };
+    let spec = SyntheticSpec::claims_workload();
     let r = run(&spec);
     let fetcher = r.fetcher(FetchPolicy::default()).unwrap();
     assert_level3(&verify(&fetcher), "claims");
@@ -139,10 +129,7 @@ fn chain(c: &mut Criterion) {
     let mut g = c.benchmark_group("chain");
     g.sample_size(10).warm_up_time(Duration::from_secs(1));
     for steps in [10_000usize, 20_000, 40_000] {
-        let spec = SyntheticSpec {
-            chain_steps: steps,
-            ..SyntheticSpec::new(1)
-        };
+        let spec = SyntheticSpec::chain_workload(steps);
         let fetcher = run(&spec).fetcher(FetchPolicy::default()).unwrap();
         assert_level3(&verify(&fetcher), "chain");
         g.throughput(Throughput::Elements(steps as u64));

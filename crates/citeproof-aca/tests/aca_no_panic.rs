@@ -11,7 +11,8 @@ use citeproof_aca::{
     VerifyOptions, parse_citation_source, validate_discovery_bytes, validate_manifest_bytes,
     validate_manifest_value, verify_snapshot_bytes,
 };
-use citeproof_testkit::arbitrary::JsonShape;
+use citeproof_model::aca::{Discovery, Manifest};
+use citeproof_testkit::arbitrary::{JsonShape, schema_member_names};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -19,6 +20,29 @@ struct NoKeys;
 impl KeyResolver for NoKeys {
     fn resolve(&self, _: Option<&str>) -> Result<VerifyingKey, KeyMiss> {
         Err(KeyMiss::Unresolved("none".into()))
+    }
+}
+
+/// The member names of the manifest and discovery models.
+fn member_names() -> &'static [&'static str] {
+    schema_member_names(&[
+        serde_json::to_value(schemars::schema_for!(Manifest)).unwrap_or_default(),
+        serde_json::to_value(schemars::schema_for!(Discovery)).unwrap_or_default(),
+    ])
+}
+
+#[test]
+fn member_names_reach_every_level_of_the_documents() {
+    let names = member_names();
+    for name in [
+        "run_id",
+        "claim_id",
+        "excerpt_hash",
+        "inputs_ref",
+        "keys",
+        "kty",
+    ] {
+        assert!(names.contains(&name), "{name}: {names:?}");
     }
 }
 
@@ -40,29 +64,7 @@ fn json_value() -> impl Strategy<Value = Value> {
             "sha256:00",
         ],
         extra_leaf: None,
-        names: &[
-            "run_id",
-            "agent_id",
-            "emitted_at",
-            "claims",
-            "claim_id",
-            "text",
-            "sources",
-            "url",
-            "retrieved_at",
-            "hash",
-            "excerpt_offset",
-            "excerpt_hash",
-            "chain",
-            "step",
-            "tool",
-            "inputs",
-            "inputs_hash",
-            "inputs_ref",
-            "outputs_ref",
-            "keys",
-            "kty",
-        ],
+        names: member_names(),
         name_pattern: "[a-z_-]{1,8}",
         max_members: 6,
         branch: 6,

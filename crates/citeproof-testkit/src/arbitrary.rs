@@ -23,6 +23,34 @@ pub struct JsonShape {
     pub branch: u32,
 }
 
+/// Every member name the JSON Schema `schema` declares (the keys of `properties` at any depth,
+/// definitions included), sorted and without repeats: a [`JsonShape::names`] that follows the
+/// model when it gains a member. Leaked, as a strategy's names are `'static` (a test calls this
+/// once).
+pub fn schema_member_names(schemas: &[Value]) -> &'static [&'static str] {
+    fn walk(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                if let Some(Value::Object(props)) = map.get("properties") {
+                    out.extend(props.keys().cloned());
+                }
+                map.values().for_each(|child| walk(child, out));
+            }
+            Value::Array(items) => items.iter().for_each(|child| walk(child, out)),
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    schemas.iter().for_each(|s| walk(s, &mut names));
+    names.sort();
+    names.dedup();
+    let names: Vec<&'static str> = names
+        .into_iter()
+        .map(|n| &*Box::leak(n.into_boxed_str()))
+        .collect();
+    Box::leak(names.into_boxed_slice())
+}
+
 /// Values up to 4 levels deep, up to 48 nodes: null, booleans, 64-bit integers, finite numbers,
 /// strings of `shape.text`, the words, the extra leaf, arrays and objects with names of the
 /// shape.

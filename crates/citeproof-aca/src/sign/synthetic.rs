@@ -74,6 +74,32 @@ impl SyntheticSpec {
             kid: "bench".into(),
         }
     }
+
+    /// The `claims` workload of the benchmarks: 10 000 claims over 10 small sources.
+    pub fn claims_workload() -> SyntheticSpec {
+        SyntheticSpec {
+            sources: 10,
+            ..SyntheticSpec::new(10_000)
+        }
+    }
+
+    /// The `chain` workload of the benchmarks (40 000 steps there): one claim and a chain of
+    /// `steps` steps.
+    pub fn chain_workload(steps: usize) -> SyntheticSpec {
+        SyntheticSpec {
+            chain_steps: steps,
+            ..SyntheticSpec::new(1)
+        }
+    }
+
+    /// The `hash-bound` workload of the benchmarks: 100 claims over 10 sources of 1 MiB.
+    pub fn hash_bound_workload() -> SyntheticSpec {
+        SyntheticSpec {
+            sources: 10,
+            source_bytes: 1024 * 1024,
+            ..SyntheticSpec::new(100)
+        }
+    }
 }
 
 /// `created` of [`SyntheticSpec::new`]; verify at [`SYNTHETIC_NOW`].
