@@ -245,6 +245,13 @@ fn aca_verify_batch_keeps_input_order_and_exits_with_the_worst() {
     assert_eq!(lines[1]["outcome"], "could-not-check");
     assert_eq!(lines[1]["error"]["code"], "input-unreadable");
     assert_eq!(code(&run(&[&missing, &bad, &good])), 1);
+    // `-` is never a line (standard input is one stream, and may be the list itself), as in
+    // every other verify: a usage error for that line, the run's status 2.
+    let out = run(&[&good, "-"]);
+    assert_eq!(code(&out), 2);
+    let lines = batch_lines(&out);
+    assert_eq!(lines[1]["outcome"], "usage-error", "{}", lines[1]);
+    assert_eq!(lines[1]["error"]["code"], "usage");
 }
 
 fn new_evidence(dir: &Path) -> String {

@@ -199,7 +199,7 @@ fn run_batch(args: &Args, list: &str, opts: &VerifyOptions) -> Result<ExitCode, 
             });
             Ok(verify_url(input, &fetcher, opts))
         } else {
-            verify_snapshot_file(input, opts)
+            verify_snapshot_file(batch::file_line(input)?, opts)
         }
     };
     let configuration = serde_json::json!({
