@@ -133,22 +133,9 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-/// The first `"` or `\` of `hay`, a 64-byte block at a time (a loop the compiler vectorizes).
+/// The first `"` or `\` of `hay`.
 fn find_quote_or_backslash(hay: &[u8]) -> Option<usize> {
-    let special = |b: &u8| (*b == b'"') | (*b == b'\\');
-    let mut blocks = hay.chunks_exact(64);
-    let mut offset = 0;
-    for block in &mut blocks {
-        if block.iter().fold(false, |any, b| any | special(b)) {
-            return block.iter().position(special).map(|p| offset + p);
-        }
-        offset += 64;
-    }
-    blocks
-        .remainder()
-        .iter()
-        .position(special)
-        .map(|p| offset + p)
+    memchr::memchr2(b'"', b'\\', hay)
 }
 
 /// The offset of the closing quote of the string whose opening quote is at `open`.
