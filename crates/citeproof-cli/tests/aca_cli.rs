@@ -159,6 +159,20 @@ fn serve_lists_runs_and_verify_reports_their_levels() {
             (Some(3), Some(true)),
             "{replayed}"
         );
+        // The same file through a FIFO, which has no size: streamed, the same verdict.
+        let fifo = dir.path().join("complete-fifo.warc");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let (from, to) = (warc.clone(), fifo.clone());
+        let writer = std::thread::spawn(move || std::fs::copy(from, to));
+        let streamed = cli(
+            "aca verify --allow-private --json --snapshot {}",
+            &[fifo.to_str().unwrap()],
+        )
+        .json();
+        writer.join().unwrap().unwrap();
+        assert_eq!(streamed["level"], replayed["level"], "{streamed}");
+        assert_eq!(streamed["incidents"], replayed["incidents"]);
 
         batch_of_urls_and_snapshots(&base, dir.path(), &snap);
 

@@ -72,7 +72,7 @@ pub use snapshot::{
 };
 pub use warc::{
     MAX_WARC_HEADER_BYTES, MAX_WARC_RECORD_BYTES, MAX_WARC_RECORDS, MAX_WARC_TOTAL_BYTES,
-    read_warc, write_warc,
+    read_warc, read_warc_bytes, write_warc,
 };
 
 /// Gets the bytes behind a URL.

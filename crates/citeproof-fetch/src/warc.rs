@@ -179,18 +179,91 @@ struct ResponseRecord {
     entry: StoredEntry,
 }
 
-/// Reads a WARC file into a fetcher under `policy`, with every bound of this module.
+/// Reads a WARC file into a fetcher under `policy`, with every bound of this module. Each
+/// record's block is copied out of the stream; [`read_warc_bytes`] reads a file already in
+/// memory without copying.
 pub fn read_warc(
     input: &mut dyn BufRead,
     policy: FetchPolicy,
 ) -> Result<SnapshotFetcher, FetchError> {
-    read_warc_within(input, policy, MAX_WARC_TOTAL_BYTES)
+    read_warc_within(&mut Stream(input), policy, MAX_WARC_TOTAL_BYTES)
+}
+
+/// [`read_warc`] on a whole file in memory: the same records, bounds, results and errors, and
+/// every stored body a slice of `data` (no body is copied unless it was chunked).
+pub fn read_warc_bytes(
+    data: impl Into<Bytes>,
+    policy: FetchPolicy,
+) -> Result<SnapshotFetcher, FetchError> {
+    let data = data.into();
+    read_warc_within(&mut InMemory { data, at: 0 }, policy, MAX_WARC_TOTAL_BYTES)
+}
+
+/// Where records are read from: the lines of a record header, then its block.
+trait Records {
+    /// Appends the next line (its `\n` included) to `line`, reading at most `limit` bytes;
+    /// 0 at the end of the input.
+    fn line(&mut self, limit: usize, line: &mut Vec<u8>) -> Result<usize, FetchError>;
+    /// The next `length` bytes (the caller has bounded `length`).
+    fn block(&mut self, length: u64) -> Result<Bytes, FetchError>;
+}
+
+/// A stream: each block is copied out of it.
+struct Stream<'a>(&'a mut dyn BufRead);
+
+impl Records for Stream<'_> {
+    fn line(&mut self, limit: usize, line: &mut Vec<u8>) -> Result<usize, FetchError> {
+        (&mut *self.0)
+            .take(limit as u64)
+            .read_until(b'\n', line)
+            .map_err(|e| bad(&format!("read: {e}")))
+    }
+
+    fn block(&mut self, length: u64) -> Result<Bytes, FetchError> {
+        let mut block = Vec::with_capacity(usize::try_from(length).unwrap_or(0));
+        let read = (&mut *self.0)
+            .take(length)
+            .read_to_end(&mut block)
+            .map_err(|e| bad(&format!("read: {e}")))?;
+        if u64::try_from(read).unwrap_or(u64::MAX) != length {
+            return Err(bad("end of file inside a record block"));
+        }
+        Ok(block.into())
+    }
+}
+
+/// A whole file in memory: each block is a slice of it.
+struct InMemory {
+    data: Bytes,
+    at: usize,
+}
+
+impl Records for InMemory {
+    fn line(&mut self, limit: usize, line: &mut Vec<u8>) -> Result<usize, FetchError> {
+        let rest = self.data.get(self.at..).unwrap_or_default();
+        let window = rest.get(..limit.min(rest.len())).unwrap_or_default();
+        let len = memchr::memchr(b'\n', window).map_or(window.len(), |i| i + 1);
+        line.extend_from_slice(window.get(..len).unwrap_or_default());
+        self.at += len;
+        Ok(len)
+    }
+
+    fn block(&mut self, length: u64) -> Result<Bytes, FetchError> {
+        let end = usize::try_from(length)
+            .ok()
+            .and_then(|n| self.at.checked_add(n))
+            .filter(|&end| end <= self.data.len())
+            .ok_or_else(|| bad("end of file inside a record block"))?;
+        let block = self.data.slice(self.at..end);
+        self.at = end;
+        Ok(block)
+    }
 }
 
 /// [`read_warc`] with the body total bounded by `max_total_bytes` (tests exceed the bound
 /// without holding 2 GiB).
 fn read_warc_within(
-    input: &mut dyn BufRead,
+    input: &mut dyn Records,
     policy: FetchPolicy,
     max_total_bytes: u64,
 ) -> Result<SnapshotFetcher, FetchError> {
@@ -262,15 +335,12 @@ fn warcinfo_agent(block: &[u8]) -> Option<String> {
 type RawRecord = (Vec<(String, String)>, Bytes);
 
 /// The next record: its WARC fields and its block. `None` at a clean end of file.
-fn next_record(input: &mut dyn BufRead) -> Result<Option<RawRecord>, FetchError> {
+fn next_record(input: &mut dyn Records) -> Result<Option<RawRecord>, FetchError> {
     let mut head: Vec<u8> = Vec::with_capacity(1024);
     // Skip blank lines between records, then read the header block up to an empty line.
     loop {
         let mut line = Vec::new();
-        let got = input
-            .take((MAX_WARC_HEADER_BYTES + 1) as u64)
-            .read_until(b'\n', &mut line)
-            .map_err(|e| bad(&format!("read: {e}")))?;
+        let got = input.line(MAX_WARC_HEADER_BYTES + 1, &mut line)?;
         if got == 0 {
             return if head.is_empty() {
                 Ok(None)
@@ -306,15 +376,7 @@ fn next_record(input: &mut dyn BufRead) -> Result<Option<RawRecord>, FetchError>
         .into_iter()
         .map(|(k, v)| (k.to_owned(), String::from_utf8_lossy(v).into_owned()))
         .collect();
-    let mut block = Vec::with_capacity(usize::try_from(length).unwrap_or(0));
-    let read = input
-        .take(length)
-        .read_to_end(&mut block)
-        .map_err(|e| bad(&format!("read: {e}")))?;
-    if u64::try_from(read).unwrap_or(u64::MAX) != length {
-        return Err(bad("end of file inside a record block"));
-    }
-    Ok(Some((fields, block.into())))
+    Ok(Some((fields, input.block(length)?)))
 }
 
 /// An HTTP/1.1 response message: status, fields in order, body (framed by Content-Length,
@@ -417,9 +479,17 @@ mod tests {
             response_record("https://a.example/", "abcdef"),
             response_record("https://b.example/", "ghijkl")
         );
-        let ok = read_warc_within(&mut file.as_bytes(), FetchPolicy::default(), 12);
+        let ok = read_warc_within(
+            &mut Stream(&mut file.as_bytes()),
+            FetchPolicy::default(),
+            12,
+        );
         assert!(ok.is_ok(), "{:?}", ok.err());
-        match read_warc_within(&mut file.as_bytes(), FetchPolicy::default(), 11) {
+        match read_warc_within(
+            &mut Stream(&mut file.as_bytes()),
+            FetchPolicy::default(),
+            11,
+        ) {
             Err(e) => {
                 assert_eq!(e.code(), "fetch-snapshot-invalid");
                 assert!(e.to_string().contains("more than 11 body bytes"), "{e}");

@@ -14,9 +14,10 @@ use std::process::Command;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use bytes::Bytes;
 use citeproof_fetch::{
-    FetchPolicy, FetchedResponse, Fetcher, RecordingFetcher, SnapshotFetcher, StoredEntry,
-    read_warc,
+    FetchError, FetchPolicy, FetchedResponse, Fetcher, RecordingFetcher, SnapshotFetcher,
+    StoredEntry, read_warc, read_warc_bytes,
 };
 use citeproof_model::sha256_bytes;
 use serde_json::{Value, json};
@@ -97,6 +98,23 @@ fn written() -> (Recording, Vec<u8>) {
     (rec.entries(AGENT).unwrap(), out)
 }
 
+/// The file read both ways, streamed ([`read_warc`]) and from memory ([`read_warc_bytes`]):
+/// the two must agree (the same agent response, or the same error); the streamed result.
+fn read_both(bytes: &[u8]) -> Result<SnapshotFetcher, FetchError> {
+    let streamed = read_warc(&mut Cursor::new(bytes), FetchPolicy::default());
+    let in_memory = read_warc_bytes(Bytes::copy_from_slice(bytes), FetchPolicy::default());
+    match (&streamed, &in_memory) {
+        (Ok(a), Ok(b)) => assert_eq!(a.agent_response(), b.agent_response()),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        _ => panic!(
+            "the readers disagree: streamed {:?}, in memory {:?}",
+            streamed.as_ref().err(),
+            in_memory.as_ref().err()
+        ),
+    }
+    streamed
+}
+
 fn fetch_all(f: &SnapshotFetcher) -> Vec<FetchedResponse> {
     entries().iter().map(|(u, _)| f.fetch(u).unwrap()).collect()
 }
@@ -105,7 +123,7 @@ fn fetch_all(f: &SnapshotFetcher) -> Vec<FetchedResponse> {
 fn what_citeproof_writes_it_replays_identically() {
     let (_, bytes) = written();
     assert!(bytes.starts_with(b"WARC/1.1\r\n"), "{:?}", &bytes[..20]);
-    let replay = read_warc(&mut Cursor::new(&bytes), FetchPolicy::default()).unwrap();
+    let replay = read_both(&bytes).unwrap();
     let direct =
         SnapshotFetcher::from_entries(AGENT, agent(), entries(), FetchPolicy::default()).unwrap();
     assert_eq!(replay.agent_response(), direct.agent_response());
@@ -115,6 +133,27 @@ fn what_citeproof_writes_it_replays_identically() {
         replay.fetch("https://example.com/old").unwrap().url,
         "https://example.com/a"
     );
+}
+
+/// From memory, every stored body is a slice of the file (issue 23: no body is copied), and
+/// the responses are the streamed reader's.
+#[test]
+fn bodies_read_from_memory_are_slices_of_the_file() {
+    let (_, bytes) = written();
+    let file = Bytes::from(bytes.clone());
+    let from_memory = read_warc_bytes(file.clone(), FetchPolicy::default()).unwrap();
+    let streamed = read_warc(&mut Cursor::new(&bytes), FetchPolicy::default()).unwrap();
+    assert_eq!(fetch_all(&from_memory), fetch_all(&streamed));
+    let range = file.as_ptr_range();
+    for response in fetch_all(&from_memory) {
+        if !response.body.is_empty() {
+            assert!(
+                range.contains(&response.body.as_ptr()),
+                "{}: the body was copied",
+                response.url
+            );
+        }
+    }
 }
 
 /// Agent response, manifest, source, and the redirect.
@@ -225,7 +264,7 @@ fn citeproof_replays_what_warcio_writes() {
         return;
     }
     let bytes = std::fs::read(&path).unwrap();
-    let replay = read_warc(&mut Cursor::new(&bytes), FetchPolicy::default()).unwrap();
+    let replay = read_both(&bytes).unwrap();
     let direct =
         SnapshotFetcher::from_entries(AGENT, agent(), entries(), FetchPolicy::default()).unwrap();
     assert_eq!(replay.agent_response().body, direct.agent_response().body);
@@ -260,7 +299,7 @@ fn hostile_warc_files_get_a_typed_error() {
         ("bad chunk", b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://a.example/\r\nContent-Length: 51\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n".to_vec()),
     ];
     for (name, bytes) in cases {
-        match read_warc(&mut Cursor::new(&bytes), FetchPolicy::default()) {
+        match read_both(&bytes) {
             Err(e) => assert_eq!(e.code(), "fetch-snapshot-invalid", "{name}: {e}"),
             Ok(_) => panic!("{name}: accepted"),
         }
@@ -274,7 +313,7 @@ fn more_than_200000_records_are_refused() {
     assert_eq!(citeproof_fetch::MAX_WARC_RECORDS, 200_000);
     let record = b"WARC/1.1\r\nWARC-Type: metadata\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
     let file = record.repeat(citeproof_fetch::MAX_WARC_RECORDS + 1);
-    match read_warc(&mut Cursor::new(&file), FetchPolicy::default()) {
+    match read_both(&file) {
         Err(e) => {
             assert_eq!(e.code(), "fetch-snapshot-invalid", "{e}");
             assert!(e.to_string().contains("more than 200000 records"), "{e}");
@@ -283,7 +322,7 @@ fn more_than_200000_records_are_refused() {
     }
     // One record fewer is read to the end (and then has no response record).
     let file = record.repeat(citeproof_fetch::MAX_WARC_RECORDS);
-    match read_warc(&mut Cursor::new(&file), FetchPolicy::default()) {
+    match read_both(&file) {
         Err(e) => assert!(e.to_string().contains("no response record"), "{e}"),
         Ok(_) => panic!("accepted"),
     }

@@ -6,7 +6,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use citeproof_fetch::{
     FetchPolicy, FetchedResponse, Fetcher, SnapshotFetcher, StoredEntry, parse_snapshot, read_warc,
-    write_warc,
+    read_warc_bytes, write_warc,
 };
 use citeproof_model::snapshot::WebSnapshot;
 
@@ -21,7 +21,14 @@ pub fn snapshots(data: &[u8]) {
         ..FetchPolicy::default()
     };
     if data.starts_with(b"WARC/") {
-        if let Ok(f) = read_warc(&mut Cursor::new(data), policy) {
+        let streamed = read_warc(&mut Cursor::new(data), policy.clone());
+        let in_memory = read_warc_bytes(bytes::Bytes::copy_from_slice(data), policy);
+        match (&streamed, &in_memory) {
+            (Ok(a), Ok(b)) => assert_eq!(a.agent_response(), b.agent_response()),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            _ => panic!("the streamed and in-memory WARC readers disagree"),
+        }
+        if let Ok(f) = streamed {
             serves_itself(&f);
         }
         return;

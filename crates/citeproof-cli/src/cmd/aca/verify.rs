@@ -367,10 +367,11 @@ fn save_snapshot(
     }
 }
 
-/// A WARC file (it starts with `WARC/`) is streamed record by record; any other file is a JSON
-/// snapshot, read whole (16 MiB JSON limit).
+/// A WARC file (it starts with `WARC/`) is read whole when it is a regular file within the WARC
+/// body bound, else streamed record by record; any other file is a JSON snapshot, read whole
+/// (16 MiB JSON limit).
 pub fn verify_snapshot_file(file: &str, opts: &VerifyOptions) -> Result<AcaReport, Failure> {
-    use std::io::BufRead;
+    use std::io::{BufRead, Read};
     let open = |f: &str| {
         std::fs::File::open(f).map_err(|e| Failure::Unreadable(format!("cannot read {f}: {e}")))
     };
@@ -384,7 +385,28 @@ pub fn verify_snapshot_file(file: &str, opts: &VerifyOptions) -> Result<AcaRepor
                 allow_private: opts.allow_private,
                 ..citeproof_fetch::FetchPolicy::default()
             };
-            return Ok(match citeproof_fetch::read_warc(&mut reader, policy) {
+            // A file within the body bound is read whole, each body then a slice of it (one
+            // copy of the bytes, not two); a larger one is streamed, so that no more than the
+            // bound is ever held (FETCH-008).
+            // Only a regular file has a size to trust (a FIFO or a device says 0).
+            let bound = citeproof_fetch::MAX_WARC_TOTAL_BYTES;
+            let size = reader
+                .get_ref()
+                .metadata()
+                .ok()
+                .filter(std::fs::Metadata::is_file)
+                .map_or(u64::MAX, |m| m.len());
+            let read = if size <= bound {
+                let mut data = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+                (&mut reader)
+                    .take(bound)
+                    .read_to_end(&mut data)
+                    .map_err(|e| Failure::Unreadable(format!("cannot read {file}: {e}")))?;
+                citeproof_fetch::read_warc_bytes(data, policy)
+            } else {
+                citeproof_fetch::read_warc(&mut reader, policy)
+            };
+            return Ok(match read {
                 Ok(fetcher) => {
                     let mut report =
                         citeproof_aca::verify_response(fetcher.agent_response(), &fetcher, opts);
