@@ -22,11 +22,20 @@ static CLOSED: AtomicBool = AtomicBool::new(false);
 
 /// Writes bytes to stdout. A closed pipe is not an error: the rest of the output is dropped.
 pub fn write_bytes(bytes: &[u8]) -> Result<(), Failure> {
+    to_stdout(|out| out.write_all(bytes))
+}
+
+/// Runs `write` on a buffered, locked stdout and flushes it: the one place that decides what a
+/// failed write means. A closed pipe sets [`CLOSED`] and is not an error; later writes are
+/// skipped.
+fn to_stdout(
+    write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'static>>) -> std::io::Result<()>,
+) -> Result<(), Failure> {
     if CLOSED.load(Ordering::Relaxed) {
         return Ok(());
     }
-    let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == ErrorKind::BrokenPipe => {
             CLOSED.store(true, Ordering::Relaxed);
@@ -81,29 +90,17 @@ pub fn json_report(
     write_json_line(&Value::Object(obj))
 }
 
-/// Writes `value` pretty-printed and a line break to stdout, through a buffer rather than a
+/// Writes `value` pretty-printed and a line break to stdout, through the buffer rather than a
 /// `String` of the whole text: a report of 10 000 claims is many megabytes (README,
-/// Performance). A closed pipe is handled as in [`write_bytes`].
+/// Performance).
 fn write_json_line(value: &Value) -> Result<(), Failure> {
-    if CLOSED.load(Ordering::Relaxed) {
-        return Ok(());
-    }
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let written = serde_json::to_writer_pretty(&mut out, value)
-        .map_err(|e| match e.io_error_kind() {
+    to_stdout(|out| {
+        serde_json::to_writer_pretty(&mut *out, value).map_err(|e| match e.io_error_kind() {
             Some(kind) => std::io::Error::from(kind),
             None => std::io::Error::other(e),
-        })
-        .and_then(|()| out.write_all(b"\n"))
-        .and_then(|()| out.flush());
-    match written {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == ErrorKind::BrokenPipe => {
-            CLOSED.store(true, Ordering::Relaxed);
-            Ok(())
-        }
-        Err(e) => Err(Failure::Usage(format!("cannot write to stdout: {e}"))),
-    }
+        })?;
+        out.write_all(b"\n")
+    })
 }
 
 fn to_value(v: &impl Serialize) -> Result<Value, Failure> {
