@@ -1,6 +1,8 @@
 //! Web snapshots as WARC files (ISO 28500, WARC/1.1): what `--save-snapshot run.warc` writes and
 //! `--snapshot run.warc` reads. Every archiving tool reads WARC; bodies are stored as bytes (no
-//! base64) and records are streamed, each bounded, so a snapshot of a 100k-claim run replays.
+//! base64) and records are read one at a time, each bounded, so a snapshot of a 100k-claim run
+//! replays: from a stream ([`read_warc`], each block copied out) or from the whole file in
+//! memory ([`read_warc_bytes`], each block a slice of it), with the same results and errors.
 //!
 //! Layout written: a `warcinfo` record whose fields include `citeproof-agent-response: <URL>`,
 //! then per stored response a `request` record (`GET`) and a `response` record
