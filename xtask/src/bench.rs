@@ -94,11 +94,7 @@ fn round(v: f64) -> f64 {
 
 /// Where criterion keeps its results: `$CARGO_TARGET_DIR/criterion` or `target/criterion`.
 fn criterion_home(root: &Path) -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map(|d| if d.is_relative() { root.join(d) } else { d })
-        .unwrap_or_else(|| root.join("target"))
-        .join("criterion")
+    crate::devenv::target_dir(root).join("criterion")
 }
 
 pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {

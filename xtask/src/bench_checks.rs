@@ -45,11 +45,7 @@ pub fn release_binary(root: &Path, quiet: bool) -> Result<PathBuf> {
     if !cmd.status().context("cargo build --release")?.success() {
         bail!("cargo build --release -p citeproof-cli failed");
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map(|d| if d.is_relative() { root.join(d) } else { d })
-        .unwrap_or_else(|| root.join("target"));
-    Ok(target.join("release/citeproof"))
+    Ok(crate::devenv::target_dir(root).join("release/citeproof"))
 }
 
 /// Runs `bin args`, returns (seconds, exit success, stdout).

@@ -41,6 +41,16 @@ impl DevEnv {
     }
 }
 
+/// Cargo's target directory: `$CARGO_TARGET_DIR` (relative to the repository root when it is
+/// relative), else `target/`. Every chore that runs a built binary or reads cargo's output finds
+/// it here, as cargo put it.
+pub fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|d| if d.is_relative() { root.join(d) } else { d })
+        .unwrap_or_else(|| root.join("target"))
+}
+
 /// Creates or refreshes `.venv/` and the node adapter's packages.
 pub fn prepare(root: &Path) -> Result<DevEnv> {
     let venv_bin = python_venv(root)?;

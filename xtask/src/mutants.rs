@@ -13,7 +13,7 @@
 //! (`claims::claims`).
 
 use std::{
-    path::{Path, PathBuf},
+    path::Path,
     process::{Command, ExitCode, Stdio},
     time::Instant,
 };
@@ -457,10 +457,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     if !build.status().context("running cargo build")?.success() {
         bail!("cargo build -p citeproof-cli failed");
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
-    let citeproof = target
+    let citeproof = crate::devenv::target_dir(root)
         .join(if release { "release" } else { "debug" })
         .join(format!("citeproof{}", std::env::consts::EXE_SUFFIX));
     let out = tempfile::tempdir().context("creating a temporary directory")?;

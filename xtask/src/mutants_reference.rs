@@ -377,10 +377,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
     let version = ensure_cargo_mutants()?;
     print_header(&o, &version);
     // Kept after the run (cargo-mutants' logs and diffs of every mutant), under target/.
-    let base = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"))
-        .join("mutants-reference");
+    let base = crate::devenv::target_dir(root).join("mutants-reference");
     let mut all = Vec::new();
     for file in &o.files {
         let out = base.join(file.replace('/', "_"));

@@ -48,7 +48,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<ExitCode> {
 /// `benches/python_verify.py`, uses a release wheel).
 fn python_package(root: &Path, env: &devenv::DevEnv) -> Result<bool> {
     let venv_bin = root.join(".venv/bin");
-    let wheels = root.join("target/wheels");
+    let wheels = devenv::target_dir(root).join("wheels");
     if wheels.exists() {
         for entry in std::fs::read_dir(&wheels)? {
             let path = entry?.path();
@@ -106,7 +106,10 @@ fn python_package(root: &Path, env: &devenv::DevEnv) -> Result<bool> {
             "crates/citeproof-py/tests",
         ])
         .envs(env.test_vars()?)
-        .env("CITEPROOF_BIN", root.join("target/debug/citeproof"))
+        .env(
+            "CITEPROOF_BIN",
+            devenv::target_dir(root).join("debug/citeproof"),
+        )
         .env("CITEPROOF_WHEEL", &wheel)
         .current_dir(root)
         .status()
